@@ -1,0 +1,139 @@
+# mytriton: plain Makefile.  `make` builds the static and shared library,
+# the CLI and (when Python headers exist) the CPython extension; `make test`
+# runs every test: C unit tests, lit + FileCheck goldens, the same C tests
+# and goldens under ASan+UBSan, and pytest on the host backend.
+
+CC      ?= cc
+PYTHON  ?= /usr/bin/python3
+CFLAGS  ?= -O2 -g
+WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+          -Wmissing-prototypes -Wundef -Wno-unused-parameter -Werror=implicit-function-declaration
+ALLCFLAGS = $(WARN) $(CFLAGS) -fPIC -D_GNU_SOURCE -Iinclude
+LDLIBS  = -ldl -lpthread -lm
+
+# Library sources in pipeline order.
+SRC = src/util.c src/diag.c src/lex.c src/parse.c src/ast.c src/type.c \
+      src/sig.c src/ir.c src/irprint.c src/verify.c src/elab.c src/opt.c \
+      src/layout.c src/smem.c src/cuda.c src/cudart.c src/host.c src/cache.c \
+      src/api.c
+# While stages land one by one, build those present.
+SRC := $(filter $(wildcard src/*.c),$(SRC))
+HDR = include/mytriton.h src/mt.h src/ops.def
+
+B = build
+OBJ = $(SRC:src/%.c=$(B)/obj/%.o)
+ASAN_OBJ = $(SRC:src/%.c=$(B)/asan/%.o)
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+UNIT_ASAN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests-asan/%)
+
+LIT = $(PYTHON) /usr/lib/llvm-14/build/utils/lit/lit.py
+FILECHECK ?= /usr/lib/llvm-14/bin/FileCheck
+
+PYINC := $(shell $(PYTHON) -c 'import sysconfig;print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PYEXT := $(shell $(PYTHON) -c 'import sysconfig;print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PYMOD = python/mytriton/_C$(PYEXT)
+
+all: $(B)/libmytriton.a $(B)/libmytriton.so $(B)/mytriton python-ext
+
+$(B)/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -c $< -o $@
+
+$(B)/asan/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -O1 $(SANFLAGS) -c $< -o $@
+
+# The host backend's emulation header, embedded in the library as a string.
+$(B)/obj/host.o $(B)/asan/host.o: src/mt_host_h.inc
+src/mt_host_h.inc: src/mt_host.h tools/embed.sh
+	sh tools/embed.sh mt_host_header < src/mt_host.h > $@
+
+$(B)/libmytriton.a: $(OBJ)
+	@mkdir -p $(B)
+	rm -f $@
+	ar rcs $@ $(OBJ)
+
+$(B)/libmytriton.so: $(OBJ)
+	$(CC) -shared -o $@ $(OBJ) $(LDLIBS)
+
+$(B)/mytriton: cli/main.c $(B)/libmytriton.a include/mytriton.h
+	$(CC) $(ALLCFLAGS) -o $@ cli/main.c $(B)/libmytriton.a $(LDLIBS)
+
+$(B)/mytriton-asan: cli/main.c $(ASAN_OBJ) include/mytriton.h
+	$(CC) $(ALLCFLAGS) -O1 $(SANFLAGS) -o $@ cli/main.c $(ASAN_OBJ) $(LDLIBS)
+
+ifneq ($(PYINC),)
+ifneq ($(wildcard $(PYINC)/Python.h),)
+python-ext: $(PYMOD)
+else
+python-ext:
+	@echo "note: no Python headers; the Python extension is not built"
+endif
+else
+python-ext:
+endif
+
+$(PYMOD): python/mtmodule.c $(OBJ) include/mytriton.h
+	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@ python/mtmodule.c $(OBJ) $(LDLIBS)
+
+# ---- tests ----
+
+$(B)/tests/%: tests/unit/%.c $(B)/libmytriton.a $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Isrc -o $@ $< $(B)/libmytriton.a -lcmocka $(LDLIBS)
+
+$(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -O1 $(SANFLAGS) -Isrc -o $@ $< $(ASAN_OBJ) -lcmocka $(LDLIBS)
+
+test-unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+test-asan: $(UNIT_ASAN) $(B)/mytriton-asan
+	@set -e; for t in $(UNIT_ASAN); do echo "== $$t (asan)"; $$t; done
+	MYTRITON_CLI=$(CURDIR)/$(B)/mytriton-asan FILECHECK=$(FILECHECK) $(LIT) -q tests/lit
+
+test-lit: $(B)/mytriton
+	MYTRITON_CLI=$(CURDIR)/$(B)/mytriton FILECHECK=$(FILECHECK) $(LIT) -sv tests/lit
+
+test-py: all
+	PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
+
+test-examples: $(B)/examples-built
+	sh examples/run.sh $(B)
+
+$(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
+	@mkdir -p $(B)/examples
+	@for f in $(wildcard examples/*.c); do \
+	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
+	@touch $@
+
+test: all test-unit test-lit test-asan test-py
+	@echo "make test: all suites passed"
+
+# Runs the example kernels (GPU when present, host backend otherwise).
+run: all $(B)/examples-built
+	sh examples/run.sh $(B)
+
+# Runs every test on the GPU machine (CUDA tensors as well as host).
+test-gpu: all
+	MYTRITON_REQUIRE_CUDA=1 PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
+
+# ---- fuzzing (clang libFuzzer) ----
+FUZZ_SECONDS ?= 60
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR)
+	@mkdir -p $(B)
+	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
+
+fuzz: $(B)/fuzz_frontend
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus tests/fuzz/corpus
+
+clean:
+	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
+
+.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext

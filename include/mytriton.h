@@ -1,0 +1,169 @@
+/* mytriton.h: the public C API of mytriton, a Triton-style GPU kernel
+ * compiler.
+ *
+ * A kernel is the text of a Python function written in Triton's language
+ * (tl.program_id, tl.arange, tl.load, tl.store, tl.dot, ...).  mt_compile
+ * parses it, elaborates it for one signature (pointer/scalar types and the
+ * values of tl.constexpr parameters), verifies and optimises the SSA IR,
+ * emits CUDA C, and prepares it for a backend: the CUDA driver (via NVRTC)
+ * or the host (the same CUDA C compiled by the system C++ compiler and run
+ * with POSIX threads).  mt_launch runs it.
+ *
+ * Conventions:
+ *   - every fallible call returns an mt_status; MT_OK is 0;
+ *   - on failure mt_errmsg(ctx) holds the full diagnostic
+ *     ("file:line:col: error: message", the source line, a caret) until
+ *     the next call on that context; mt_error_loc gives the location;
+ *   - handles are opaque; every create has a destroy, and destroy accepts
+ *     NULL; a kernel must be destroyed before the context that made it;
+ *   - the library keeps no global mutable state: two contexts may be used
+ *     from two threads at once; one context is not thread-safe;
+ *   - the library never calls exit or abort.
+ */
+#ifndef MYTRITON_H
+#define MYTRITON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_API_VERSION 1
+
+typedef enum mt_status {
+    MT_OK = 0,
+    MT_ERR_SYNTAX,      /* lexing or parsing the kernel source */
+    MT_ERR_NAME,        /* unknown name, kernel or helper function */
+    MT_ERR_TYPE,        /* types, shapes, constexpr misuse */
+    MT_ERR_VERIFY,      /* the SSA verifier rejected the IR */
+    MT_ERR_UNSUPPORTED, /* valid Python the kernel language does not accept */
+    MT_ERR_SIGNATURE,   /* malformed signature or constexpr value */
+    MT_ERR_ARG,         /* bad argument to an API call (NULL, range, grid) */
+    MT_ERR_RESOURCE,    /* too many threads, too much shared memory */
+    MT_ERR_NOMEM,       /* out of memory */
+    MT_ERR_NO_CUDA,     /* libcuda / libnvrtc missing or no device */
+    MT_ERR_NVRTC,       /* NVRTC failed to compile the generated CUDA C */
+    MT_ERR_CUDA,        /* a CUDA driver call failed */
+    MT_ERR_HOST_CC,     /* the host C++ compiler failed */
+    MT_ERR_IO,          /* cache or file input/output */
+    MT_ERR_INTERNAL     /* a bug in mytriton */
+} mt_status;
+
+typedef enum mt_backend {
+    MT_BACKEND_HOST = 0, /* CPU: host pointers */
+    MT_BACKEND_CUDA = 1  /* GPU: device pointers */
+} mt_backend;
+
+/* Printable stages of a compiled kernel. */
+typedef enum mt_stage {
+    MT_STAGE_AST = 0,  /* parsed kernel function */
+    MT_STAGE_SSA,      /* SSA right after elaboration (verified) */
+    MT_STAGE_SSA_OPT,  /* SSA after fold, CSE and DCE (verified) */
+    MT_STAGE_CUDA,     /* generated CUDA C */
+    MT_STAGE_PTX,      /* PTX from NVRTC (needs libnvrtc, not a GPU) */
+    MT_STAGE_CUBIN     /* cubin from NVRTC (binary; use the length) */
+} mt_stage;
+
+/* Type of a runtime (non-constexpr) kernel parameter. */
+typedef enum mt_param_type {
+    MT_PARAM_PTR_F32 = 0, MT_PARAM_PTR_I32, MT_PARAM_PTR_I1, MT_PARAM_PTR_I64,
+    MT_PARAM_I32, MT_PARAM_I64, MT_PARAM_F32, MT_PARAM_I1
+} mt_param_type;
+
+typedef struct mt_context mt_context;
+typedef struct mt_kernel mt_kernel;
+
+/* Module-level constant given by the caller (a Python global, say); it
+ * overrides a module-level assignment of the same name in the source. */
+typedef struct mt_global {
+    const char *name;
+    const char *value; /* a literal in signature syntax: 3, -1.5, True, 'ieee' */
+} mt_global;
+
+typedef struct mt_compile_options {
+    const char *source;    /* kernel source text (a whole Python module is fine) */
+    const char *filename;  /* for diagnostics and #line; NULL: "<kernel>" */
+    const char *kernel;    /* name of the kernel function */
+    /* Triton AOT signature: one comma-separated entry per parameter, in
+     * order: *fp32 *i32 *i1 *i64 for pointers, i32 i64 fp32 i1 for scalars,
+     * and a literal (256, -1.5, True, 'ieee') for each tl.constexpr. */
+    const char *signature;
+    int num_warps;         /* threads per program = 32 * num_warps; 0: 4 */
+    mt_backend backend;
+    const char *arch;      /* "sm_90"; NULL: the current device's */
+    const mt_global *globals;
+    int nglobals;
+    /* Nonzero: stop after the CUDA C text (no host compiler, no NVRTC);
+     * the kernel can be printed but not launched. */
+    int stages_only;
+} mt_compile_options;
+
+int mt_version(void); /* MT_API_VERSION of the library */
+
+mt_status mt_context_create(mt_context **out);
+void mt_context_destroy(mt_context *ctx);
+
+/* Diagnostic text of the last failed call (empty when none). */
+const char *mt_errmsg(const mt_context *ctx);
+/* Location of the last error; line and col are 1-based, 0 when unknown. */
+void mt_error_loc(const mt_context *ctx, const char **file, int *line, int *col);
+
+/* Compiles (or finds in the caches) one specialization.  For the CUDA
+ * backend the cubin is built here (NVRTC) and loaded at the first launch.
+ * Stages up to MT_STAGE_CUDA never need CUDA. */
+mt_status mt_compile(mt_context *ctx, const mt_compile_options *opts,
+                     mt_kernel **out);
+void mt_kernel_destroy(mt_kernel *k);
+
+/* Text of a stage; borrowed, valid while the kernel lives.  PTX and CUBIN
+ * are produced on demand (NVRTC); *len receives the length when len is not
+ * NULL. */
+mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
+                          const char **text, size_t *len);
+
+/* Runtime parameters of the kernel, in order (constexprs excluded). */
+int mt_kernel_num_params(const mt_kernel *k);
+mt_param_type mt_kernel_param_type(const mt_kernel *k, int i);
+const char *mt_kernel_param_name(const mt_kernel *k, int i);
+const char *mt_kernel_name(const mt_kernel *k);
+int mt_kernel_num_warps(const mt_kernel *k);
+mt_backend mt_kernel_backend(const mt_kernel *k);
+size_t mt_kernel_shared_bytes(const mt_kernel *k);
+
+/* Launches a grid of programs.  args[i] points at the value of runtime
+ * parameter i, as for cuLaunchKernel: a pointer parameter points at a
+ * device pointer (CUDA) or host pointer (host), an i32 at an int32_t, an
+ * f32 at a float, an i1 at a bool-sized uint8_t.  grid entries must be
+ * >= 1 and within the device limits.  stream is a CUstream (NULL: default)
+ * and is ignored by the host backend, which runs synchronously. */
+mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
+                    void *stream, void **args);
+
+/* Launches without checking the arguments again: the fast path for
+ * callers that built args from the kernel's own parameter list. */
+mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3],
+                              void *stream, void **args);
+
+/* Memory for examples and C programs that have no CUDA runtime of their
+ * own.  Host backend: malloc/free/memcpy.  CUDA: cuMemAlloc in the current
+ * context (device 0's primary context when none is current). */
+mt_status mt_malloc(mt_context *ctx, mt_backend backend, size_t bytes, void **out);
+mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr);
+/* to_device != 0: host src -> backend dst; else backend src -> host dst. */
+mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst,
+                    const void *src, size_t bytes, int to_device);
+/* Waits for all launched work (CUDA); a no-op on the host backend. */
+mt_status mt_synchronize(mt_context *ctx, mt_backend backend);
+
+/* CUDA is usable: driver found, at least one device. */
+int mt_cuda_available(mt_context *ctx);
+
+/* Name of a status ("MT_ERR_SYNTAX"). */
+const char *mt_status_name(mt_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,649 @@
+/* api.c: the public C API and the compilation pipeline.
+ *
+ *   source --parse_module--> Module --elaborate--> SSA --ir_verify--> "ssa"
+ *   --run_passes (fold, cse, dce; verify after each)--> "ssa-opt"
+ *   --layout_assign--> --cuda_emit--> CUDA C
+ *   --host_build (system C++ compiler) or nvrtc_compile--> runnable kernel
+ *
+ * An mt_context owns: the last error, the in-memory kernel cache (keyed by
+ * a digest of source, kernel name, signature, globals, num_warps, backend
+ * and arch) and, once CUDA is first needed, the dlopen'ed driver.  Each
+ * compilation has its own Ctx and Arena, freed when mt_compile returns;
+ * what a kernel keeps (printed stages, parameter types, the loaded module)
+ * is copied to the heap and owned by the mt_kernel.  Out of memory inside
+ * the compiler longjmps back here (the arena's oom buffer), never further
+ * than this file. */
+#include "mt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mt_kernel {
+    char key[33];
+    int refs;                 /* the cache's reference + one per mt_compile */
+    char *name;
+    mt_backend backend;
+    int num_warps;
+    int nparams;
+    mt_param_type *ptypes;
+    char **pnames;
+    char *text[MT_STAGE_CUBIN + 1];
+    size_t textlen[MT_STAGE_CUBIN + 1];
+    char *arch;
+    size_t shared_bytes;
+    bool launchable;          /* built for its backend (not stages_only) */
+    mt_context *ctx;          /* the context that made it */
+    HostModule *host;
+    CudaModule *cuda;
+    mt_kernel *next;          /* cache list */
+};
+
+struct mt_context {
+    StrBuf err;
+    mt_status status;
+    Loc err_loc;
+    char *err_file;
+    CudaDriver *cuda;
+    bool cuda_tried;
+    mt_status cuda_status;
+    StrBuf cuda_err;          /* why CUDA could not be opened */
+    mt_kernel *kernels;       /* in-memory cache */
+};
+
+int mt_version(void) { return MT_API_VERSION; }
+
+const char *mt_status_name(mt_status s) {
+    static const char *const names[] = {
+        "MT_OK", "MT_ERR_SYNTAX", "MT_ERR_NAME", "MT_ERR_TYPE", "MT_ERR_VERIFY",
+        "MT_ERR_UNSUPPORTED", "MT_ERR_SIGNATURE", "MT_ERR_ARG", "MT_ERR_RESOURCE",
+        "MT_ERR_NOMEM", "MT_ERR_NO_CUDA", "MT_ERR_NVRTC", "MT_ERR_CUDA",
+        "MT_ERR_HOST_CC", "MT_ERR_IO", "MT_ERR_INTERNAL"};
+    if ((unsigned)s < sizeof names / sizeof names[0])
+        return names[s];
+    return "MT_ERR_UNKNOWN";
+}
+
+mt_status mt_context_create(mt_context **out) {
+    if (!out)
+        return MT_ERR_ARG;
+    *out = calloc(1, sizeof **out);
+    return *out ? MT_OK : MT_ERR_NOMEM;
+}
+
+static void kernel_free(mt_kernel *k) {
+    if (!k)
+        return;
+    if (k->host)
+        host_module_free(k->host);
+    if (k->cuda && k->ctx && k->ctx->cuda)
+        cuda_module_unload(k->ctx->cuda, k->cuda);
+    for (int i = 0; i < k->nparams; i++)
+        free(k->pnames[i]);
+    free(k->pnames);
+    free(k->ptypes);
+    for (int s = 0; s <= MT_STAGE_CUBIN; s++)
+        free(k->text[s]);
+    free(k->arch);
+    free(k->name);
+    free(k);
+}
+
+void mt_context_destroy(mt_context *ctx) {
+    if (!ctx)
+        return;
+    mt_kernel *k = ctx->kernels;
+    while (k) {
+        mt_kernel *next = k->next;
+        kernel_free(k);
+        k = next;
+    }
+    if (ctx->cuda)
+        cuda_driver_close(ctx->cuda);
+    sb_free(&ctx->err);
+    sb_free(&ctx->cuda_err);
+    free(ctx->err_file);
+    free(ctx);
+}
+
+const char *mt_errmsg(const mt_context *ctx) {
+    if (!ctx)
+        return "no context";
+    return ctx->err.data ? ctx->err.data : "";
+}
+
+void mt_error_loc(const mt_context *ctx, const char **file, int *line, int *col) {
+    if (file)
+        *file = ctx && ctx->err_file ? ctx->err_file : "";
+    if (line)
+        *line = ctx ? ctx->err_loc.line : 0;
+    if (col)
+        *col = ctx ? ctx->err_loc.col : 0;
+}
+
+static void clear_error(mt_context *ctx) {
+    sb_clear(&ctx->err);
+    ctx->status = MT_OK;
+    ctx->err_loc = (Loc){0, 0};
+    free(ctx->err_file);
+    ctx->err_file = NULL;
+}
+
+static mt_status set_error(mt_context *ctx, mt_status st, const char *fmt, ...)
+    MT_PRINTF(3, 4);
+static mt_status set_error(mt_context *ctx, mt_status st, const char *fmt, ...) {
+    clear_error(ctx);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_puts(&ctx->err, "error: ");
+    sb_vprintf(&ctx->err, fmt, ap);
+    sb_putc(&ctx->err, '\n');
+    va_end(ap);
+    ctx->status = st;
+    return st;
+}
+
+/* Copies a Ctx's error into the context. */
+static mt_status take_error(mt_context *ctx, Ctx *c) {
+    clear_error(ctx);
+    mt_status st = c->status == MT_OK ? MT_ERR_INTERNAL : c->status;
+    sb_puts(&ctx->err, c->err.failed ? "error: out of memory\n" : sb_str(&c->err));
+    ctx->status = st;
+    ctx->err_loc = c->err_loc;
+    if (c->filename)
+        ctx->err_file = strdup(c->filename);
+    return st;
+}
+
+static void ctx_init(Ctx *c, Arena *a, const char *filename, const char *src) {
+    memset(c, 0, sizeof *c);
+    c->arena = a;
+    c->filename = filename;
+    c->src = src;
+    c->srclen = src ? strlen(src) : 0;
+    sb_init(&c->err);
+}
+
+/* Opens the driver once per context; the failure is remembered. */
+static CudaDriver *need_cuda(mt_context *ctx) {
+    if (!ctx->cuda_tried) {
+        ctx->cuda_tried = true;
+        Ctx c;
+        ctx_init(&c, NULL, NULL, NULL);
+        ctx->cuda = cuda_driver_open(&c);
+        if (!ctx->cuda) {
+            ctx->cuda_status = c.status == MT_OK ? MT_ERR_NO_CUDA : c.status;
+            sb_puts(&ctx->cuda_err, sb_str(&c.err));
+        }
+        sb_free(&c.err);
+    }
+    if (!ctx->cuda) {
+        clear_error(ctx);
+        sb_puts(&ctx->err, sb_str(&ctx->cuda_err));
+        ctx->status = ctx->cuda_status;
+    }
+    return ctx->cuda;
+}
+
+int mt_cuda_available(mt_context *ctx) {
+    if (!ctx)
+        return 0;
+    CudaDriver *d = need_cuda(ctx);
+    if (d)
+        clear_error(ctx);
+    else
+        clear_error(ctx);
+    return d && cuda_driver_has_device(d);
+}
+
+static const Loc no_loc = {0, 0};
+
+static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static void make_key(const mt_compile_options *o, int num_warps, char out[33]) {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "v%d|%s|%s|%s|%d|%d|%s|%d|", MT_API_VERSION, o->kernel,
+              o->signature, o->filename ? o->filename : "", num_warps,
+              (int)o->backend, o->arch ? o->arch : "", o->stages_only);
+    for (int i = 0; i < o->nglobals; i++)
+        sb_printf(&sb, "%s=%s;", o->globals[i].name, o->globals[i].value);
+    sb_putc(&sb, '|');
+    sb_puts(&sb, o->source);
+    cache_digest(sb.data, sb.len, out);
+    sb_free(&sb);
+}
+
+static mt_param_type param_type_of(Type t) {
+    if (t.is_ptr) {
+        switch (t.dtype) {
+        case DT_I32: return MT_PARAM_PTR_I32;
+        case DT_I1: return MT_PARAM_PTR_I1;
+        case DT_I64: return MT_PARAM_PTR_I64;
+        default: return MT_PARAM_PTR_F32;
+        }
+    }
+    switch (t.dtype) {
+    case DT_I32: return MT_PARAM_I32;
+    case DT_I64: return MT_PARAM_I64;
+    case DT_I1: return MT_PARAM_I1;
+    default: return MT_PARAM_F32;
+    }
+}
+
+static const char *param_ctype(mt_param_type t) {
+    static const char *const names[] = {"float*", "int*", "bool*", "long long*",
+                                        "int", "long long", "float", "bool"};
+    return names[t];
+}
+
+static char *dup_sb(StrBuf *sb, size_t *len) {
+    if (len)
+        *len = sb->len;
+    char *p = malloc(sb->len + 1);
+    if (p) {
+        memcpy(p, sb_str(sb), sb->len);
+        p[sb->len] = 0;
+    }
+    return p;
+}
+
+/* Runs the compiler front to back into k; returns 0 or -1 with c's error. */
+static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
+                          mt_kernel *k) {
+    Module *m = parse_module(c);
+    if (!m)
+        return -1;
+    SigEntry *sig;
+    int nsig;
+    if (sig_parse(c, o->signature, &sig, &nsig) < 0)
+        return -1;
+    ElabInput in = {m, o->kernel, sig, nsig, o->globals, o->nglobals, num_warps};
+    Func *f = elaborate(c, &in);
+    if (!f || ir_verify(f) < 0)
+        return -1;
+    StrBuf sb;
+    sb_init(&sb);
+    TopFunc *tf = module_find_func(m, o->kernel);
+    if (tf && tf->ast)
+        ast_print(&sb, tf->ast);
+    k->text[MT_STAGE_AST] = dup_sb(&sb, &k->textlen[MT_STAGE_AST]);
+    sb_clear(&sb);
+    ir_print(&sb, f);
+    k->text[MT_STAGE_SSA] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA]);
+    sb_clear(&sb);
+    int rc = run_passes(f);
+    if (rc == 0) {
+        ir_print(&sb, f);
+        k->text[MT_STAGE_SSA_OPT] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA_OPT]);
+        sb_clear(&sb);
+        rc = layout_assign(f);
+    }
+    if (rc == 0)
+        rc = cuda_emit(f, &sb);
+    if (rc == 0)
+        k->text[MT_STAGE_CUDA] = dup_sb(&sb, &k->textlen[MT_STAGE_CUDA]);
+    sb_free(&sb);
+    if (rc < 0)
+        return -1;
+    k->nparams = f->nparams;
+    k->ptypes = calloc((size_t)f->nparams + 1, sizeof *k->ptypes);
+    k->pnames = calloc((size_t)f->nparams + 1, sizeof *k->pnames);
+    if (!k->ptypes || !k->pnames)
+        return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < f->nparams; i++) {
+        Value *v = val(f, f->params[i]);
+        k->ptypes[i] = param_type_of(v->type);
+        k->pnames[i] = strdup(v->name);
+    }
+    return 0;
+}
+
+static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
+                               mt_kernel *k) {
+    Ctx c;
+    ctx_init(&c, NULL, o->filename, o->source);
+    int rc = 0;
+    if (k->backend == MT_BACKEND_HOST) {
+        const char **ctypes = calloc((size_t)k->nparams + 1, sizeof *ctypes);
+        if (!ctypes)
+            return set_error(ctx, MT_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < k->nparams; i++)
+            ctypes[i] = param_ctype(k->ptypes[i]);
+        rc = host_build(&c, k->text[MT_STAGE_CUDA], k->name,
+                        (const char *const *)ctypes, k->nparams, &k->host);
+        free(ctypes);
+    } else {
+        CudaDriver *d = need_cuda(ctx);
+        if (!d) {
+            sb_free(&c.err);
+            return ctx->status;
+        }
+        char arch[16];
+        if (o->arch) {
+            snprintf(arch, sizeof arch, "%s", o->arch);
+        } else if (cuda_device_arch(&c, d, arch) < 0) {
+            rc = -1;
+        }
+        if (rc == 0) {
+            if (!k->arch)
+                k->arch = strdup(arch);
+            char key[33];
+            StrBuf kb;
+            sb_init(&kb);
+            sb_printf(&kb, "%s|%s|%s", k->text[MT_STAGE_CUDA], arch, nvrtc_version(d));
+            cache_digest(kb.data, kb.len, key);
+            sb_free(&kb);
+            Arena *a = arena_new();
+            char *dir = a ? cache_dir(a) : NULL;
+            void *bin = NULL;
+            size_t n = 0;
+            if (dir && cache_get(dir, key, "cubin", &bin, &n) == 0) {
+                k->text[MT_STAGE_CUBIN] = bin;
+                k->textlen[MT_STAGE_CUBIN] = n;
+            } else {
+                StrBuf cubin;
+                sb_init(&cubin);
+                rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], arch, NULL, &cubin);
+                if (rc == 0) {
+                    k->text[MT_STAGE_CUBIN] = dup_sb(&cubin, &k->textlen[MT_STAGE_CUBIN]);
+                    if (dir)
+                        cache_put(dir, key, "cubin", cubin.data, cubin.len);
+                }
+                sb_free(&cubin);
+            }
+            arena_free(a);
+        }
+    }
+    if (rc < 0) {
+        mt_status st = take_error(ctx, &c);
+        sb_free(&c.err);
+        return st;
+    }
+    sb_free(&c.err);
+    k->launchable = true;
+    return MT_OK;
+}
+
+mt_status mt_compile(mt_context *ctx, const mt_compile_options *o, mt_kernel **out) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!out || !o || !o->source || !o->kernel || !o->signature)
+        return set_error(ctx, MT_ERR_ARG,
+                         "mt_compile needs options with source, kernel and signature");
+    *out = NULL;
+    int num_warps = o->num_warps ? o->num_warps : 4;
+    if (!is_pow2(num_warps) || num_warps > 32)
+        return set_error(ctx, MT_ERR_ARG,
+                         "num_warps must be a power of two from 1 to 32, got %d",
+                         o->num_warps);
+    if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA)
+        return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
+    for (int i = 0; i < o->nglobals; i++)
+        if (!o->globals || !o->globals[i].name || !o->globals[i].value)
+            return set_error(ctx, MT_ERR_ARG, "global %d has no name or value", i);
+    char key[33];
+    make_key(o, num_warps, key);
+    for (mt_kernel *k = ctx->kernels; k; k = k->next)
+        if (!strcmp(k->key, key)) {
+            k->refs++;
+            *out = k;
+            clear_error(ctx);
+            return MT_OK;
+        }
+
+    mt_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return set_error(ctx, MT_ERR_NOMEM, "out of memory");
+    memcpy(k->key, key, sizeof key);
+    k->name = strdup(o->kernel);
+    k->backend = o->backend;
+    k->num_warps = num_warps;
+    k->ctx = ctx;
+    k->arch = o->arch ? strdup(o->arch) : NULL;
+
+    Arena *arena = arena_new();
+    if (!arena || !k->name) {
+        arena_free(arena);
+        kernel_free(k);
+        return set_error(ctx, MT_ERR_NOMEM, "out of memory");
+    }
+    jmp_buf oom;
+    Ctx c;
+    ctx_init(&c, arena, o->filename ? o->filename : "<kernel>", o->source);
+    arena->oom = &oom;
+    volatile int rc;
+    if (setjmp(oom) == 0)
+        rc = compile_stages(&c, o, num_warps, k);
+    else
+        rc = diag_error(&c, no_loc, MT_ERR_NOMEM, "out of memory while compiling");
+    arena->oom = NULL;
+    if (rc < 0) {
+        take_error(ctx, &c);
+        sb_free(&c.err);
+        arena_free(arena);
+        kernel_free(k);
+        return ctx->status;
+    }
+    sb_free(&c.err);
+    arena_free(arena);
+
+    if (!o->stages_only) {
+        mt_status st = build_backend(ctx, o, k);
+        if (st != MT_OK) {
+            kernel_free(k);
+            return st;
+        }
+    }
+    k->refs = 2;
+    k->next = ctx->kernels;
+    ctx->kernels = k;
+    clear_error(ctx);
+    *out = k;
+    return MT_OK;
+}
+
+void mt_kernel_destroy(mt_kernel *k) {
+    /* The context's cache keeps its reference; memory goes with the
+     * context, so a destroyed handle that is compiled again is a hit. */
+    if (k && k->refs > 1)
+        k->refs--;
+}
+
+mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
+                          const char **text, size_t *len) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_CUBIN)
+        return set_error(ctx, MT_ERR_ARG, "mt_kernel_stage: bad arguments");
+    if (!k->text[stage] && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
+        CudaDriver *d = need_cuda(ctx);
+        if (!d)
+            return ctx->status;
+        Ctx c;
+        ctx_init(&c, NULL, NULL, NULL);
+        char arch[16];
+        int rc = 0;
+        if (k->arch)
+            snprintf(arch, sizeof arch, "%s", k->arch);
+        else if (cuda_device_arch(&c, d, arch) < 0)
+            rc = -1;
+        StrBuf sb;
+        sb_init(&sb);
+        if (rc == 0)
+            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], arch,
+                               stage == MT_STAGE_PTX ? &sb : NULL,
+                               stage == MT_STAGE_CUBIN ? &sb : NULL);
+        if (rc < 0) {
+            mt_status st = take_error(ctx, &c);
+            sb_free(&c.err);
+            sb_free(&sb);
+            return st;
+        }
+        sb_free(&c.err);
+        k->text[stage] = dup_sb(&sb, &k->textlen[stage]);
+        sb_free(&sb);
+        if (!k->text[stage])
+            return set_error(ctx, MT_ERR_NOMEM, "out of memory");
+    }
+    *text = k->text[stage] ? k->text[stage] : "";
+    if (len)
+        *len = k->text[stage] ? k->textlen[stage] : 0;
+    clear_error(ctx);
+    return MT_OK;
+}
+
+int mt_kernel_num_params(const mt_kernel *k) { return k ? k->nparams : 0; }
+mt_param_type mt_kernel_param_type(const mt_kernel *k, int i) {
+    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_PTR_F32;
+}
+const char *mt_kernel_param_name(const mt_kernel *k, int i) {
+    return k && i >= 0 && i < k->nparams ? k->pnames[i] : NULL;
+}
+const char *mt_kernel_name(const mt_kernel *k) { return k ? k->name : NULL; }
+int mt_kernel_num_warps(const mt_kernel *k) { return k ? k->num_warps : 0; }
+mt_backend mt_kernel_backend(const mt_kernel *k) {
+    return k ? k->backend : MT_BACKEND_HOST;
+}
+size_t mt_kernel_shared_bytes(const mt_kernel *k) { return k ? k->shared_bytes : 0; }
+
+static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
+                  void **args) {
+    int threads = 32 * k->num_warps;
+    if (k->backend == MT_BACKEND_HOST)
+        return host_launch(c, k->host, grid, threads, args);
+    CudaDriver *d = k->ctx->cuda;
+    if (!k->cuda && cuda_module_load(c, d, k->text[MT_STAGE_CUBIN],
+                                     k->textlen[MT_STAGE_CUBIN], k->name, &k->cuda) < 0)
+        return -1;
+    return cuda_launch(c, d, k->cuda, grid, threads, k->shared_bytes, stream, args);
+}
+
+mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
+                    void *stream, void **args) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!k || !grid)
+        return set_error(ctx, MT_ERR_ARG, "mt_launch needs a kernel and a grid");
+    if (k->ctx != ctx)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
+                         k->name);
+    if (!k->launchable)
+        return set_error(ctx, MT_ERR_ARG,
+                         "kernel '%s' was compiled with stages_only and cannot be launched",
+                         k->name);
+    for (int i = 0; i < 3; i++)
+        if (grid[i] < 1)
+            return set_error(ctx, MT_ERR_ARG,
+                             "invalid launch grid (%u, %u, %u): every entry must be >= 1",
+                             grid[0], grid[1], grid[2]);
+    if (k->nparams && !args)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' takes %d arguments, got none",
+                         k->name, k->nparams);
+    for (int i = 0; i < k->nparams; i++)
+        if (!args[i])
+            return set_error(ctx, MT_ERR_ARG, "argument %d ('%s') of kernel '%s' is NULL",
+                             i, k->pnames[i], k->name);
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    int rc = launch(&c, k, grid, stream, args);
+    mt_status st = MT_OK;
+    if (rc < 0)
+        st = take_error(ctx, &c);
+    else
+        clear_error(ctx);
+    sb_free(&c.err);
+    return st;
+}
+
+mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3], void *stream,
+                              void **args) {
+    if (!k || !k->launchable)
+        return MT_ERR_ARG;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    int rc = launch(&c, k, grid, stream, args);
+    mt_status st = MT_OK;
+    if (rc < 0) {
+        st = take_error(k->ctx, &c);
+    }
+    sb_free(&c.err);
+    return st;
+}
+
+/* ---- memory helpers for C programs without a CUDA runtime ---- */
+
+static mt_status finish(mt_context *ctx, Ctx *c, int rc) {
+    mt_status st = rc < 0 ? take_error(ctx, c) : MT_OK;
+    if (rc >= 0)
+        clear_error(ctx);
+    sb_free(&c->err);
+    return st;
+}
+
+mt_status mt_malloc(mt_context *ctx, mt_backend backend, size_t bytes, void **out) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!out)
+        return set_error(ctx, MT_ERR_ARG, "mt_malloc: out is NULL");
+    *out = NULL;
+    if (backend == MT_BACKEND_HOST) {
+        *out = malloc(bytes ? bytes : 1);
+        return *out ? MT_OK : set_error(ctx, MT_ERR_NOMEM, "out of memory (%zu bytes)", bytes);
+    }
+    CudaDriver *d = need_cuda(ctx);
+    if (!d)
+        return ctx->status;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    return finish(ctx, &c, cuda_mem_alloc(&c, d, bytes ? bytes : 1, out));
+}
+
+mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!ptr)
+        return MT_OK;
+    if (backend == MT_BACKEND_HOST) {
+        free(ptr);
+        return MT_OK;
+    }
+    CudaDriver *d = need_cuda(ctx);
+    if (!d)
+        return ctx->status;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    return finish(ctx, &c, cuda_mem_free(&c, d, ptr));
+}
+
+mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *src,
+                    size_t bytes, int to_device) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if ((!dst || !src) && bytes)
+        return set_error(ctx, MT_ERR_ARG, "mt_memcpy: NULL pointer");
+    if (backend == MT_BACKEND_HOST) {
+        if (bytes)
+            memmove(dst, src, bytes);
+        return MT_OK;
+    }
+    CudaDriver *d = need_cuda(ctx);
+    if (!d)
+        return ctx->status;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    return finish(ctx, &c, cuda_memcpy(&c, d, dst, src, bytes, to_device));
+}
+
+mt_status mt_synchronize(mt_context *ctx, mt_backend backend) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (backend == MT_BACKEND_HOST)
+        return MT_OK;
+    CudaDriver *d = need_cuda(ctx);
+    if (!d)
+        return ctx->status;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    return finish(ctx, &c, cuda_synchronize(&c, d));
+}

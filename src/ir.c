@@ -1,0 +1,157 @@
+/* ir.c: construction of the SSA IR.
+ *
+ * A Func owns a dense array of Values (ValId indexes it; 0 is "none") and a
+ * Region of ops.  Params, constants, loop indices and loop-carried
+ * arguments are Values without an op; constants are interned so that two
+ * uses of 2.5f are the same ValId, which makes CSE keys trivial.  A `for`
+ * op owns a body Region, its index, one carried argument and one yield per
+ * result.  Builders here do no type checking: elab.c and the passes compute
+ * result types with ir_infer_type (verify.c), and ir_verify checks the
+ * whole function after every stage. */
+#include "mt.h"
+
+#include <math.h>
+#include <string.h>
+
+const OpInfo op_info[OP_COUNT] = {
+#define OP(e, name, nargs, rule, flags) {name, nargs, rule, flags},
+#include "ops.def"
+#undef OP
+};
+
+Func *func_new(Ctx *c, const char *name) {
+    Func *f = arena_alloc(c->arena, sizeof *f);
+    f->ctx = c;
+    f->arena = c->arena;
+    f->name = arena_strdup(c->arena, name);
+    f->num_warps = 4;
+    func_new_value(f, VK_NONE, type_scalar(DT_VOID)); /* ValId 0 */
+    return f;
+}
+
+ValId func_new_value(Func *f, ValKind kind, Type t) {
+    Value v;
+    memset(&v, 0, sizeof v);
+    v.type = t;
+    v.kind = (uint8_t)kind;
+    v.layout = -1;
+    VEC_PUSH(f->arena, f->vals, f->nvals, f->capvals, v);
+    return (ValId)(f->nvals - 1);
+}
+
+ValId func_add_param(Func *f, const char *name, Type t) {
+    ValId id = func_new_value(f, VK_PARAM, t);
+    f->vals[id].name = arena_strdup(f->arena, name);
+    f->vals[id].param_index = f->nparams;
+    int cap = f->nparams;
+    ValId *p = arena_alloc(f->arena, sizeof(ValId) * (size_t)(f->nparams + 1));
+    if (f->nparams)
+        memcpy(p, f->params, sizeof(ValId) * (size_t)cap);
+    p[f->nparams++] = id;
+    f->params = p;
+    return id;
+}
+
+/* Linear search keeps interning simple; kernels have tens of constants. */
+static ValId const_find(Func *f, DType d, int64_t i, double x, bool is_float) {
+    for (int k = 1; k < f->nvals; k++) {
+        Value *v = &f->vals[k];
+        if (v->kind != VK_CONST || v->type.dtype != d || v->type.is_ptr ||
+            v->type.rank)
+            continue;
+        if (is_float) {
+            if (memcmp(&v->c.f, &x, sizeof x) == 0)
+                return k;
+        } else if (v->c.i == i) {
+            return k;
+        }
+    }
+    return 0;
+}
+
+ValId const_int(Func *f, DType d, int64_t v) {
+    if (d == DT_I32)
+        v = (int32_t)(uint32_t)v;
+    else if (d == DT_I1)
+        v = v != 0;
+    ValId id = const_find(f, d, v, 0, false);
+    if (id)
+        return id;
+    id = func_new_value(f, VK_CONST, type_scalar(d));
+    f->vals[id].c.i = v;
+    return id;
+}
+
+ValId const_f32(Func *f, double v) {
+    double x = (double)(float)v;
+    if (isnan(x))
+        x = NAN; /* one canonical NaN */
+    ValId id = const_find(f, DT_F32, 0, x, true);
+    if (id)
+        return id;
+    id = func_new_value(f, VK_CONST, type_scalar(DT_F32));
+    f->vals[id].c.f = x;
+    return id;
+}
+
+ValId const_bool(Func *f, bool v) { return const_int(f, DT_I1, v); }
+
+bool val_is_const(Func *f, ValId v) {
+    return v > 0 && v < f->nvals && f->vals[v].kind == VK_CONST;
+}
+
+void region_push(Func *f, Region *r, Op *op) {
+    VEC_PUSH(f->arena, r->ops, r->nops, r->cap, op);
+}
+
+Op *op_new(Func *f, Region *r, OpCode code, Loc loc, Type rtype,
+           const ValId *args, int nargs) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = (uint16_t)code;
+    op->loc = loc;
+    op->nargs = nargs;
+    if (nargs) {
+        op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)nargs);
+        memcpy(op->args, args, sizeof(ValId) * (size_t)nargs);
+    }
+    if (rtype.dtype != DT_VOID) {
+        op->nres = 1;
+        op->res = arena_alloc(f->arena, sizeof(ValId));
+        op->res[0] = func_new_value(f, VK_OP, rtype);
+        f->vals[op->res[0]].def = op;
+    }
+    if (r)
+        region_push(f, r, op);
+    return op;
+}
+
+Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
+               ValId step, const ValId *inits, int ncarry) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = OP_FOR;
+    op->loc = loc;
+    op->nargs = 3 + ncarry;
+    op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)op->nargs);
+    op->args[0] = start;
+    op->args[1] = stop;
+    op->args[2] = step;
+    for (int i = 0; i < ncarry; i++)
+        op->args[3 + i] = inits[i];
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    op->index = func_new_value(f, VK_LOOP_INDEX, type_scalar(DT_I32));
+    op->nres = ncarry;
+    if (ncarry) {
+        op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)ncarry);
+        op->yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)ncarry);
+        op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)ncarry);
+    }
+    for (int i = 0; i < ncarry; i++) {
+        Type t = f->vals[inits[i]].type;
+        op->iters[i] = func_new_value(f, VK_LOOP_ARG, t);
+        op->res[i] = func_new_value(f, VK_OP, t);
+        f->vals[op->res[i]].def = op;
+    }
+    if (r)
+        region_push(f, r, op);
+    return op;
+}

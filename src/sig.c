@@ -1,0 +1,176 @@
+/* sig.c: Triton's ahead-of-time signature syntax.
+ *
+ * Input: "*fp32, *fp32:16, i32, 256, -1.5, True, 'ieee'": one entry per
+ * kernel parameter, in order.  A type (optionally with a ":16"/":1"
+ * specialisation hint, accepted and ignored) is a runtime parameter; a
+ * literal is the value of a tl.constexpr parameter.  Output: an arena array
+ * of SigEntry.  Errors point into the signature string itself: while
+ * parsing, the Ctx's file and source are swapped for "<signature>" and the
+ * signature text so the caret lands under the bad entry. */
+#include "mt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    DType dtype;
+} sig_types[] = {
+    {"fp32", DT_F32}, {"f32", DT_F32},  {"i32", DT_I32},
+    {"i64", DT_I64},  {"i1", DT_I1},    {"int1", DT_I1},
+};
+
+static bool lookup_type(const char *s, size_t n, DType *out) {
+    for (size_t i = 0; i < sizeof sig_types / sizeof sig_types[0]; i++)
+        if (strlen(sig_types[i].name) == n && !strncmp(sig_types[i].name, s, n)) {
+            *out = sig_types[i].dtype;
+            return true;
+        }
+    return false;
+}
+
+/* Parses one literal (the whole of text).  Returns 0 or -1. */
+int sig_parse_literal(const char *text, ConstVal *out, Arena *a) {
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(text);
+    if (n == 0)
+        return -1;
+    if (!strcmp(text, "True") || !strcmp(text, "False")) {
+        out->kind = CK_BOOL;
+        out->i = text[0] == 'T';
+        return 0;
+    }
+    if (!strcmp(text, "None")) {
+        out->kind = CK_NONE;
+        return 0;
+    }
+    if ((text[0] == '\'' || text[0] == '"') && n >= 2 && text[n - 1] == text[0]) {
+        out->kind = CK_STR;
+        out->s = arena_strndup(a, text + 1, n - 2);
+        return 0;
+    }
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!strcmp(p, "inf") || !strcmp(p, "nan")) {
+        out->kind = CK_FLOAT;
+        out->f = p[0] == 'i' ? INFINITY : NAN;
+        if (text[0] == '-')
+            out->f = -out->f;
+        return 0;
+    }
+    if (!*p || !(isdigit((unsigned char)*p) || *p == '.'))
+        return -1;
+    bool is_float = strpbrk(p, ".eE") != NULL;
+    char *end;
+    errno = 0;
+    if (is_float) {
+        out->kind = CK_FLOAT;
+        out->f = strtod(text, &end);
+    } else {
+        out->kind = CK_INT;
+        out->i = strtoll(text, &end, 10);
+    }
+    if (*end || errno == ERANGE)
+        return -1;
+    return 0;
+}
+
+static int sig_error(Ctx *c, const char *sig, const char *at, const char *fmt,
+                     const char *arg, int len) {
+    const char *file = c->filename, *src = c->src;
+    size_t srclen = c->srclen;
+    c->filename = "<signature>";
+    c->src = sig;
+    c->srclen = strlen(sig);
+    Loc loc = {1, (int32_t)(at - sig) + 1};
+    diag_error(c, loc, MT_ERR_SIGNATURE, fmt, len, arg);
+    c->filename = file;
+    c->src = src;
+    c->srclen = srclen;
+    return -1;
+}
+
+int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
+    SigEntry *v = NULL;
+    int nv = 0, cap = 0;
+    const char *p = sig;
+    *out = NULL;
+    *n = 0;
+    if (!sig)
+        return diag_error(c, (Loc){0, 0}, MT_ERR_SIGNATURE, "no signature given");
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *start = p;
+        char quote = 0;
+        while (*p && (quote || *p != ',')) {
+            if (quote && *p == quote)
+                quote = 0;
+            else if (!quote && (*p == '\'' || *p == '"'))
+                quote = *p;
+            p++;
+        }
+        if (quote)
+            return sig_error(c, sig, start, "unterminated string in signature entry '%.*s'",
+                             start, (int)(p - start));
+        const char *end = p;
+        while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        if (end == start) {
+            if (!*p && nv == 0)
+                break; /* empty signature: a kernel without parameters */
+            return sig_error(c, sig, start, "empty signature entry%.*s", "", 0);
+        }
+        SigEntry e;
+        memset(&e, 0, sizeof e);
+        const char *t = start;
+        bool is_ptr = *t == '*';
+        if (is_ptr)
+            t++;
+        const char *colon = memchr(t, ':', (size_t)(end - t));
+        const char *tend = colon ? colon : end;
+        DType d;
+        if (lookup_type(t, (size_t)(tend - t), &d)) {
+            if (colon) {
+                const char *h = colon + 1;
+                if (h == end)
+                    return sig_error(c, sig, colon, "missing hint after ':' in '%.*s'",
+                                     start, (int)(end - start));
+                for (; h < end; h++)
+                    if (!isdigit((unsigned char)*h))
+                        return sig_error(c, sig, colon,
+                                         "specialisation hint must be a number in '%.*s'",
+                                         start, (int)(end - start));
+            }
+            e.kind = is_ptr ? SIG_PTR : SIG_SCALAR;
+            e.dtype = d;
+        } else if (is_ptr) {
+            return sig_error(c, sig, start,
+                             "unknown pointer type '%.*s' (expected *fp32, *i32, *i64 or *i1)",
+                             start, (int)(end - start));
+        } else {
+            char *lit = arena_strndup(c->arena, start, (size_t)(end - start));
+            if (sig_parse_literal(lit, &e.value, c->arena) < 0) {
+                bool looks_type = isalpha((unsigned char)*start) && *start != 'T' &&
+                                  *start != 'F' && *start != 'N';
+                return sig_error(c, sig, start,
+                                 looks_type ? "unknown type '%.*s' (expected fp32, i32, i64, i1 "
+                                              "or a pointer such as *fp32)"
+                                            : "invalid constexpr literal '%.*s'",
+                                 start, (int)(end - start));
+            }
+            e.kind = SIG_CONST;
+        }
+        VEC_PUSH(c->arena, v, nv, cap, e);
+        if (!*p)
+            break;
+        p++; /* ',' */
+    }
+    *out = v;
+    *n = nv;
+    return 0;
+}
