@@ -427,7 +427,10 @@ void ir_print(StrBuf *sb, Func *f);
 int ir_verify(Func *f);
 /* Result type of an op from its operand types and attrs, by the rules of
  * ops.def; -1 (with a located error) when the operands are invalid.
- * Shared by elab.c (to type what it builds) and verify.c (to check). */
+ * Shared by elab.c (to type what it builds) and verify.c (to check).
+ * For cast, broadcast, zeros, full and empty *out is also an input: the
+ * requested result type, which is validated and left as it is.  attr may
+ * be NULL (all zero).  Errors: status MT_ERR_TYPE at loc. */
 int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
                   const int64_t attr[2], Type *out);
 
@@ -456,6 +459,8 @@ struct Layout {
     int32_t tpw[MT_MAX_RANK];    /* threads per warp (product 32) */
     int32_t wpc[MT_MAX_RANK];    /* warps per program (product num_warps) */
     int32_t order[MT_MAX_RANK];  /* order[0] fastest-varying dim */
+    int32_t slice_dim;  /* rank-1 value held as a slice of this rank-2
+                           layout: the parent dim it lacks; -1 otherwise */
 };
 
 int layout_assign(Func *f); /* sets Value.layout for every block value */
@@ -542,6 +547,10 @@ typedef struct CudaDriver CudaDriver;
 typedef struct CudaModule CudaModule;
 
 CudaDriver *cuda_driver_open(Ctx *c);  /* NULL (error recorded) if missing */
+/* A handle with NVRTC loaded (PTX/cubin without a GPU); the driver half
+ * is loaded at first use.  cuda_driver_open likewise loads NVRTC lazily.
+ * nvrtc_compile also accepts d == NULL (NVRTC opened for that call). */
+CudaDriver *cuda_nvrtc_open(Ctx *c);
 void cuda_driver_close(CudaDriver *d);
 bool cuda_driver_has_device(CudaDriver *d);
 /* "sm_90" of the current context's device (device 0 when none). */

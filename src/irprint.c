@@ -1,0 +1,226 @@
+/* irprint.c: the textual SSA IR in the original's syntax (docs/ir.md).
+ *
+ * Input: a Func (verified or not: the printer never fails, so it can show
+ * broken IR in verifier bug reports).  Output: text appended to a StrBuf,
+ * one line per op, lines joined by "\n" with no trailing newline.
+ *
+ * Values are renumbered %0, %1, ... in definition order over the whole
+ * function, independent of ValIds, so that passes that delete ops leave no
+ * gaps and the text depends only on the program.  A for op numbers its
+ * index, then its carried arguments, then its body, then its results (the
+ * order in which the original's lowering allocated ids).  Params print by
+ * name, constants inline as Python repr, the absent operand as "none"; a
+ * value that has no definition (invalid IR) prints as "%?<ValId>". */
+#include "mt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Printer {
+    Func *f;
+    StrBuf *sb;
+    int *num;   /* ValId -> printed number, -1 = not numbered */
+    int next;
+    bool first_line;
+} Printer;
+
+static void number_value(Printer *p, ValId v) {
+    if (v > 0 && v < p->f->nvals && p->num[v] < 0)
+        p->num[v] = p->next++;
+}
+
+static void number_region(Printer *p, const Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        if (op->code == OP_FOR) {
+            number_value(p, op->index);
+            for (int k = 0; k < op->nres && op->iters; k++)
+                number_value(p, op->iters[k]);
+            if (op->body)
+                number_region(p, op->body);
+        }
+        for (int k = 0; k < op->nres && op->res; k++)
+            number_value(p, op->res[k]);
+    }
+}
+
+static void print_value(Printer *p, ValId v) {
+    Func *f = p->f;
+    if (v == 0) {
+        sb_puts(p->sb, "none");
+        return;
+    }
+    if (v < 0 || v >= f->nvals) {
+        sb_printf(p->sb, "%%?%d", (int)v);
+        return;
+    }
+    const Value *x = &f->vals[v];
+    if (x->kind == VK_PARAM) {
+        sb_puts(p->sb, x->name ? x->name : "?");
+    } else if (x->kind == VK_CONST) {
+        if (x->type.dtype == DT_F32) {
+            char buf[32];
+            format_f32(buf, (float)x->c.f);
+            sb_puts(p->sb, buf);
+        } else if (x->type.dtype == DT_I1) {
+            sb_puts(p->sb, x->c.i ? "True" : "False");
+        } else {
+            sb_printf(p->sb, "%lld", (long long)x->c.i);
+        }
+    } else if (p->num[v] >= 0) {
+        sb_printf(p->sb, "%%%d", p->num[v]);
+    } else {
+        sb_printf(p->sb, "%%?%d", (int)v);
+    }
+}
+
+static void print_values(Printer *p, const ValId *vs, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sb_puts(p->sb, ", ");
+        print_value(p, vs[i]);
+    }
+}
+
+/* Python str() of a shape tuple: (8,) and (4, 8). */
+static void print_shape(StrBuf *sb, Type t) {
+    sb_putc(sb, '(');
+    for (int i = 0; i < t.rank; i++)
+        sb_printf(sb, i ? ", %d" : "%d", (int)t.shape[i]);
+    if (t.rank == 1)
+        sb_putc(sb, ',');
+    sb_putc(sb, ')');
+}
+
+static void print_attrs(Printer *p, const Op *op) {
+    StrBuf *sb = p->sb;
+    switch (op->code) {
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_EXPAND_DIMS:
+        sb_printf(sb, " {axis=%lld}", (long long)op->attr[0]);
+        break;
+    case OP_ARANGE:
+        sb_printf(sb, " {start=%lld, end=%lld}", (long long)op->attr[0],
+                  (long long)op->attr[1]);
+        break;
+    case OP_ZEROS:
+    case OP_EMPTY:
+    case OP_FULL: {
+        Type t = op->nres ? val_type(p->f, op->res[0]) : type_scalar(DT_VOID);
+        sb_puts(sb, " {shape=");
+        print_shape(sb, t);
+        sb_printf(sb, ", dtype=%s}", dtype_name((DType)t.dtype));
+        break;
+    }
+    case OP_DOT: {
+        static const char *const prec[] = {"ieee", "tf32", "tf32x3"};
+        if (op->attr[0] >= 0 && op->attr[0] <= 2)
+            sb_printf(sb, " {input_precision=%s}", prec[op->attr[0]]);
+        else
+            sb_printf(sb, " {input_precision=%lld}", (long long)op->attr[0]);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void begin_line(Printer *p, int depth) {
+    if (!p->first_line)
+        sb_putc(p->sb, '\n');
+    p->first_line = false;
+    sb_indent(p->sb, 2 * depth);
+}
+
+static void print_region(Printer *p, const Region *r, int depth);
+
+static void print_for(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
+    int ncarry = op->nres;
+    begin_line(p, depth);
+    if (ncarry && op->res) {
+        print_values(p, op->res, ncarry);
+        sb_puts(sb, " = ");
+    }
+    sb_puts(sb, "for ");
+    print_value(p, op->index);
+    sb_puts(sb, " in range(");
+    print_values(p, op->args, op->nargs < 3 ? op->nargs : 3);
+    sb_putc(sb, ')');
+    if (ncarry && op->iters) {
+        sb_puts(sb, " iter_args(");
+        for (int k = 0; k < ncarry; k++) {
+            if (k)
+                sb_puts(sb, ", ");
+            print_value(p, op->iters[k]);
+            sb_puts(sb, " = ");
+            print_value(p, 3 + k < op->nargs ? op->args[3 + k] : 0);
+        }
+        sb_puts(sb, ") : ");
+        for (int k = 0; k < ncarry; k++) {
+            if (k)
+                sb_puts(sb, ", ");
+            type_print(sb, val_type(p->f, op->iters[k]));
+        }
+    }
+    sb_puts(sb, " {");
+    if (op->body)
+        print_region(p, op->body, depth + 1);
+    begin_line(p, depth + 1);
+    sb_puts(sb, "yield");
+    if (ncarry && op->yields) {
+        sb_putc(sb, ' ');
+        print_values(p, op->yields, ncarry);
+    }
+    begin_line(p, depth);
+    sb_putc(sb, '}');
+}
+
+static void print_op(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
+    if (op->code == OP_FOR) {
+        print_for(p, op, depth);
+        return;
+    }
+    begin_line(p, depth);
+    if (op->nres >= 1) {
+        print_values(p, op->res, op->nres);
+        sb_puts(sb, " = ");
+    }
+    sb_puts(sb, op->code < OP_COUNT ? op_info[op->code].name : "unknown");
+    if (op->nargs) {
+        sb_putc(sb, ' ');
+        print_values(p, op->args, op->nargs);
+    }
+    print_attrs(p, op);
+    if (op->nres >= 1) {
+        sb_puts(sb, " : ");
+        type_print(sb, val_type(p->f, op->res[0]));
+    }
+}
+
+static void print_region(Printer *p, const Region *r, int depth) {
+    for (int i = 0; i < r->nops; i++)
+        print_op(p, r->ops[i], depth);
+}
+
+void ir_print(StrBuf *sb, Func *f) {
+    if (!f || f->nvals <= 0)
+        return;
+    int *num = malloc(sizeof(int) * (size_t)f->nvals);
+    if (!num) {
+        sb->failed = true;
+        return;
+    }
+    for (int i = 0; i < f->nvals; i++)
+        num[i] = -1;
+    Printer p = {f, sb, num, 0, true};
+    number_region(&p, &f->body);
+    print_region(&p, &f->body, 0);
+    free(num);
+}

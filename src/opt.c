@@ -1,0 +1,563 @@
+/* opt.c: constant folding, common subexpression elimination and dead code
+ * elimination on the SSA IR.
+ *
+ * Input and output: a verified Func, rewritten in place.  Every pass walks
+ * the loop bodies too, never changes the type of a value (a replacement is
+ * accepted only when its type equals the replaced result's type exactly,
+ * fixing the original's `pid * 1.0 -> pid` bug) and leaves the function
+ * verifiable; run_passes re-verifies after each pass.
+ *
+ * Replacements go through a map ValId -> ValId applied to operands, loop
+ * inits and yields before an op is looked at, so a chain of replacements
+ * resolves in one forward sweep.  Folding computes exactly what the
+ * generated code would compute at run time: f32 in float (not double),
+ * i32 and i64 with two's complement wrap-around; what would trap or be
+ * undefined (division by zero, INT_MIN / -1, shift amounts out of range,
+ * float-to-int casts out of range) is left in place. */
+#include "mt.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct CseEntry {
+    Op *op;
+    uint64_t hash;
+    int next; /* previous head of the bucket, 0 = end (entries are 1-based) */
+} CseEntry;
+
+typedef struct Opt {
+    Func *f;
+    ValId *repl; /* 0 = not replaced */
+    int nrepl;
+    /* cse: a scoped hash table; entries form a stack popped at scope exit */
+    int *heads;
+    uint64_t mask;
+    CseEntry *entries;
+    int nentries, capentries;
+    /* dce */
+    uint8_t *live;
+    bool changed;
+} Opt;
+
+static int opt_init(Opt *o, Func *f) {
+    memset(o, 0, sizeof *o);
+    o->f = f;
+    o->nrepl = f->nvals;
+    o->repl = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
+    if (!o->repl)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+static ValId resolve(const Opt *o, ValId v) {
+    while (v > 0 && v < o->nrepl && o->repl[v])
+        v = o->repl[v];
+    return v;
+}
+
+static void rewrite_args(const Opt *o, Op *op) {
+    for (int i = 0; i < op->nargs; i++)
+        op->args[i] = resolve(o, op->args[i]);
+}
+
+static void rewrite_yields(const Opt *o, Op *op) {
+    for (int k = 0; k < op->nres && op->yields; k++)
+        op->yields[k] = resolve(o, op->yields[k]);
+}
+
+static void replace(Opt *o, ValId from, ValId to) {
+    if (from > 0 && from < o->nrepl && from != to)
+        o->repl[from] = to;
+}
+
+/* ------------------------------------------------------------------ fold */
+
+static int64_t cint(Func *f, ValId v) { return f->vals[v].c.i; }
+
+/* A constant's value as the f32 the generated code would convert it to. */
+static float cflt(Func *f, ValId v) {
+    const Value *x = &f->vals[v];
+    return x->type.dtype == DT_F32 ? (float)x->c.f : (float)x->c.i;
+}
+
+static ValId accept(Func *f, ValId cand, Type rt) {
+    return cand && type_eq(val_type(f, cand), rt) ? cand : 0;
+}
+
+static ValId make_f32(Func *f, float x) { return const_f32(f, (double)x); }
+
+/* The constant v converted to a scalar of type to, as a C cast would;
+ * 0 when the conversion is undefined (NaN or out-of-range float to int). */
+static ValId convert_const(Func *f, ValId v, DType to) {
+    const Value *x = &f->vals[v];
+    DType from = (DType)x->type.dtype;
+    if (from == to)
+        return v;
+    if (to == DT_F32)
+        return make_f32(f, (float)x->c.i);
+    if (to == DT_I1)
+        return const_bool(f, from == DT_F32 ? x->c.f != 0 : x->c.i != 0);
+    if (from != DT_F32)
+        return const_int(f, to, x->c.i);
+    double d = x->c.f;
+    bool ok = to == DT_I32 ? d > -2147483649.0 && d < 2147483648.0
+                           : d >= -9223372036854775808.0 &&
+                                 d < 9223372036854775808.0;
+    return ok ? const_int(f, to, (int64_t)d) : 0;
+}
+
+static ValId fold_select(Func *f, Op *op, Type rt) {
+    ValId c = op->args[0], x = op->args[1], y = op->args[2];
+    if (val_is_const(f, c)) {
+        ValId arm = cint(f, c) ? x : y;
+        if (type_eq(val_type(f, arm), rt))
+            return arm;
+        if (val_is_const(f, arm) && rt.rank == 0 && !rt.is_ptr)
+            return convert_const(f, arm, (DType)rt.dtype);
+        return 0;
+    }
+    return x == y ? accept(f, x, rt) : 0;
+}
+
+static bool is_const_value(Func *f, ValId v, int64_t iv, double fv) {
+    if (!val_is_const(f, v))
+        return false;
+    const Value *x = &f->vals[v];
+    if (x->type.dtype == DT_F32)
+        return x->c.f == fv;
+    return x->type.dtype != DT_I1 && x->c.i == iv;
+}
+
+/* x + 0, x - 0 (integers: x + 0.0 would turn -0.0 into 0.0), x * 1, x / 1. */
+static ValId fold_identity(Func *f, Op *op, Type rt) {
+    ValId x = op->args[0], y = op->args[1];
+    switch (op->code) {
+    case OP_ADD:
+    case OP_SUB:
+        if (type_is_int(rt) && is_const_value(f, y, 0, 1.0) &&
+            f->vals[y].type.dtype != DT_F32)
+            return accept(f, x, rt);
+        return 0;
+    case OP_MUL:
+    case OP_DIV:
+        if (is_const_value(f, y, 1, 1.0))
+            return accept(f, x, rt);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static ValId fold_float_binary(Func *f, int code, float x, float y) {
+    float r;
+    switch (code) {
+    case OP_ADD: r = x + y; break;
+    case OP_SUB: r = x - y; break;
+    case OP_MUL: r = x * y; break;
+    case OP_DIV:
+        if (y == 0)
+            return 0;
+        r = x / y;
+        break;
+    case OP_REM:
+        if (y == 0)
+            return 0;
+        r = fmodf(x, y);
+        break;
+    /* NaN wins, lhs first; ties give rhs, so max(0.0, -0.0) is -0.0 */
+    case OP_MAXIMUM: r = isnan(x) ? x : isnan(y) ? y : x > y ? x : y; break;
+    case OP_MINIMUM: r = isnan(x) ? x : isnan(y) ? y : x < y ? x : y; break;
+    default: return 0;
+    }
+    return make_f32(f, r);
+}
+
+/* Integer ops of dtype d on sign-extended operands; const_int wraps i32. */
+static ValId fold_int_binary(Func *f, int code, DType d, int64_t x, int64_t y) {
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    int bits = d == DT_I32 ? 32 : 64;
+    int64_t min = d == DT_I32 ? INT32_MIN : INT64_MIN;
+    uint64_t r;
+    switch (code) {
+    case OP_ADD: r = ux + uy; break;
+    case OP_SUB: r = ux - uy; break;
+    case OP_MUL: r = ux * uy; break;
+    case OP_DIV:
+    case OP_REM:
+        if (y == 0 || (x == min && y == -1))
+            return 0;
+        r = (uint64_t)(code == OP_DIV ? x / y : x % y);
+        break;
+    case OP_AND: r = ux & uy; break;
+    case OP_OR: r = ux | uy; break;
+    case OP_XOR: r = ux ^ uy; break;
+    case OP_SHL:
+        if (y < 0 || y >= bits)
+            return 0;
+        r = ux << y;
+        break;
+    case OP_SHR: /* arithmetic, as C compilers do for signed ints */
+        if (y < 0 || y >= bits)
+            return 0;
+        r = x < 0 ? ~(~ux >> y) : ux >> y;
+        break;
+    case OP_MAXIMUM: r = (uint64_t)(x > y ? x : y); break;
+    case OP_MINIMUM: r = (uint64_t)(x < y ? x : y); break;
+    default: return 0;
+    }
+    return const_int(f, d, (int64_t)r);
+}
+
+static ValId fold_compare(Func *f, int code, ValId a, ValId b) {
+    bool r;
+    if (val_type(f, a).dtype == DT_F32 || val_type(f, b).dtype == DT_F32) {
+        float x = cflt(f, a), y = cflt(f, b);
+        switch (code) {
+        case OP_CMP_LT: r = x < y; break;
+        case OP_CMP_LE: r = x <= y; break;
+        case OP_CMP_GT: r = x > y; break;
+        case OP_CMP_GE: r = x >= y; break;
+        case OP_CMP_EQ: r = x == y; break;
+        default: r = x != y; break;
+        }
+    } else {
+        int64_t x = cint(f, a), y = cint(f, b);
+        switch (code) {
+        case OP_CMP_LT: r = x < y; break;
+        case OP_CMP_LE: r = x <= y; break;
+        case OP_CMP_GT: r = x > y; break;
+        case OP_CMP_GE: r = x >= y; break;
+        case OP_CMP_EQ: r = x == y; break;
+        default: r = x != y; break;
+        }
+    }
+    return const_bool(f, r);
+}
+
+static ValId fold_unary(Func *f, int code, DType d, ValId a) {
+    if (d == DT_F32) {
+        float x = cflt(f, a), r;
+        switch (code) {
+        case OP_NEG: r = -x; break;
+        case OP_ABS: r = fabsf(x); break;
+        case OP_EXP: r = expf(x); break;
+        case OP_LOG: r = logf(x); break;
+        case OP_SQRT: r = sqrtf(x); break;
+        default: return 0;
+        }
+        return make_f32(f, r);
+    }
+    int64_t x = cint(f, a);
+    uint64_t ux = (uint64_t)x;
+    switch (code) {
+    case OP_NEG: return const_int(f, d, (int64_t)(0 - ux));
+    case OP_ABS: return const_int(f, d, (int64_t)(x < 0 ? 0 - ux : ux));
+    case OP_NOT: return d == DT_I1 ? const_bool(f, !x) : const_int(f, d, ~x);
+    default: return 0;
+    }
+}
+
+/* The replacement of op's result, or 0 to keep the op. */
+static ValId fold_op(Func *f, Op *op) {
+    if (op->nres != 1 || op->code >= OP_COUNT)
+        return 0;
+    Type rt = val_type(f, op->res[0]);
+    if (op->code == OP_SELECT && op->nargs == 3)
+        return fold_select(f, op, rt);
+    if (op->nargs == 2 && op_info[op->code].rule == R_ARITH &&
+        !(val_is_const(f, op->args[0]) && val_is_const(f, op->args[1]))) {
+        ValId r = fold_identity(f, op, rt);
+        if (r)
+            return r;
+    }
+    if (op->nargs == 0 || rt.rank != 0 || rt.is_ptr)
+        return 0; /* only scalar constants exist */
+    for (int i = 0; i < op->nargs; i++)
+        if (!val_is_const(f, op->args[i]))
+            return 0;
+    DType d = (DType)rt.dtype;
+    ValId a = op->args[0], b = op->nargs > 1 ? op->args[1] : 0;
+    switch (op_info[op->code].rule) {
+    case R_ARITH:
+    case R_INT:
+        if (op->nargs != 2)
+            return 0;
+        if (d == DT_F32)
+            return fold_float_binary(f, op->code, cflt(f, a), cflt(f, b));
+        return fold_int_binary(f, op->code, d, cint(f, a), cint(f, b));
+    case R_CMP:
+        return op->nargs == 2 ? fold_compare(f, op->code, a, b) : 0;
+    case R_FLOAT1:
+    case R_SAME1:
+        return fold_unary(f, op->code, d, a);
+    default:
+        if (op->code == OP_NOT)
+            return fold_unary(f, op->code, d, a);
+        if (op->code == OP_CAST)
+            return convert_const(f, a, d);
+        return 0;
+    }
+}
+
+static void fold_region(Opt *o, Region *r) {
+    int w = 0;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        rewrite_args(o, op);
+        if (op->code == OP_FOR) {
+            if (op->body)
+                fold_region(o, op->body);
+            rewrite_yields(o, op);
+        } else {
+            ValId rep = fold_op(o->f, op);
+            if (rep && rep != op->res[0] && op->res[0] < o->nrepl) {
+                replace(o, op->res[0], rep);
+                continue;
+            }
+        }
+        r->ops[w++] = op;
+    }
+    r->nops = w;
+}
+
+int pass_fold(Func *f) {
+    Opt o;
+    if (opt_init(&o, f) < 0)
+        return -1;
+    fold_region(&o, &f->body);
+    return 0;
+}
+
+/* ------------------------------------------------------------------- cse */
+
+/* Operands as a CSE key: commutative ops sorted. */
+static void key_args(const Op *op, ValId out[3]) {
+    for (int i = 0; i < op->nargs && i < 3; i++)
+        out[i] = op->args[i];
+    if ((op_info[op->code].flags & F_COMMUTE) && op->nargs == 2 &&
+        out[0] > out[1]) {
+        ValId t = out[0];
+        out[0] = out[1];
+        out[1] = t;
+    }
+}
+
+static uint64_t cse_hash(Func *f, const Op *op) {
+    ValId k[3] = {0, 0, 0};
+    key_args(op, k);
+    Type t = val_type(f, op->res[0]);
+    uint64_t h = HASH_INIT;
+    h = hash_bytes(h, &op->code, sizeof op->code);
+    h = hash_bytes(h, k, sizeof k);
+    h = hash_bytes(h, op->attr, sizeof op->attr);
+    h = hash_bytes(h, &t.dtype, 1);
+    h = hash_bytes(h, &t.is_ptr, 1);
+    h = hash_bytes(h, &t.rank, 1);
+    h = hash_bytes(h, t.shape, sizeof(int32_t) * t.rank);
+    return h;
+}
+
+static bool cse_equal(Func *f, const Op *a, const Op *b) {
+    if (a->code != b->code || a->nargs != b->nargs ||
+        a->attr[0] != b->attr[0] || a->attr[1] != b->attr[1])
+        return false;
+    ValId ka[3] = {0, 0, 0}, kb[3] = {0, 0, 0};
+    key_args(a, ka);
+    key_args(b, kb);
+    return memcmp(ka, kb, sizeof ka) == 0 &&
+           type_eq(val_type(f, a->res[0]), val_type(f, b->res[0]));
+}
+
+static bool cse_candidate(const Op *op) {
+    return op->code < OP_COUNT && op->code != OP_FOR &&
+           (op_info[op->code].flags & F_PURE) && op->nres == 1 &&
+           op->nargs <= 3;
+}
+
+static int count_ops(const Region *r) {
+    int n = r->nops;
+    for (int i = 0; i < r->nops; i++)
+        if (r->ops[i]->body)
+            n += count_ops(r->ops[i]->body);
+    return n;
+}
+
+static void cse_region(Opt *o, Region *r) {
+    Func *f = o->f;
+    int mark = o->nentries;
+    int w = 0;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        rewrite_args(o, op);
+        if (op->code == OP_FOR) {
+            if (op->body)
+                cse_region(o, op->body);
+            rewrite_yields(o, op);
+        } else if (cse_candidate(op)) {
+            uint64_t h = cse_hash(f, op);
+            int b = (int)(h & o->mask);
+            Op *same = NULL;
+            for (int e = o->heads[b]; e && !same; e = o->entries[e - 1].next)
+                if (o->entries[e - 1].hash == h &&
+                    cse_equal(f, o->entries[e - 1].op, op))
+                    same = o->entries[e - 1].op;
+            if (same) {
+                replace(o, op->res[0], same->res[0]);
+                continue;
+            }
+            CseEntry ent = {op, h, o->heads[b]};
+            VEC_PUSH(f->arena, o->entries, o->nentries, o->capentries, ent);
+            o->heads[b] = o->nentries;
+        }
+        r->ops[w++] = op;
+    }
+    r->nops = w;
+    /* leaving the scope: ops of this region no longer dominate */
+    while (o->nentries > mark) {
+        CseEntry *e = &o->entries[--o->nentries];
+        o->heads[e->hash & o->mask] = e->next;
+    }
+}
+
+int pass_cse(Func *f) {
+    Opt o;
+    if (opt_init(&o, f) < 0)
+        return -1;
+    uint64_t nb = 16;
+    while (nb < 2 * (uint64_t)count_ops(&f->body))
+        nb *= 2;
+    o.mask = nb - 1;
+    o.heads = arena_alloc(f->arena, sizeof(int) * nb);
+    if (!o.heads)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    cse_region(&o, &f->body);
+    return 0;
+}
+
+/* ------------------------------------------------------------------- dce */
+
+static bool region_has_effect(const Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        if (op->code == OP_FOR) {
+            if (op->body && region_has_effect(op->body))
+                return true;
+        } else if (op->code >= OP_COUNT ||
+                   (op_info[op->code].flags & F_EFFECT) ||
+                   !(op_info[op->code].flags & (F_PURE | F_READ))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool is_live(const Opt *o, ValId v) {
+    return v > 0 && v < o->f->nvals && o->live[v];
+}
+
+static void mark(Opt *o, ValId v) {
+    if (v > 0 && v < o->f->nvals && !o->live[v]) {
+        o->live[v] = 1;
+        o->changed = true;
+    }
+}
+
+static bool any_result_live(const Opt *o, const Op *op) {
+    for (int k = 0; k < op->nres && op->res; k++)
+        if (is_live(o, op->res[k]))
+            return true;
+    return false;
+}
+
+static bool op_needed(const Opt *o, const Op *op) {
+    if (op->code == OP_FOR)
+        return any_result_live(o, op) || (op->body && region_has_effect(op->body));
+    if (op->code >= OP_COUNT)
+        return true;
+    int fl = op_info[op->code].flags;
+    if ((fl & F_EFFECT) || !(fl & (F_PURE | F_READ)))
+        return true;
+    return any_result_live(o, op);
+}
+
+/* A carried value matters when the loop's result is used or the body uses
+ * the carried argument in something that is itself needed. */
+static bool carry_live(const Opt *o, const Op *op, int k) {
+    return is_live(o, op->res[k]) || is_live(o, op->iters[k]);
+}
+
+static void mark_region(Opt *o, const Region *r) {
+    for (int i = r->nops - 1; i >= 0; i--) {
+        const Op *op = r->ops[i];
+        if (!op_needed(o, op))
+            continue;
+        if (op->code != OP_FOR) {
+            for (int a = 0; a < op->nargs; a++)
+                mark(o, op->args[a]);
+            continue;
+        }
+        for (int a = 0; a < 3 && a < op->nargs; a++)
+            mark(o, op->args[a]);
+        for (int k = 0; k < op->nres; k++) {
+            if (carry_live(o, op, k)) {
+                mark(o, op->yields[k]);
+                mark(o, op->args[3 + k]);
+            }
+        }
+        if (op->body)
+            mark_region(o, op->body);
+    }
+}
+
+static void sweep_region(Opt *o, Region *r) {
+    int w = 0;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (!op_needed(o, op))
+            continue;
+        if (op->code == OP_FOR) {
+            int n = 0;
+            for (int k = 0; k < op->nres; k++) {
+                if (!carry_live(o, op, k))
+                    continue;
+                op->args[3 + n] = op->args[3 + k];
+                op->iters[n] = op->iters[k];
+                op->yields[n] = op->yields[k];
+                op->res[n] = op->res[k];
+                n++;
+            }
+            op->nres = n;
+            op->nargs = 3 + n;
+            if (op->body)
+                sweep_region(o, op->body);
+        }
+        r->ops[w++] = op;
+    }
+    r->nops = w;
+}
+
+int pass_dce(Func *f) {
+    Opt o;
+    if (opt_init(&o, f) < 0)
+        return -1;
+    o.live = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!o.live)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    /* loop-carried liveness flows backwards around the loop: iterate */
+    do {
+        o.changed = false;
+        mark_region(&o, &f->body);
+    } while (o.changed);
+    sweep_region(&o, &f->body);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+int run_passes(Func *f) {
+    static int (*const passes[])(Func *) = {pass_fold, pass_cse, pass_dce};
+    for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+        if (passes[i](f) < 0 || ir_verify(f) < 0)
+            return -1;
+    return 0;
+}

@@ -1,0 +1,615 @@
+/* verify.c: the type rules of every op and the SSA verifier.
+ *
+ * ir_infer_type is THE definition of the op type rules (ops.def names the
+ * rule of each op): the elaborator calls it to type each op it builds, so
+ * its messages are user-facing (status MT_ERR_TYPE at the op's source
+ * location), and ir_verify calls it again to check every op of a finished
+ * function, so the IR the passes see is always typed exactly as the
+ * elaborator would have typed it.  For cast, broadcast, zeros, full and
+ * empty the result type is not a function of the operands: the caller
+ * passes the requested type in *out and the rule validates it.
+ *
+ * ir_verify walks the regions with a scope of visible ValIds (a loop body
+ * sees a copy of the enclosing scope plus its index and carried arguments;
+ * nothing defined in a body is visible after the loop) and a function-wide
+ * record of every definition, so that a ValId defined twice anywhere is
+ * caught.  It checks the rules of inventory section 5.4 in that order and
+ * reports the first failure as "ssa-verifier: op #N 'name': text", N being
+ * the op's position in its own region, operands as %<ValId> (the verifier
+ * renumbers nothing). */
+#include "mt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MSG_MAX 320
+
+MT_PRINTF(2, 3)
+static int fail(char *msg, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, MSG_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Type text for messages ("vector<8 x i32>"). */
+typedef struct TypeText {
+    char s[96];
+} TypeText;
+
+static TypeText tt(Type t) {
+    TypeText r;
+    StrBuf sb;
+    sb_init(&sb);
+    type_print(&sb, t);
+    snprintf(r.s, sizeof r.s, "%s", sb_str(&sb));
+    sb_free(&sb);
+    return r;
+}
+
+static TypeText tt_elem(Type t) { return tt(type_elem(t)); }
+
+/* A shape as "4x8"; a scalar as "()". */
+typedef struct ShapeText {
+    char s[64];
+} ShapeText;
+
+static ShapeText shape_text(Type t) {
+    ShapeText r;
+    size_t n = 0;
+    r.s[0] = 0;
+    if (t.rank == 0)
+        snprintf(r.s, sizeof r.s, "()");
+    for (int i = 0; i < t.rank && n < sizeof r.s; i++)
+        n += (size_t)snprintf(r.s + n, sizeof r.s - n, i ? "x%d" : "%d",
+                              (int)t.shape[i]);
+    return r;
+}
+
+/* Python str() of a shape tuple: "(8,)", "(4, 8)", "()". */
+static ShapeText tuple_text(Type t) {
+    ShapeText r;
+    size_t n = 1;
+    r.s[0] = '(';
+    r.s[1] = 0;
+    for (int i = 0; i < t.rank && n < sizeof r.s; i++)
+        n += (size_t)snprintf(r.s + n, sizeof r.s - n, i ? ", %d" : "%d",
+                              (int)t.shape[i]);
+    if (n < sizeof r.s - 3)
+        snprintf(r.s + n, sizeof r.s - n, t.rank == 1 ? ",)" : ")");
+    return r;
+}
+
+static int bcast(Type a, Type b, Type *o, char *msg) {
+    if (broadcast_shapes(a, b, o) < 0)
+        return fail(msg, "cannot broadcast shapes %s and %s", shape_text(a).s,
+                    shape_text(b).s);
+    return 0;
+}
+
+static bool same_shape(Type a, Type b) {
+    if (a.rank != b.rank)
+        return false;
+    for (int i = 0; i < a.rank; i++)
+        if (a.shape[i] != b.shape[i])
+            return false;
+    return true;
+}
+
+static bool valid_dtype(int d) {
+    return d == DT_I1 || d == DT_I32 || d == DT_I64 || d == DT_F32;
+}
+
+/* Value conversion (not reinterpretation): numbers to numbers, bool only
+ * to bool, pointers never. */
+static bool convertible(Type from, DType to) {
+    if (from.is_ptr || !valid_dtype(from.dtype))
+        return false;
+    if (to == DT_I1 || from.dtype == DT_I1)
+        return to == from.dtype;
+    return true;
+}
+
+static bool operand_optional(int code, int i) {
+    return (code == OP_LOAD && i >= 1) || (code == OP_STORE && i == 2) ||
+           (code == OP_DOT && i == 2);
+}
+
+static Type with_dtype(Type shape_from, DType d) {
+    return type_with_elem(shape_from, type_scalar(d));
+}
+
+static int infer_block_ctor(Func *f, int code, const ValId *args, Type *out,
+                            char *msg) {
+    Type t = *out;
+    bool bad_shape = t.rank < 1 || t.rank > MT_MAX_RANK;
+    for (int i = 0; i < t.rank && !bad_shape; i++)
+        bad_shape = t.shape[i] <= 0;
+    if (bad_shape)
+        return fail(msg, "invalid block shape %s", tuple_text(t).s);
+    if (t.is_ptr || !valid_dtype(t.dtype))
+        return fail(msg, "invalid block dtype %s", tt_elem(t).s);
+    if (code == OP_FULL) {
+        Type v = val_type(f, args[0]);
+        if (v.rank != 0)
+            return fail(msg, "fill value must be scalar, got %s", tt(v).s);
+        if (!convertible(v, (DType)t.dtype))
+            return fail(msg, "fill value must be convertible to %s, got %s",
+                        dtype_name((DType)t.dtype), tt(v).s);
+    }
+    return 0;
+}
+
+static int infer_special(Func *f, int code, const ValId *args,
+                         const int64_t attr[2], Type *out, char *msg) {
+    Type a = args && op_info[code].nargs > 0 ? val_type(f, args[0])
+                                             : type_scalar(DT_VOID);
+    switch (code) {
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+        if (attr[0] < 0 || attr[0] > 2)
+            return fail(msg, "invalid axis %lld", (long long)attr[0]);
+        *out = type_scalar(DT_I32);
+        return 0;
+    case OP_ARANGE: {
+        if (attr[1] <= attr[0] || attr[0] < INT32_MIN || attr[1] > INT32_MAX ||
+            attr[1] - attr[0] > INT32_MAX)
+            return fail(msg, "invalid range [%lld, %lld)", (long long)attr[0],
+                        (long long)attr[1]);
+        int32_t w = (int32_t)(attr[1] - attr[0]);
+        *out = type_block(type_scalar(DT_I32), 1, &w);
+        return 0;
+    }
+    case OP_ZEROS:
+    case OP_EMPTY:
+    case OP_FULL:
+        return infer_block_ctor(f, code, args, out, msg);
+    case OP_NOT:
+        if (!type_is_int(a) && !type_is_bool(a))
+            return fail(msg, "'not' requires an integer or bool operand, got %s",
+                        tt(a).s);
+        *out = a;
+        return 0;
+    case OP_CAST: {
+        Type t = *out;
+        bool src_ok = type_is_numeric(a) || type_is_bool(a);
+        bool dst_ok = !t.is_ptr && valid_dtype(t.dtype);
+        if (!src_ok || !dst_ok || !same_shape(a, t))
+            return fail(msg, "cannot cast %s to %s", tt(a).s, tt(t).s);
+        return 0;
+    }
+    case OP_BROADCAST: {
+        Type t = *out, b;
+        if (a.dtype != t.dtype || a.is_ptr != t.is_ptr)
+            return fail(msg, "broadcast cannot change the element type: %s to %s",
+                        tt(a).s, tt(t).s);
+        if (t.rank > MT_MAX_RANK || broadcast_shapes(a, t, &b) < 0 ||
+            !same_shape(b, t))
+            return fail(msg, "cannot broadcast shape %s to %s",
+                        shape_text(a).s, shape_text(t).s);
+        return 0;
+    }
+    case OP_SELECT: {
+        Type x = val_type(f, args[1]), y = val_type(f, args[2]), s, r;
+        if (!type_is_bool(a))
+            return fail(msg, "condition must be bool, got %s", tt(a).s);
+        Type elem;
+        if (type_is_numeric(x) && type_is_numeric(y))
+            elem = type_scalar(promote_dtype((DType)x.dtype, (DType)y.dtype));
+        else if (type_is_bool(x) && type_is_bool(y))
+            elem = type_scalar(DT_I1);
+        else if (x.is_ptr && y.is_ptr && x.dtype == y.dtype)
+            elem = type_elem(x);
+        else
+            return fail(msg, "cannot combine %s and %s", tt_elem(x).s,
+                        tt_elem(y).s);
+        if (bcast(a, x, &s, msg) < 0 || bcast(s, y, &r, msg) < 0)
+            return -1;
+        *out = type_with_elem(r, elem);
+        return 0;
+    }
+    case OP_ADDPTR: {
+        Type o = val_type(f, args[1]), r;
+        if (!a.is_ptr)
+            return fail(msg, "addptr base must be a pointer, got %s", tt(a).s);
+        if (!type_is_int(o))
+            return fail(msg, "pointer offset must be an integer, got %s",
+                        tt(o).s);
+        if (bcast(a, o, &r, msg) < 0)
+            return -1;
+        *out = type_with_elem(r, type_elem(a));
+        return 0;
+    }
+    case OP_LOAD: {
+        Type r = a;
+        if (!a.is_ptr)
+            return fail(msg, "load expects a pointer, got %s", tt(a).s);
+        if (args[1]) {
+            Type m = val_type(f, args[1]);
+            if (!type_is_bool(m))
+                return fail(msg, "mask must be bool, got %s", tt(m).s);
+            if (bcast(r, m, &r, msg) < 0)
+                return -1;
+        }
+        if (args[2]) {
+            Type o = val_type(f, args[2]);
+            if (!convertible(o, (DType)a.dtype))
+                return fail(msg, "fallback must be convertible to %s, got %s",
+                            dtype_name((DType)a.dtype), tt(o).s);
+            if (bcast(r, o, &r, msg) < 0)
+                return -1;
+        }
+        *out = with_dtype(r, (DType)a.dtype);
+        return 0;
+    }
+    case OP_STORE: {
+        Type v = val_type(f, args[1]), r;
+        if (!a.is_ptr)
+            return fail(msg, "store expects a pointer, got %s", tt(a).s);
+        if (!convertible(v, (DType)a.dtype))
+            return fail(msg, "stored value must be convertible to %s, got %s",
+                        dtype_name((DType)a.dtype), tt(v).s);
+        /* the value must fit the pointer's shape (a block through a scalar
+         * pointer would make every thread write one address); the mask only
+         * has to be compatible: `tl.store(out + row, total, mask=lanes < 1)`
+         * stores a scalar from the lanes the mask selects */
+        if (a.rank == 0 && v.rank > 0)
+            return fail(msg, "cannot store a block through a scalar pointer");
+        if (bcast(a, v, &r, msg) < 0)
+            return -1;
+        if (!same_shape(r, a))
+            return fail(msg, "cannot broadcast shape %s to %s", shape_text(v).s,
+                        shape_text(a).s);
+        if (args[2]) {
+            Type m = val_type(f, args[2]);
+            if (!type_is_bool(m))
+                return fail(msg, "mask must be bool, got %s", tt(m).s);
+            if (bcast(a, m, &r, msg) < 0)
+                return -1;
+        }
+        *out = type_scalar(DT_VOID);
+        return 0;
+    }
+    case OP_EXPAND_DIMS: {
+        if (attr[0] < 0 || attr[0] > a.rank)
+            return fail(msg, "invalid axis %lld for %s", (long long)attr[0],
+                        tt(a).s);
+        if (a.rank >= MT_MAX_RANK)
+            return fail(msg, "expand_dims of %s exceeds the maximum rank %d",
+                        tt(a).s, MT_MAX_RANK);
+        Type r = a;
+        int ax = (int)attr[0];
+        r.rank = (uint8_t)(a.rank + 1);
+        for (int i = 0, j = 0; i < r.rank; i++)
+            r.shape[i] = i == ax ? 1 : a.shape[j++];
+        *out = r;
+        return 0;
+    }
+    case OP_DOT: {
+        Type b = val_type(f, args[1]);
+        if (!type_is_float(a) || a.rank != 2)
+            return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(a).s);
+        if (!type_is_float(b) || b.rank != 2)
+            return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
+        if (a.shape[1] != b.shape[0])
+            return fail(msg, "dot inner dimensions differ: %d and %d",
+                        (int)a.shape[1], (int)b.shape[0]);
+        int32_t mn[2] = {a.shape[0], b.shape[1]};
+        Type r = type_block(type_scalar(DT_F32), 2, mn);
+        if (args[2] && !type_eq(val_type(f, args[2]), r))
+            return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,
+                        tt(val_type(f, args[2])).s);
+        if (attr[0] < 0 || attr[0] > 2)
+            return fail(msg, "invalid input precision %lld",
+                        (long long)attr[0]);
+        *out = r;
+        return 0;
+    }
+    case OP_FOR:
+        return fail(msg, "for loops are checked by the verifier");
+    default:
+        return fail(msg, "missing verifier rule");
+    }
+}
+
+static int infer(Func *f, int code, const ValId *args, int nargs,
+                 const int64_t attr[2], Type *out, char *msg) {
+    if (code < 0 || code >= OP_COUNT)
+        return fail(msg, "unsupported operation");
+    const OpInfo *oi = &op_info[code];
+    if (code == OP_FOR)
+        return fail(msg, "for loops are checked by the verifier");
+    if (nargs != oi->nargs)
+        return fail(msg, "expected %d operands, got %d", oi->nargs, nargs);
+    for (int i = 0; i < nargs; i++) {
+        if (args[i] < 0 || args[i] >= f->nvals)
+            return fail(msg, "invalid operand %%%d", (int)args[i]);
+        if (args[i] == 0 && !operand_optional(code, i))
+            return fail(msg, "operand %d of '%s' is missing", i + 1, oi->name);
+    }
+    Type a = nargs > 0 ? val_type(f, args[0]) : type_scalar(DT_VOID);
+    Type b = nargs > 1 ? val_type(f, args[1]) : type_scalar(DT_VOID);
+    Type r;
+    switch (oi->rule) {
+    case R_ARITH:
+        if (!type_is_numeric(a) || !type_is_numeric(b))
+            return fail(msg, "cannot combine %s and %s", tt_elem(a).s,
+                        tt_elem(b).s);
+        if (bcast(a, b, &r, msg) < 0)
+            return -1;
+        *out = with_dtype(r, promote_dtype((DType)a.dtype, (DType)b.dtype));
+        return 0;
+    case R_INT: {
+        bool logical = code == OP_AND || code == OP_OR || code == OP_XOR;
+        DType d;
+        if (type_is_int(a) && type_is_int(b))
+            d = promote_dtype((DType)a.dtype, (DType)b.dtype);
+        else if (logical && type_is_bool(a) && type_is_bool(b))
+            d = DT_I1;
+        else if (logical)
+            return fail(msg,
+                        "'%s' requires two integer or two bool operands, got "
+                        "%s and %s",
+                        oi->name, tt_elem(a).s, tt_elem(b).s);
+        else
+            return fail(msg, "'%s' requires integer operands, got %s and %s",
+                        oi->name, tt_elem(a).s, tt_elem(b).s);
+        if (bcast(a, b, &r, msg) < 0)
+            return -1;
+        *out = with_dtype(r, d);
+        return 0;
+    }
+    case R_CMP: {
+        bool eq = code == OP_CMP_EQ || code == OP_CMP_NE;
+        bool ok = (type_is_numeric(a) && type_is_numeric(b)) ||
+                  (eq && type_is_bool(a) && type_is_bool(b)) ||
+                  (eq && a.is_ptr && b.is_ptr && a.dtype == b.dtype);
+        if (!ok)
+            return fail(msg, "cannot compare %s and %s", tt_elem(a).s,
+                        tt_elem(b).s);
+        if (bcast(a, b, &r, msg) < 0)
+            return -1;
+        *out = with_dtype(r, DT_I1);
+        return 0;
+    }
+    case R_FLOAT1:
+        if (!type_is_float(a))
+            return fail(msg, "%s requires f32, got %s", oi->name, tt(a).s);
+        *out = a;
+        return 0;
+    case R_SAME1:
+        if (!type_is_numeric(a)) {
+            if (code == OP_NEG)
+                return fail(msg, "cannot negate %s", tt(a).s);
+            return fail(msg, "%s requires a numeric operand, got %s", oi->name,
+                        tt(a).s);
+        }
+        *out = a;
+        return 0;
+    case R_REDUCE: {
+        if (a.rank == 0)
+            return fail(msg, "%s expects a block, got %s", oi->name, tt(a).s);
+        if (!type_is_numeric(a))
+            return fail(msg, "cannot reduce elements of type %s", tt_elem(a).s);
+        if (attr[0] < 0 || attr[0] >= a.rank)
+            return fail(msg, "invalid reduction axis %lld for %s",
+                        (long long)attr[0], tt(a).s);
+        r = a;
+        r.rank = (uint8_t)(a.rank - 1);
+        for (int i = (int)attr[0]; i < r.rank; i++)
+            r.shape[i] = a.shape[i + 1];
+        r.shape[r.rank] = 0;
+        *out = r;
+        return 0;
+    }
+    default:
+        return infer_special(f, code, args, attr, out, msg);
+    }
+}
+
+int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
+                  const int64_t attr[2], Type *out) {
+    static const int64_t no_attr[2] = {0, 0};
+    char msg[MSG_MAX];
+    Type t = *out;
+    if (infer(f, (int)code, args, nargs, attr ? attr : no_attr, &t, msg) < 0)
+        return diag_error(f->ctx, loc, MT_ERR_TYPE, "%s", msg);
+    *out = t;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- verifier */
+
+typedef struct Verifier {
+    Func *f;
+    uint8_t *ever; /* ValId defined somewhere already (function-wide) */
+} Verifier;
+
+MT_PRINTF(4, 5)
+static int vfail(Verifier *v, const Op *op, int index, const char *fmt, ...) {
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *name = op->code < OP_COUNT ? op_info[op->code].name : "unknown";
+    return diag_error(v->f->ctx, op->loc, MT_ERR_VERIFY,
+                      "ssa-verifier: op #%d '%s': %s", index, name, msg);
+}
+
+static bool in_range(Verifier *v, ValId id) {
+    return id > 0 && id < v->f->nvals;
+}
+
+static bool defined(Verifier *v, const uint8_t *scope, ValId id) {
+    if (!in_range(v, id))
+        return false;
+    int k = v->f->vals[id].kind;
+    return k == VK_PARAM || k == VK_CONST || scope[id];
+}
+
+/* A fresh definition: a valid id never defined before anywhere. */
+static bool fresh(Verifier *v, ValId id) {
+    if (!in_range(v, id))
+        return false;
+    int k = v->f->vals[id].kind;
+    return k != VK_PARAM && k != VK_CONST && k != VK_NONE && !v->ever[id];
+}
+
+static void define(Verifier *v, uint8_t *scope, ValId id) {
+    v->ever[id] = 1;
+    scope[id] = 1;
+}
+
+static int verify_region(Verifier *v, const Region *r, uint8_t *scope);
+
+static int verify_for(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    static const char *const what[3] = {"start", "stop", "step"};
+    if (op->nargs < 3)
+        return vfail(v, op, idx, "expected at least 3 operands, got %d",
+                     op->nargs);
+    int n = op->nres;
+    for (int i = 0; i < 3; i++) {
+        ValId a = op->args[i];
+        if (!defined(v, scope, a))
+            return vfail(v, op, idx, "loop %s %%%d used before definition",
+                         what[i], (int)a);
+        Type t = val_type(f, a);
+        if (!type_eq(t, type_scalar(DT_I32)))
+            return vfail(v, op, idx, "loop %s must be scalar i32, got %s",
+                         what[i], tt(t).s);
+    }
+    if (!in_range(v, op->index) ||
+        !type_eq(val_type(f, op->index), type_scalar(DT_I32)))
+        return vfail(v, op, idx, "loop index must be i32, got %s",
+                     in_range(v, op->index) ? tt(val_type(f, op->index)).s
+                                            : "none");
+    if (!val_is_const(f, op->args[2]))
+        return vfail(v, op, idx, "loop step must be a constant integer");
+    if (f->vals[op->args[2]].c.i <= 0)
+        return vfail(v, op, idx, "loop step must be positive");
+    if (n < 0 || (n > 0 && !op->iters))
+        return vfail(v, op, idx, "mismatched carried inputs/args");
+    if (n > 0 && (!op->yields || !op->res))
+        return vfail(v, op, idx, "mismatched yields/results");
+    if (op->nargs - 3 != n)
+        return vfail(v, op, idx, "mismatched carried inputs/results");
+    if (!op->body)
+        return vfail(v, op, idx, "loop has no body");
+    if (!fresh(v, op->index))
+        return vfail(v, op, idx, "duplicate definition of loop index %%%d",
+                     (int)op->index);
+    for (int k = 0; k < n; k++) {
+        ValId init = op->args[3 + k], it = op->iters[k];
+        if (!defined(v, scope, init))
+            return vfail(v, op, idx, "carried input %%%d used before definition",
+                         (int)init);
+        if (!in_range(v, it) || !type_eq(val_type(f, it), val_type(f, init)))
+            return vfail(v, op, idx, "carried arg expected %s, got %s",
+                         tt(val_type(f, init)).s,
+                         in_range(v, it) ? tt(val_type(f, it)).s : "none");
+    }
+    uint8_t *inner = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!inner)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    memcpy(inner, scope, (size_t)f->nvals);
+    define(v, inner, op->index);
+    for (int k = 0; k < n; k++) {
+        if (!fresh(v, op->iters[k]))
+            return vfail(v, op, idx,
+                         "duplicate definition of carried argument %%%d",
+                         (int)op->iters[k]);
+        define(v, inner, op->iters[k]);
+    }
+    if (verify_region(v, op->body, inner) < 0)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        ValId y = op->yields[k];
+        if (!defined(v, inner, y))
+            return vfail(v, op, idx, "yield %%%d used before definition",
+                         (int)y);
+        Type ty = val_type(f, y), ti = val_type(f, op->iters[k]);
+        if (!type_eq(ty, ti))
+            return vfail(v, op, idx, "yield expected %s, got %s", tt(ti).s,
+                         tt(ty).s);
+    }
+    for (int k = 0; k < n; k++) {
+        ValId res = op->res[k];
+        Type ty = val_type(f, op->yields[k]);
+        if (!in_range(v, res) || !type_eq(val_type(f, res), ty))
+            return vfail(v, op, idx, "loop result expected %s, got %s", tt(ty).s,
+                         in_range(v, res) ? tt(val_type(f, res)).s : "none");
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of loop result %%%d",
+                         (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
+static bool has_rtype_input(int code) {
+    return code == OP_CAST || code == OP_BROADCAST || code == OP_ZEROS ||
+           code == OP_FULL || code == OP_EMPTY;
+}
+
+static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    if (op->code >= OP_COUNT)
+        return vfail(v, op, idx, "unsupported operation");
+    if (op->code == OP_FOR)
+        return verify_for(v, op, idx, scope);
+    const OpInfo *oi = &op_info[op->code];
+    if (op->nargs != oi->nargs)
+        return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
+                     op->nargs);
+    if (op->code == OP_STORE) {
+        if (op->nres != 0)
+            return vfail(v, op, idx, "unexpected result");
+    } else if (op->nres == 0) {
+        return vfail(v, op, idx, "missing result");
+    } else if (op->nres != 1) {
+        return vfail(v, op, idx, "expected one result, got %d", op->nres);
+    }
+    for (int i = 0; i < op->nargs; i++) {
+        ValId a = op->args[i];
+        if (a == 0 && !operand_optional(op->code, i))
+            return vfail(v, op, idx, "operand %d is missing", i + 1);
+        if (a != 0 && !defined(v, scope, a))
+            return vfail(v, op, idx, "%%%d used before definition", (int)a);
+    }
+    ValId res = op->nres ? op->res[0] : 0;
+    if (op->nres && !in_range(v, res))
+        return vfail(v, op, idx, "invalid result %%%d", (int)res);
+    Type rt = op->nres ? val_type(f, res) : type_scalar(DT_VOID);
+    Type t = has_rtype_input(op->code) ? rt : type_scalar(DT_VOID);
+    char msg[MSG_MAX];
+    if (infer(f, op->code, op->args, op->nargs, op->attr, &t, msg) < 0)
+        return vfail(v, op, idx, "%s", msg);
+    if (!type_eq(t, rt))
+        return vfail(v, op, idx, "expected %s, got %s", tt(t).s, tt(rt).s);
+    if (op->nres) {
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
+static int verify_region(Verifier *v, const Region *r, uint8_t *scope) {
+    for (int i = 0; i < r->nops; i++)
+        if (verify_op(v, r->ops[i], i, scope) < 0)
+            return -1;
+    return 0;
+}
+
+int ir_verify(Func *f) {
+    Verifier v;
+    v.f = f;
+    v.ever = arena_alloc(f->arena, (size_t)f->nvals);
+    uint8_t *scope = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!v.ever || !scope)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    return verify_region(&v, &f->body, scope);
+}
