@@ -1,0 +1,288 @@
+"""@mytriton.jit: the Python half of a JIT function.
+
+The launch path (``kernel[grid](*args, **kw)``: binding, the specialization
+key, the cache lookup, marshalling, the launch) is C, in
+``mytriton._C.JITFunction``, which this class extends.  Python runs only on
+a cache miss (``_compile_miss``): it gathers the kernel's module source,
+the constant globals the kernel and its helpers read, and the signature
+string, and calls ``_C.compile``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import textwrap
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator
+
+from . import _C
+from . import language as tl
+
+__all__ = ["JITFunction", "CompiledKernel", "jit"]
+
+# Key classes of runtime arguments, as built by mtmodule.c.
+_SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1"}
+_POINTER_SIG = {0: "*fp32", 1: "*i32", 2: "*i1", 3: "*i64"}
+
+_STAGES = ("ast", "ssa", "ssa-opt", "cuda", "ptx")
+
+
+def _is_constexpr_annotation(ann: Any) -> bool:
+    if ann is tl.constexpr:
+        return True
+    if isinstance(ann, str):
+        return ann.replace(" ", "").split("[")[0].split(".")[-1] == "constexpr" or (
+            ann.startswith("Annotated[") and "constexpr" in ann)
+    if typing.get_origin(ann) is typing.Annotated:
+        return any(m is tl.constexpr for m in getattr(ann, "__metadata__", ()))
+    return False
+
+
+def _literal(value: Any, name: str) -> str:
+    """A constexpr/global value in signature syntax."""
+    while isinstance(value, tl.constexpr):
+        value = value.value
+    if value is True or value is False:
+        return "True" if value else "False"
+    if value is None:
+        return "None"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(float(value))
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    raise TypeError(f"{name}: constexpr value must be bool, int, float, or str, "
+                    f"got {type(value).__name__}")
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _env(fn: Callable) -> dict[str, Any]:
+    """Names visible to fn: its globals, then its closure (which wins)."""
+    env = dict(fn.__globals__)
+    if fn.__closure__:
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            try:
+                env[name] = cell.cell_contents
+            except ValueError:
+                pass
+    return env
+
+
+def _dedented_source(fn: Callable, pad_lines: bool) -> str:
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise RuntimeError(
+            f"cannot get the source of kernel '{fn.__name__}': {e}; "
+            "@mytriton.jit kernels must be defined in a file") from None
+    text = textwrap.dedent("".join(lines))
+    return ("\n" * (start - 1) if pad_lines else "") + text
+
+
+class _Asm(Mapping):
+    """Printed stages of a compiled kernel, fetched on first access (PTX
+    needs NVRTC and raises when it is missing)."""
+
+    def __init__(self, kernel: Any) -> None:
+        self._kernel = kernel
+        self._texts: dict[str, Any] = {}
+
+    def __getitem__(self, stage: str) -> Any:
+        if stage not in self._texts:
+            if stage not in _STAGES and stage != "cubin":
+                raise KeyError(stage)
+            self._texts[stage] = self._kernel.stage(stage)
+        return self._texts[stage]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_STAGES)
+
+    def __len__(self) -> int:
+        return len(_STAGES)
+
+    def __repr__(self) -> str:
+        return f"<asm of kernel '{self._kernel.name}': {', '.join(_STAGES)}>"
+
+
+class CompiledKernel:
+    """One specialization: ``.asm`` (stages), ``.num_warps``, ``.shared``,
+    ``.name``, ``.backend``, ``.params``."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+        self.asm = _Asm(kernel)
+
+    name = property(lambda self: self.kernel.name)
+    num_warps = property(lambda self: self.kernel.num_warps)
+    shared = property(lambda self: self.kernel.shared)
+    backend = property(lambda self: self.kernel.backend)
+    params = property(lambda self: self.kernel.params)
+
+    def __repr__(self) -> str:
+        return (f"<CompiledKernel '{self.name}' backend={self.backend} "
+                f"num_warps={self.num_warps} shared={self.shared}>")
+
+
+class JITFunction(_C.JITFunction):
+    """A kernel: ``kernel[grid](*args, **kwargs)`` launches it."""
+
+    def __init__(self, fn: Callable, **options: Any) -> None:
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@jit expects a function, got {type(fn).__name__}")
+        sig = inspect.signature(fn)
+        names, flags, defaults = [], [], []
+        for p in sig.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"{fn.__name__}: *args and **kwargs parameters are not "
+                                "supported in kernels")
+            names.append(p.name)
+            flags.append(_is_constexpr_annotation(p.annotation))
+            defaults.append(p.default)
+        self._setup(fn, tuple(names), tuple(flags), tuple(defaults), inspect.Parameter.empty)
+        self.fn = fn
+        self.arg_names = names
+        self.constexprs = [i for i, f in enumerate(flags) if f]
+        self.options = options
+        self.do_not_specialize = options.get("do_not_specialize", ())
+        self.last_compiled: CompiledKernel | None = None
+        self._source_cache: tuple[str, str] | None = None
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            f"'{self.__name__}' is a @mytriton.jit kernel: launch it with "
+            f"{self.__name__}[grid](...); it cannot be called from Python directly")
+
+    def __repr__(self) -> str:
+        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    # ---- source, helpers, globals -------------------------------------
+
+    def _helpers(self) -> list["JITFunction"]:
+        """@jit functions this kernel reaches by name, transitively."""
+        seen: dict[int, JITFunction] = {}
+        todo: list[JITFunction] = [self]
+        while todo:
+            f = todo.pop()
+            env = _env(f.fn)
+            for name in _code_names(f.fn.__code__):
+                v = env.get(name)
+                if isinstance(v, JITFunction) and v is not self and id(v) not in seen:
+                    seen[id(v)] = v
+                    todo.append(v)
+        return list(seen.values())
+
+    @staticmethod
+    def _top_level_in_file(fn: Callable) -> str | None:
+        file = inspect.getsourcefile(fn)
+        if file and os.path.isfile(file) and fn.__qualname__ == fn.__name__:
+            return file
+        return None
+
+    def _source(self) -> tuple[str, str]:
+        """(source text, filename) given to the C front end."""
+        if self._source_cache is not None:
+            return self._source_cache
+        file = self._top_level_in_file(self.fn)
+        if file is not None:
+            with open(file, encoding="utf-8") as fh:
+                text = fh.read()
+            filename = file
+            parts = [text]
+        else:
+            filename = (inspect.getsourcefile(self.fn) or inspect.getfile(self.fn)
+                        or "<kernel>")
+            parts = [_dedented_source(self.fn, pad_lines=True)]
+        for helper in self._helpers():
+            hfile = self._top_level_in_file(helper.fn)
+            if file is not None and hfile == file:
+                continue  # the whole module is already there
+            parts.append(_dedented_source(helper.fn, pad_lines=False))
+        self._source_cache = ("\n".join(p if p.endswith("\n") else p + "\n" for p in parts),
+                              filename)
+        return self._source_cache
+
+    def _globals(self) -> list[tuple[str, str]]:
+        """Constant globals (int/float/bool/str or tl.constexpr) read by the
+        kernel and its helpers, as (name, literal) pairs."""
+        out: dict[str, str] = {}
+        for f in [self, *self._helpers()]:
+            env = _env(f.fn)
+            for name in sorted(_code_names(f.fn.__code__)):
+                if name in out or name not in env or name in f.arg_names:
+                    continue
+                v = env[name]
+                if isinstance(v, tl.constexpr):
+                    v = v.value
+                if isinstance(v, (bool, int, float, str)):
+                    out[name] = _literal(v, name)
+        return list(out.items())
+
+    def signature(self, bound: tuple, kinds: tuple) -> str:
+        entries = []
+        for name, value, kind in zip(self.arg_names, bound, kinds):
+            if kind == 0:
+                entries.append(_literal(value, name))
+            elif kind & 8:
+                entries.append(_POINTER_SIG[kind & 3])
+            else:
+                entries.append(_SCALAR_SIG[kind])
+        return ", ".join(entries)
+
+    # ---- called from C on a cache miss --------------------------------
+
+    def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
+                      device: int, stages_only: int) -> Any:
+        source, filename = self._source()
+        signature = self.signature(bound, kinds)
+        globs = self._globals()
+        if backend == "cuda" and device > 0:
+            import torch
+            with torch.cuda.device(device):
+                k = _C.compile(source, filename, self.fn.__name__, signature, globs,
+                               num_warps, backend, bool(stages_only))
+        else:
+            k = _C.compile(source, filename, self.fn.__name__, signature, globs,
+                           num_warps, backend, bool(stages_only))
+        self.last_compiled = CompiledKernel(k)
+        return k
+
+    # ---- inspection ----------------------------------------------------
+
+    def warmup(self, *args: Any, grid: Any = None, **kwargs: Any) -> CompiledKernel:
+        """Compiles (or finds) the specialization for these arguments
+        without launching."""
+        return CompiledKernel(self._specialize(args, kwargs, False))
+
+    def compile(self, *args: Any, stages_only: bool = False, **kwargs: Any) -> CompiledKernel:
+        """Like warmup; ``stages_only=True`` stops after the CUDA C text (no
+        host compiler, no NVRTC: printable, not launchable, not cached)."""
+        return CompiledKernel(self._specialize(args, kwargs, stages_only))
+
+    def run(self, *args: Any, grid: Any, **kwargs: Any) -> None:
+        """``kernel.run(*args, grid=grid, **kw)`` == ``kernel[grid](*args, **kw)``."""
+        self._run(grid, args, kwargs)
+
+    @property
+    def src(self) -> str:
+        return inspect.getsource(self.fn)
+
+
+def jit(fn: Callable | None = None, **options: Any) -> Any:
+    """``@jit`` or ``@jit(do_not_specialize=..., debug=..., ...)``: the
+    options are accepted for compatibility with Triton and ignored."""
+    if fn is None:
+        return lambda f: JITFunction(f, **options)
+    return JITFunction(fn, **options)

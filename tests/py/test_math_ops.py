@@ -1,0 +1,184 @@
+"""8.5: maximum/minimum, neg, exp, where, reductions."""
+import re
+
+import numpy as np
+import pytest
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+from mtutil import assert_compile_error, ops, poisoned, same_bits, stages
+
+
+@triton.jit
+def maximum_const_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.maximum(tl.load(x + offs), 2.0))
+
+
+@triton.jit
+def minimum_const_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.minimum(tl.load(x + offs), 2.0))
+
+
+@triton.jit
+def int_maximum_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.maximum(tl.load(x + offs), 2))
+
+
+@triton.jit
+def promote_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.maximum(tl.load(x + offs), 2.5))
+
+
+@triton.jit
+def bool_maximum_kernel(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < 2
+    tl.store(out + offs, tl.maximum(mask, mask))
+
+
+@triton.jit
+def neg_exp_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.exp(-tl.load(x + offs)))
+
+
+@triton.jit
+def int_neg_kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, -tl.load(x + offs))
+
+
+@triton.jit
+def exp_int_kernel(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.exp(offs))
+
+
+@triton.jit
+def where_kernel(x, out, flag, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.where(flag, tl.load(x + offs), 0.0))
+
+
+@triton.jit
+def reduce_kernel(x, out, OP: tl.constexpr):
+    offs = tl.arange(0, 4)
+    values = tl.load(x + offs)
+    if OP == "sum":
+        r = tl.sum(values, axis=0)
+    elif OP == "max":
+        r = tl.max(values, axis=0)
+    else:
+        r = tl.min(values, axis=0)
+    tl.store(out, r)
+
+
+@triton.jit
+def reduce_scalar_kernel(x, out):
+    tl.store(out, tl.sum(tl.load(x), axis=0))
+
+
+@triton.jit
+def reduce_bool_kernel(out):
+    offs = tl.arange(0, 4)
+    tl.store(out, tl.sum(offs < 2, axis=0))
+
+
+@triton.jit
+def pair_maximum_kernel(x, y, out):
+    tl.store(out, tl.maximum(tl.load(x), tl.load(y)))
+
+
+@triton.jit
+def pair_minimum_kernel(x, y, out):
+    tl.store(out, tl.minimum(tl.load(x), tl.load(y)))
+
+
+@pytest.mark.parametrize("kernel,op", [(maximum_const_kernel, "maximum"),
+                                       (minimum_const_kernel, "minimum")])
+def test_f32_extremum_codegen(kernel, op):
+    asm = stages(kernel, torch.zeros(4), torch.zeros(4), BLOCK=4)
+    assert re.search(rf"= {op} %\d+, 2\.0 : vector<4 x f32>", asm["ssa-opt"]), asm["ssa-opt"]
+    assert "nan" in asm["cuda"].lower()
+
+
+def test_i32_extremum_codegen():
+    x = torch.zeros(4, dtype=torch.int32)
+    asm = stages(int_maximum_kernel, x, x, BLOCK=4)
+    assert re.search(r"= maximum %\d+, 2 : vector<4 x i32>", asm["ssa-opt"]), asm["ssa-opt"]
+
+
+def test_i32_f32_promotion():
+    x = torch.zeros(4, dtype=torch.int32)
+    ssa = stages(promote_kernel, x, torch.zeros(4), BLOCK=4)["ssa-opt"]
+    assert re.search(r"= maximum %\d+, 2\.5 : vector<4 x f32>", ssa), ssa
+
+
+def test_bool_extremum_rejected():
+    assert_compile_error(bool_maximum_kernel, (torch.zeros(4),), dict(BLOCK=4),
+                         needle="tl.maximum(mask, mask)", pattern="bool")
+
+
+def test_neg_exp_codegen():
+    asm = stages(neg_exp_kernel, torch.zeros(4), torch.zeros(4), BLOCK=4)
+    o = ops(asm["ssa-opt"])
+    assert o.index("neg") + 1 == o.index("exp")
+    assert "exp" in asm["cuda"]
+
+
+def test_i32_negation_stays_i32():
+    x = torch.zeros(4, dtype=torch.int32)
+    ssa = stages(int_neg_kernel, x, x, BLOCK=4)["ssa-opt"]
+    assert re.search(r"= neg %\d+ : vector<4 x i32>", ssa), ssa
+
+
+def test_exp_of_int_rejected():
+    assert_compile_error(exp_int_kernel, (torch.zeros(4),), dict(BLOCK=4),
+                         needle="tl.exp(offs)", pattern="f32|float|fp32")
+
+
+def test_where_codegen():
+    asm = stages(where_kernel, torch.zeros(4), torch.zeros(4), True, BLOCK=4)
+    ssa = asm["ssa-opt"]
+    assert re.search(r"= select flag, %\d+, 0\.0 : vector<4 x f32>", ssa), ssa
+    assert "?" in asm["cuda"]
+
+
+@pytest.mark.parametrize("op,ref", [("sum", np.sum), ("max", np.max), ("min", np.min)])
+def test_reductions(device, op, ref):
+    ssa = stages(reduce_kernel, torch.zeros(4), torch.zeros(1), OP=op)["ssa-opt"]
+    assert re.search(rf"= {op} %\d+ \{{axis=0\}} : f32", ssa), ssa
+    x = torch.tensor([1.5, -2.0, 7.25, 3.0], device=device)
+    out = poisoned(device, 1)
+    reduce_kernel[(1,)](x, out, OP=op)
+    assert out.item() == ref(x.cpu().numpy())
+
+
+def test_reduction_rejects_scalar():
+    assert_compile_error(reduce_scalar_kernel, (torch.zeros(1), torch.zeros(1)),
+                         needle="tl.sum(tl.load(x)", pattern="block|tensor|scalar|vector")
+
+
+def test_reduction_rejects_bool():
+    assert_compile_error(reduce_bool_kernel, (torch.zeros(1),), needle="tl.sum(offs < 2",
+                         pattern="bool")
+
+
+PAIRS = [(float("nan"), 2.0), (2.0, float("nan")), (0.0, -0.0), (-0.0, 0.0), (3.0, 2.0),
+         (2.0, 3.0)]
+
+
+@pytest.mark.parametrize("kernel,ref", [(pair_maximum_kernel, np.maximum),
+                                        (pair_minimum_kernel, np.minimum)])
+@pytest.mark.parametrize("a,b", PAIRS)
+def test_extremum_bits_match_numpy(device, kernel, ref, a, b):
+    x = torch.tensor([a], device=device)
+    y = torch.tensor([b], device=device)
+    out = poisoned(device, 1)
+    kernel[(1,)](x, y, out)
+    same_bits(out, ref(np.float32(a), np.float32(b)).reshape(1))
