@@ -45,6 +45,7 @@ struct mt_context {
     Loc err_loc;
     char *err_file;
     CudaDriver *cuda;
+    CudaDriver *nvrtc;        /* NVRTC alone, for PTX of a given arch */
     bool cuda_tried;
     mt_status cuda_status;
     StrBuf cuda_err;          /* why CUDA could not be opened */
@@ -100,6 +101,8 @@ void mt_context_destroy(mt_context *ctx) {
     }
     if (ctx->cuda)
         cuda_driver_close(ctx->cuda);
+    if (ctx->nvrtc)
+        cuda_driver_close(ctx->nvrtc);
     sb_free(&ctx->err);
     sb_free(&ctx->cuda_err);
     free(ctx->err_file);
@@ -457,17 +460,26 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_CUBIN)
         return set_error(ctx, MT_ERR_ARG, "mt_kernel_stage: bad arguments");
     if (!k->text[stage] && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
-        CudaDriver *d = need_cuda(ctx);
-        if (!d)
-            return ctx->status;
         Ctx c;
         ctx_init(&c, NULL, NULL, NULL);
         char arch[16];
         int rc = 0;
-        if (k->arch)
+        CudaDriver *d = NULL;
+        if (k->arch) {
+            /* An explicit arch needs NVRTC only, not a driver or a GPU. */
             snprintf(arch, sizeof arch, "%s", k->arch);
-        else if (cuda_device_arch(&c, d, arch) < 0)
-            rc = -1;
+            if (!ctx->nvrtc && !(ctx->nvrtc = cuda_nvrtc_open(&c)))
+                rc = -1;
+            d = ctx->nvrtc;
+        } else {
+            d = need_cuda(ctx);
+            if (!d) {
+                sb_free(&c.err);
+                return ctx->status;
+            }
+            if (cuda_device_arch(&c, d, arch) < 0)
+                rc = -1;
+        }
         StrBuf sb;
         sb_init(&sb);
         if (rc == 0)

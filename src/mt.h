@@ -52,7 +52,8 @@ void arena_grow(Arena *a, void **arr, int *cap, int need, size_t esz);
         if ((n) >= (cap))                                                      \
             arena_grow((arena), (void **)&(arr), &(cap), (n) + 1,              \
                        sizeof(*(arr)));                                        \
-        (arr)[(n)++] = (x);                                                    \
+        if ((n) < (cap)) /* growth fails only without an oom handler */       \
+            (arr)[(n)++] = (x);                                                \
     } while (0)
 
 /* Growable text buffer on the C heap (outlives arenas: results, errors). */
@@ -120,7 +121,7 @@ typedef enum OpTok {
     OT_PLUS, OT_MINUS, OT_STAR, OT_SLASH, OT_DSLASH, OT_PERCENT, OT_DSTAR,
     OT_AMP, OT_PIPE, OT_CARET, OT_TILDE, OT_SHL, OT_SHR,
     OT_LT, OT_LE, OT_GT, OT_GE, OT_EQ, OT_NE,
-    /* augmented assignment: OT_PLUS_EQ - OT_PLUS_EQ + OT_PLUS == OT_PLUS etc. */
+    /* augmented assignment (map to the plain operator with a switch) */
     OT_PLUS_EQ, OT_MINUS_EQ, OT_STAR_EQ, OT_SLASH_EQ, OT_DSLASH_EQ,
     OT_PERCENT_EQ, OT_DSTAR_EQ, OT_AMP_EQ, OT_PIPE_EQ, OT_CARET_EQ,
     OT_SHL_EQ, OT_SHR_EQ, OT_WALRUS,

@@ -1,0 +1,261 @@
+/* cache.c: the on-disk cache of compiled kernels.
+ *
+ * Input: a directory ($MYTRITON_CACHE_DIR, else $HOME/.cache/mytriton), a
+ * key (a digest in hex) and a kind (file extension).  Output: whole files
+ * `<dir>/<key>.<ext>`, read into malloc'ed memory.
+ *
+ * Invariants:
+ *   - an entry is written to `<dir>/.<key>.<ext>.<pid>.<random>.tmp` and
+ *     renamed into place, so several processes writing the same key at
+ *     once leave one complete file and a reader never sees a partial one;
+ *   - keys and extensions are plain names (no '/', no leading '.'), so an
+ *     entry never lands outside the directory;
+ *   - digests are SHA-256 truncated to 128 bits, written as 32 hex digits:
+ *     a cache key must not collide by accident for any input. */
+#include "mt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- directory ---- */
+
+/* mkdir -p with mode 0700 for the parts it creates. */
+static int make_dirs(char *path) {
+    size_t len = strlen(path);
+    for (size_t i = 1; i <= len; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        char saved = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            path[i] = saved;
+            return -1;
+        }
+        path[i] = saved;
+    }
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+char *cache_dir(Arena *a) {
+    const char *env = getenv("MYTRITON_CACHE_DIR");
+    char *dir;
+    if (env && *env) {
+        dir = arena_strdup(a, env);
+    } else {
+        const char *home = getenv("HOME");
+        if (!home || !*home)
+            return NULL;
+        dir = arena_printf(a, "%s/.cache/mytriton", home);
+    }
+    if (!dir)
+        return NULL;
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        dir[--len] = 0;
+    return make_dirs(dir) == 0 ? dir : NULL;
+}
+
+/* ---- entries ---- */
+
+static bool valid_name(const char *s) {
+    if (!s || !*s || *s == '.')
+        return false;
+    for (; *s; s++)
+        if (*s == '/')
+            return false;
+    return true;
+}
+
+static char *entry_path(const char *dir, const char *key, const char *ext) {
+    size_t n = strlen(dir) + strlen(key) + strlen(ext) + 3;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s.%s", dir, key, ext);
+    return p;
+}
+
+int cache_get(const char *dir, const char *key, const char *ext, void **out,
+              size_t *n) {
+    *out = NULL;
+    *n = 0;
+    if (!dir || !valid_name(key) || !valid_name(ext))
+        return -1;
+    char *path = entry_path(dir, key, ext);
+    if (!path)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    free(path);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    size_t size = (size_t)st.st_size;
+    unsigned char *buf = malloc(size ? size : 1);
+    if (!buf) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != size) {
+        free(buf);
+        return -1;
+    }
+    *out = buf;
+    *n = size;
+    return 0;
+}
+
+int cache_put(const char *dir, const char *key, const char *ext,
+              const void *data, size_t n) {
+    if (!dir || !valid_name(key) || !valid_name(ext) || (n && !data))
+        return -1;
+    char *final_path = entry_path(dir, key, ext);
+    size_t tlen = strlen(dir) + strlen(key) + strlen(ext) + 64;
+    char *tmp_path = malloc(tlen);
+    if (!final_path || !tmp_path) {
+        free(final_path);
+        free(tmp_path);
+        return -1;
+    }
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        /* unique enough with O_EXCL: pid, clock, an address, the attempt */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t h = hash_bytes(HASH_INIT, &ts, sizeof ts);
+        void *addr = &fd;
+        h = hash_bytes(h, &addr, sizeof addr);
+        h = hash_bytes(h, &attempt, sizeof attempt);
+        snprintf(tmp_path, tlen, "%s/.%s.%s.%ld.%08x.tmp", dir, key, ext,
+                 (long)getpid(), (unsigned)(h ^ (h >> 32)));
+        fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    int rc = -1;
+    if (fd >= 0) {
+        const unsigned char *p = data;
+        size_t off = 0;
+        while (off < n) {
+            ssize_t w = write(fd, p + off, n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (close(fd) == 0 && off == n && rename(tmp_path, final_path) == 0)
+            rc = 0;
+        else
+            unlink(tmp_path);
+    }
+    free(final_path);
+    free(tmp_path);
+    return rc;
+}
+
+/* ---- SHA-256 (FIPS 180-4), truncated to 128 bits for keys ---- */
+
+static const uint32_t sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t ror32(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+static void sha256_block(uint32_t h[8], const unsigned char *p) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+             g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
+        uint32_t ch = (e & f) ^ (~e & g);
+        uint32_t t1 = hh + s1 + ch + sha256_k[i] + w[i];
+        uint32_t s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
+        uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+        uint32_t t2 = s0 + maj;
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+}
+
+void cache_digest(const void *data, size_t n, char out[33]) {
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const unsigned char *p = data;
+    size_t left = n;
+    while (left >= 64) {
+        sha256_block(h, p);
+        p += 64;
+        left -= 64;
+    }
+    unsigned char tail[128] = {0};
+    if (left)
+        memcpy(tail, p, left);
+    tail[left] = 0x80;
+    size_t tail_len = left < 56 ? 64 : 128;
+    uint64_t bits = (uint64_t)n * 8;
+    for (int i = 0; i < 8; i++)
+        tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
+    sha256_block(h, tail);
+    if (tail_len == 128)
+        sha256_block(h, tail + 64);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            unsigned char byte = (unsigned char)(h[i] >> (24 - 8 * j));
+            out[8 * i + 2 * j] = hex[byte >> 4];
+            out[8 * i + 2 * j + 1] = hex[byte & 15];
+        }
+    out[32] = 0;
+}

@@ -1,0 +1,669 @@
+/* cudart.c: the CUDA driver and NVRTC, opened with dlopen.
+ *
+ * Input: CUDA C text (NVRTC), cubins (driver), launch shapes.  Output:
+ * PTX / cubin text, loaded modules, launches.  The library never links
+ * against CUDA: it declares the few prototypes it calls (CUresult and
+ * CUdevice are int, handles are opaque pointers) and resolves them from
+ * libcuda.so.1 and libnvrtc.so* by name.  Where cuda.h maps an API name
+ * to a versioned symbol (cuDevicePrimaryCtxRelease, cuMemAlloc, cuMemFree,
+ * cuMemcpyHtoD/DtoH -> _v2) the versioned symbol is looked up; the others
+ * used here are plain.
+ *
+ * Invariants:
+ *   - the libraries are never dlclose'd (see cuda_driver_close);
+ *   - no global state: everything lives in the CudaDriver its owner (an
+ *     mt_context) holds; the half not asked for when opening (NVRTC for
+ *     cuda_driver_open, the driver for cuda_nvrtc_open) is loaded at its
+ *     first use, and its absence is reported then;
+ *   - every failing call becomes an error naming the call and the CUDA
+ *     error ("cuModuleLoadData failed: CUDA_ERROR_INVALID_IMAGE"), status
+ *     MT_ERR_CUDA; a missing library is MT_ERR_NO_CUDA; an NVRTC
+ *     compilation failure is MT_ERR_NVRTC with NVRTC's log;
+ *   - NVRTC compiles with IEEE float semantics (no --use_fast_math) and a
+ *     pre-included prelude defining INFINITY and NAN, which NVRTC lacks
+ *     but the generated CUDA C (and mt_host.h) use. */
+#include "mt.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef int nvrtcResult;
+typedef struct _nvrtcProgram *nvrtcProgram;
+
+#define CUDA_SUCCESS 0
+#define CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK 1
+#define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X 5
+#define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y 6
+#define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z 7
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CUDA_ERROR_OUT_OF_MEMORY 2
+#define NVRTC_SUCCESS 0
+
+struct CudaDriver {
+    void *cuda_dl;
+    void *nvrtc_dl;
+    bool cuda_tried, nvrtc_tried;
+    CUresult init_result;
+    int device_count;
+    char nvrtc_ver[32];
+    bool retained;
+    CUdevice retained_dev;
+    CUcontext retained_ctx;
+
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuDeviceGetCount)(int *);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+    CUresult (*cuCtxGetCurrent)(CUcontext *);
+    CUresult (*cuCtxSetCurrent)(CUcontext);
+    CUresult (*cuCtxGetDevice)(CUdevice *);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, unsigned, unsigned,
+                               CUstream, void **, void **);
+    CUresult (*cuGetErrorName)(CUresult, const char **);
+    CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*cuMemFree)(CUdeviceptr);
+    CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*cuCtxSynchronize)(void);
+
+    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *,
+                                      const char *, int, const char *const *,
+                                      const char *const *);
+    nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram, int, const char *const *);
+    nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram, char *);
+    nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char *);
+    nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram, char *);
+    nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *);
+    nvrtcResult (*nvrtcVersion)(int *, int *);
+    const char *(*nvrtcGetErrorString)(nvrtcResult);
+};
+
+struct CudaModule {
+    CUmodule module;
+    CUfunction function;
+    CUcontext context;
+    int max_threads;
+    int max_grid[3];
+};
+
+static const Loc no_loc = {0, 0};
+
+static const char nvrtc_prelude_name[] = "mytriton_nvrtc_prelude.h";
+static const char nvrtc_prelude[] =
+    "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n"
+    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n";
+
+/* ISO C has no object-to-function pointer conversion; POSIX dlsym needs
+ * one, done through memcpy of the representation. */
+static bool load_sym(void *dl, const char *name, void *fnptr, size_t size) {
+    void *sym = dlsym(dl, name);
+    if (!sym)
+        return false;
+    memcpy(fnptr, &sym, size);
+    return true;
+}
+#define LOAD(dl, d, field, name) load_sym((dl), (name), &(d)->field, sizeof((d)->field))
+
+/* ---- loading ---- */
+
+static int load_cuda(Ctx *c, CudaDriver *d) {
+    if (d->cuda_dl)
+        return 0;
+    if (d->cuda_tried)
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "libcuda.so.1 not found: no NVIDIA driver (use the "
+                          "host backend)");
+    d->cuda_tried = true;
+    void *dl = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!dl)
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "libcuda.so.1 not found: no NVIDIA driver (use the "
+                          "host backend)");
+    const char *missing = NULL;
+#define NEED(field, name)                                                      \
+    if (!missing && !LOAD(dl, d, field, name))                                 \
+        missing = name;
+    NEED(cuInit, "cuInit")
+    NEED(cuDeviceGetCount, "cuDeviceGetCount")
+    NEED(cuDeviceGet, "cuDeviceGet")
+    NEED(cuDeviceGetAttribute, "cuDeviceGetAttribute")
+    NEED(cuCtxGetCurrent, "cuCtxGetCurrent")
+    NEED(cuCtxSetCurrent, "cuCtxSetCurrent")
+    NEED(cuCtxGetDevice, "cuCtxGetDevice")
+    NEED(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
+    NEED(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")
+    NEED(cuModuleLoadData, "cuModuleLoadData")
+    NEED(cuModuleGetFunction, "cuModuleGetFunction")
+    NEED(cuModuleUnload, "cuModuleUnload")
+    NEED(cuLaunchKernel, "cuLaunchKernel")
+    NEED(cuGetErrorName, "cuGetErrorName")
+    NEED(cuMemAlloc, "cuMemAlloc_v2")
+    NEED(cuMemFree, "cuMemFree_v2")
+    NEED(cuMemcpyHtoD, "cuMemcpyHtoD_v2")
+    NEED(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
+    NEED(cuCtxSynchronize, "cuCtxSynchronize")
+#undef NEED
+    if (missing) {
+        dlclose(dl);
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "libcuda.so.1 lacks '%s': the NVIDIA driver is too "
+                          "old", missing);
+    }
+    d->cuda_dl = dl;
+    d->init_result = d->cuInit(0);
+    d->device_count = 0;
+    if (d->init_result == CUDA_SUCCESS &&
+        d->cuDeviceGetCount(&d->device_count) != CUDA_SUCCESS)
+        d->device_count = 0;
+    return 0;
+}
+
+static int load_nvrtc(Ctx *c, CudaDriver *d) {
+    if (d->nvrtc_dl)
+        return 0;
+    static const char *const names[] = {
+        "libnvrtc.so",
+        "libnvrtc.so.13",
+        "libnvrtc.so.12",
+        "/usr/local/cuda/lib64/libnvrtc.so",
+        "/usr/local/cuda/lib64/libnvrtc.so.13",
+        "/usr/local/cuda/lib64/libnvrtc.so.12",
+    };
+    void *dl = NULL;
+    if (!d->nvrtc_tried)
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && !dl; i++)
+            dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    d->nvrtc_tried = true;
+    if (!dl)
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "libnvrtc not found (tried libnvrtc.so, .so.13, "
+                          ".so.12 and /usr/local/cuda/lib64): install the "
+                          "CUDA toolkit's NVRTC or use the host backend");
+    const char *missing = NULL;
+#define NEED(field)                                                            \
+    if (!missing && !LOAD(dl, d, field, #field))                               \
+        missing = #field;
+    NEED(nvrtcCreateProgram)
+    NEED(nvrtcCompileProgram)
+    NEED(nvrtcGetProgramLogSize)
+    NEED(nvrtcGetProgramLog)
+    NEED(nvrtcGetPTXSize)
+    NEED(nvrtcGetPTX)
+    NEED(nvrtcGetCUBINSize)
+    NEED(nvrtcGetCUBIN)
+    NEED(nvrtcDestroyProgram)
+    NEED(nvrtcVersion)
+    NEED(nvrtcGetErrorString)
+#undef NEED
+    if (missing) {
+        dlclose(dl);
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "libnvrtc lacks '%s': NVRTC older than CUDA 11.1",
+                          missing);
+    }
+    d->nvrtc_dl = dl;
+    int major = 0, minor = 0;
+    if (d->nvrtcVersion(&major, &minor) == NVRTC_SUCCESS)
+        snprintf(d->nvrtc_ver, sizeof d->nvrtc_ver, "%d.%d", major, minor);
+    else
+        snprintf(d->nvrtc_ver, sizeof d->nvrtc_ver, "unknown");
+    return 0;
+}
+
+CudaDriver *cuda_driver_open(Ctx *c) {
+    CudaDriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for the CUDA driver");
+        return NULL;
+    }
+    if (load_cuda(c, d) != 0) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+CudaDriver *cuda_nvrtc_open(Ctx *c) {
+    CudaDriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for NVRTC");
+        return NULL;
+    }
+    if (load_nvrtc(c, d) != 0) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void cuda_driver_close(CudaDriver *d) {
+    if (!d)
+        return;
+    if (d->retained)
+        d->cuDevicePrimaryCtxRelease(d->retained_dev);
+    /* The libraries stay loaded (dlopen counts references, so reopening
+     * is cheap): the driver does not support being unloaded in a live
+     * process, and NVRTC's static C++ runtime allocates a pool it never
+     * frees, which unloading turns into a leak. */
+    free(d);
+}
+
+bool cuda_driver_has_device(CudaDriver *d) {
+    if (!d)
+        return false;
+    if (!d->cuda_dl && !d->cuda_tried) {
+        Ctx quiet = {0};
+        load_cuda(&quiet, d);
+        sb_free(&quiet.err);
+    }
+    return d->cuda_dl && d->init_result == CUDA_SUCCESS && d->device_count > 0;
+}
+
+/* ---- driver calls ---- */
+
+static const char *cu_error_name(CudaDriver *d, CUresult r, char buf[48]) {
+    const char *name = NULL;
+    if (d->cuGetErrorName && d->cuGetErrorName(r, &name) == CUDA_SUCCESS && name)
+        return name;
+    snprintf(buf, 48, "CUDA error %d", r);
+    return buf;
+}
+
+static int cu_check(Ctx *c, CudaDriver *d, CUresult r, const char *call) {
+    if (r == CUDA_SUCCESS)
+        return 0;
+    char buf[48];
+    /* `call` is the call's text; the function name is enough */
+    return diag_error(c, no_loc, MT_ERR_CUDA, "%.*s failed: %s",
+                      (int)strcspn(call, "("), call, cu_error_name(d, r, buf));
+}
+#define CU(c, d, call) cu_check((c), (d), (d)->call, #call)
+
+/* The driver is loaded, initialised and has a device. */
+static int need_device(Ctx *c, CudaDriver *d) {
+    if (load_cuda(c, d) != 0)
+        return -1;
+    if (d->init_result != CUDA_SUCCESS) {
+        char buf[48];
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "no usable CUDA device: cuInit failed: %s",
+                          cu_error_name(d, d->init_result, buf));
+    }
+    if (d->device_count <= 0)
+        return diag_error(c, no_loc, MT_ERR_NO_CUDA,
+                          "no CUDA device: the driver reports none");
+    return 0;
+}
+
+/* Makes sure a context is current: the caller's, else device 0's primary
+ * context (retained once per driver handle). */
+static int ensure_context(Ctx *c, CudaDriver *d, CUcontext *ctx) {
+    if (need_device(c, d) != 0)
+        return -1;
+    if (CU(c, d, cuCtxGetCurrent(ctx)) != 0)
+        return -1;
+    if (*ctx)
+        return 0;
+    if (!d->retained) {
+        CUdevice dev;
+        if (CU(c, d, cuDeviceGet(&dev, 0)) != 0 ||
+            CU(c, d, cuDevicePrimaryCtxRetain(&d->retained_ctx, dev)) != 0)
+            return -1;
+        d->retained = true;
+        d->retained_dev = dev;
+    }
+    if (CU(c, d, cuCtxSetCurrent(d->retained_ctx)) != 0)
+        return -1;
+    *ctx = d->retained_ctx;
+    return 0;
+}
+
+static int current_device(Ctx *c, CudaDriver *d, CUdevice *dev) {
+    if (need_device(c, d) != 0)
+        return -1;
+    CUcontext ctx = NULL;
+    if (CU(c, d, cuCtxGetCurrent(&ctx)) != 0)
+        return -1;
+    if (ctx)
+        return CU(c, d, cuCtxGetDevice(dev));
+    return CU(c, d, cuDeviceGet(dev, 0));
+}
+
+static int device_attr(Ctx *c, CudaDriver *d, CUdevice dev, int attr,
+                       int *out) {
+    return CU(c, d, cuDeviceGetAttribute(out, attr, dev));
+}
+
+int cuda_device_arch(Ctx *c, CudaDriver *d, char arch[16]) {
+    CUdevice dev;
+    int major, minor;
+    if (current_device(c, d, &dev) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                    &major) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    &minor) != 0)
+        return -1;
+    snprintf(arch, 16, "sm_%d%d", major, minor);
+    return 0;
+}
+
+/* ---- NVRTC ---- */
+
+static bool valid_arch(const char *arch, const char **digits) {
+    const char *p;
+    if (strncmp(arch, "sm_", 3) == 0)
+        p = arch + 3;
+    else if (strncmp(arch, "compute_", 8) == 0)
+        p = arch + 8;
+    else
+        return false;
+    *digits = p;
+    if (!(*p >= '0' && *p <= '9'))
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p == 'a' || *p == 'f')
+        p++;
+    return *p == 0 && strlen(arch) < 24;
+}
+
+static int nvrtc_fail(Ctx *c, CudaDriver *d, nvrtcResult r, const char *call) {
+    const char *s = d->nvrtcGetErrorString ? d->nvrtcGetErrorString(r) : NULL;
+    return diag_error(c, no_loc, MT_ERR_NVRTC, "%s failed: %s", call,
+                      s ? s : "unknown NVRTC error");
+}
+
+static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
+                              const char *arch, StrBuf *ptx, StrBuf *cubin) {
+    const char *digits;
+    if (!arch || !valid_arch(arch, &digits))
+        return diag_error(c, no_loc, MT_ERR_ARG,
+                          "bad GPU architecture '%s': expected sm_XY such as "
+                          "'sm_90'", arch ? arch : "(null)");
+    /* sm_XY gives both PTX and cubin; compute_XY only PTX */
+    bool virtual_arch = strncmp(arch, "compute_", 8) == 0;
+    if (cubin && virtual_arch)
+        return diag_error(c, no_loc, MT_ERR_ARG,
+                          "a cubin needs a real architecture (sm_%s), not '%s'",
+                          digits, arch);
+    char arch_opt[48];
+    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch);
+    char include_opt[64];
+    snprintf(include_opt, sizeof include_opt, "--pre-include=%s",
+             nvrtc_prelude_name);
+    const char *opts[] = {arch_opt, "-std=c++17", "-default-device",
+                          include_opt};
+    const char *hdr_src[] = {nvrtc_prelude};
+    const char *hdr_name[] = {nvrtc_prelude_name};
+
+    nvrtcProgram prog = NULL;
+    nvrtcResult r = d->nvrtcCreateProgram(&prog, src, "kernel.cu", 1, hdr_src,
+                                          hdr_name);
+    if (r != NVRTC_SUCCESS)
+        return nvrtc_fail(c, d, r, "nvrtcCreateProgram");
+    int rc = 0;
+    r = d->nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+    if (r != NVRTC_SUCCESS) {
+        size_t n = 0;
+        char *log = NULL;
+        if (d->nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 &&
+            (log = malloc(n + 1)) != NULL &&
+            d->nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+            log[n] = 0;
+        else if (log)
+            log[0] = 0;
+        const char *s = d->nvrtcGetErrorString(r);
+        rc = diag_error(c, no_loc, MT_ERR_NVRTC,
+                        "nvrtc failed to compile the generated CUDA C (%s):\n%s",
+                        s ? s : "error", log ? log : "");
+        free(log);
+        goto out;
+    }
+    if (ptx) {
+        size_t n = 0;
+        r = d->nvrtcGetPTXSize(prog, &n);
+        if (r != NVRTC_SUCCESS) {
+            rc = nvrtc_fail(c, d, r, "nvrtcGetPTXSize");
+            goto out;
+        }
+        char *buf = malloc(n ? n : 1);
+        if (!buf) {
+            rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for PTX");
+            goto out;
+        }
+        r = d->nvrtcGetPTX(prog, buf);
+        if (r != NVRTC_SUCCESS) {
+            free(buf);
+            rc = nvrtc_fail(c, d, r, "nvrtcGetPTX");
+            goto out;
+        }
+        /* the size counts the terminating NUL */
+        size_t len = strnlen(buf, n);
+        sb_clear(ptx);
+        sb_putn(ptx, buf, len);
+        free(buf);
+    }
+    if (cubin) {
+        size_t n = 0;
+        r = d->nvrtcGetCUBINSize(prog, &n);
+        if (r != NVRTC_SUCCESS) {
+            rc = nvrtc_fail(c, d, r, "nvrtcGetCUBINSize");
+            goto out;
+        }
+        if (n == 0) {
+            rc = diag_error(c, no_loc, MT_ERR_NVRTC,
+                            "nvrtc produced no cubin for '%s'", arch);
+            goto out;
+        }
+        char *buf = malloc(n);
+        if (!buf) {
+            rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a cubin");
+            goto out;
+        }
+        r = d->nvrtcGetCUBIN(prog, buf);
+        if (r != NVRTC_SUCCESS) {
+            free(buf);
+            rc = nvrtc_fail(c, d, r, "nvrtcGetCUBIN");
+            goto out;
+        }
+        sb_clear(cubin);
+        sb_putn(cubin, buf, n);
+        free(buf);
+    }
+    if ((ptx && ptx->failed) || (cubin && cubin->failed))
+        rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for NVRTC output");
+out:
+    d->nvrtcDestroyProgram(&prog);
+    return rc;
+}
+
+int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                  StrBuf *ptx, StrBuf *cubin) {
+    if (!src)
+        return diag_error(c, no_loc, MT_ERR_INTERNAL, "nvrtc_compile: no source");
+    if (d) {
+        if (load_nvrtc(c, d) != 0)
+            return -1;
+        return nvrtc_compile_with(c, d, src, arch, ptx, cubin);
+    }
+    /* no handle: NVRTC for this call only */
+    CudaDriver *tmp = cuda_nvrtc_open(c);
+    if (!tmp)
+        return -1;
+    int rc = nvrtc_compile_with(c, tmp, src, arch, ptx, cubin);
+    cuda_driver_close(tmp);
+    return rc;
+}
+
+const char *nvrtc_version(CudaDriver *d) {
+    if (!d)
+        return "none";
+    if (!d->nvrtc_dl) {
+        Ctx quiet = {0};
+        int rc = load_nvrtc(&quiet, d);
+        sb_free(&quiet.err);
+        if (rc != 0)
+            return "none";
+    }
+    return d->nvrtc_ver;
+}
+
+/* ---- modules and launches ---- */
+
+int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
+                     const char *kernel, CudaModule **out) {
+    *out = NULL;
+    if (!cubin || n == 0 || !kernel)
+        return diag_error(c, no_loc, MT_ERR_INTERNAL,
+                          "cuda_module_load: no cubin or kernel name");
+    CUcontext ctx;
+    if (ensure_context(c, d, &ctx) != 0)
+        return -1;
+    CudaModule *m = calloc(1, sizeof *m);
+    if (!m)
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a module");
+    m->context = ctx;
+    CUdevice dev;
+    if (CU(c, d, cuCtxGetDevice(&dev)) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                    &m->max_threads) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                    &m->max_grid[0]) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                    &m->max_grid[1]) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+                    &m->max_grid[2]) != 0) {
+        free(m);
+        return -1;
+    }
+    if (CU(c, d, cuModuleLoadData(&m->module, cubin)) != 0) {
+        free(m);
+        return -1;
+    }
+    CUresult r = d->cuModuleGetFunction(&m->function, m->module, kernel);
+    if (r != CUDA_SUCCESS) {
+        char buf[48];
+        diag_error(c, no_loc, MT_ERR_CUDA,
+                   "cuModuleGetFunction failed for '%s': %s", kernel,
+                   cu_error_name(d, r, buf));
+        d->cuModuleUnload(m->module);
+        free(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+void cuda_module_unload(CudaDriver *d, CudaModule *m) {
+    if (!m)
+        return;
+    if (d && d->cuda_dl) {
+        /* unload in the module's own context, then restore the caller's */
+        CUcontext cur = NULL;
+        bool switched = false;
+        if (d->cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != m->context &&
+            d->cuCtxSetCurrent(m->context) == CUDA_SUCCESS)
+            switched = true;
+        d->cuModuleUnload(m->module);
+        if (switched)
+            d->cuCtxSetCurrent(cur);
+    }
+    free(m);
+}
+
+int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
+                int threads, size_t smem, void *stream, void **args) {
+    if (!d || !m)
+        return diag_error(c, no_loc, MT_ERR_ARG,
+                          "launch of a kernel that was not loaded on a GPU");
+    if (threads < 1 || threads > m->max_threads)
+        return diag_error(c, no_loc, MT_ERR_RESOURCE,
+                          "%d threads per program exceed the device limit of %d",
+                          threads, m->max_threads);
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; i++)
+        if (grid[i] < 1 || grid[i] > (uint32_t)m->max_grid[i])
+            return diag_error(c, no_loc, MT_ERR_ARG,
+                              "grid %c dimension must be in 1..%d, got %u",
+                              axis[i], m->max_grid[i], grid[i]);
+    if (smem > MT_SMEM_BUDGET)
+        return diag_error(c, no_loc, MT_ERR_RESOURCE,
+                          "%zu bytes of shared memory exceed the %d-byte "
+                          "static limit", smem, MT_SMEM_BUDGET);
+    /* a thread with no context (a new Python thread, say) uses the one the
+     * module was loaded in */
+    CUcontext cur = NULL;
+    if (CU(c, d, cuCtxGetCurrent(&cur)) != 0)
+        return -1;
+    if (!cur && CU(c, d, cuCtxSetCurrent(m->context)) != 0)
+        return -1;
+    return CU(c, d, cuLaunchKernel(m->function, grid[0], grid[1], grid[2],
+                                   (unsigned)threads, 1, 1, (unsigned)smem,
+                                   (CUstream)stream, args, NULL));
+}
+
+/* ---- device memory ---- */
+
+int cuda_mem_alloc(Ctx *c, CudaDriver *d, size_t n, void **out) {
+    *out = NULL;
+    CUcontext ctx;
+    if (ensure_context(c, d, &ctx) != 0)
+        return -1;
+    CUdeviceptr p = 0;
+    CUresult r = d->cuMemAlloc(&p, n ? n : 1);
+    if (r != CUDA_SUCCESS) {
+        char buf[48];
+        return diag_error(c, no_loc, r == CUDA_ERROR_OUT_OF_MEMORY ? MT_ERR_NOMEM : MT_ERR_CUDA,
+                          "cuMemAlloc of %zu bytes failed: %s", n,
+                          cu_error_name(d, r, buf));
+    }
+    *out = (void *)(uintptr_t)p;
+    return 0;
+}
+
+int cuda_mem_free(Ctx *c, CudaDriver *d, void *p) {
+    if (!p)
+        return 0;
+    CUcontext ctx;
+    if (ensure_context(c, d, &ctx) != 0)
+        return -1;
+    return CU(c, d, cuMemFree((CUdeviceptr)(uintptr_t)p));
+}
+
+int cuda_memcpy(Ctx *c, CudaDriver *d, void *dst, const void *src, size_t n,
+                int to_device) {
+    if (n == 0)
+        return 0;
+    CUcontext ctx;
+    if (ensure_context(c, d, &ctx) != 0)
+        return -1;
+    if (to_device)
+        return CU(c, d, cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, n));
+    return CU(c, d, cuMemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, n));
+}
+
+int cuda_synchronize(Ctx *c, CudaDriver *d) {
+    CUcontext ctx;
+    if (ensure_context(c, d, &ctx) != 0)
+        return -1;
+    return CU(c, d, cuCtxSynchronize());
+}

@@ -1,0 +1,482 @@
+/* host.c: the host backend's build and launch.
+ *
+ * Input: the CUDA C text of a kernel (what NVRTC would compile), its name
+ * and the C types of its runtime parameters.  Output: a HostModule, a
+ * dlopen'ed shared object built by the system C++ compiler from
+ * mt_host.h (embedded in the library) + the CUDA text + a trampoline
+ *
+ *     extern "C" void mt_host_entry(void **a) { K(*(float* *)a[0], ...); }
+ *
+ * whose mt_host_run runs a grid on POSIX threads (see mt_host.h).
+ *
+ * Invariants:
+ *   - the compiled object is cached on disk under cache_dir()/host/ by a
+ *     digest of everything that goes into it (header, source, kernel,
+ *     parameter types, compiler path, flags), so another process or run
+ *     skips the compiler; the object is compiled to a temporary name in
+ *     the same directory and renamed into place, so a reader never sees a
+ *     partial file;
+ *   - the compiler runs through posix_spawn with an argument vector, no
+ *     shell; its stdout and stderr come back through a pipe and become the
+ *     error text; the temporary directory is removed on every path;
+ *   - launches of one module are serialised by its mutex (mt_host_run
+ *     also locks inside the object, which two modules may share). */
+#include "mt.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* a long string is fine for every compiler this builds with; ISO C only
+ * promises 4095 characters */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+#include "mt_host_h.inc"
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+extern char **environ;
+
+typedef int (*HostRunFn)(void (*)(void **), void **, unsigned, unsigned,
+                         unsigned, unsigned, char *, unsigned);
+
+struct HostModule {
+    void *dl;
+    HostRunFn run;
+    void (*entry)(void **);
+    pthread_mutex_t lock;
+};
+
+/* --as-needed: the object uses nothing of libstdc++, and not loading it
+ * keeps a C process C (libstdc++'s emergency EH pool, never freed, shows
+ * up as a leak under LeakSanitizer once the object is dlclose'd). */
+static const char *const host_cxx_flags[] = {
+    "-std=c++17", "-O1", "-fPIC", "-shared", "-pthread", "-w",
+    "-Wl,--as-needed",
+};
+#define HOST_NFLAGS (sizeof host_cxx_flags / sizeof host_cxx_flags[0])
+
+#define HOST_MAX_OUTPUT 65536 /* compiler output kept for the error */
+
+static const Loc no_loc = {0, 0};
+
+/* ---- finding the compiler ---- */
+
+static bool is_executable(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           access(path, X_OK) == 0;
+}
+
+/* Resolves a program name on PATH into buf; a name with a slash is used
+ * as it is. */
+static bool find_program(const char *name, char *buf, size_t bufsize) {
+    if (strchr(name, '/')) {
+        if (strlen(name) >= bufsize || !is_executable(name))
+            return false;
+        strcpy(buf, name);
+        return true;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        int n = len ? snprintf(buf, bufsize, "%.*s/%s", (int)len, path, name)
+                    : snprintf(buf, bufsize, "./%s", name);
+        if (n > 0 && (size_t)n < bufsize && is_executable(buf))
+            return true;
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return false;
+}
+
+static int find_compiler(Ctx *c, char *buf, size_t bufsize) {
+    const char *env = getenv("MYTRITON_HOST_CXX");
+    if (env && *env) {
+        if (find_program(env, buf, bufsize))
+            return 0;
+        return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                          "host compiler '%s' from MYTRITON_HOST_CXX not found "
+                          "or not executable", env);
+    }
+    static const char *const names[] = {"c++", "g++", "clang++"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (find_program(names[i], buf, bufsize))
+            return 0;
+    return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                      "no host C++ compiler found: expected 'c++', 'g++' or "
+                      "'clang++' on PATH, or MYTRITON_HOST_CXX");
+}
+
+/* ---- files ---- */
+
+static int write_file(const char *path, const char *data, size_t n) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return close(fd);
+}
+
+static bool valid_identifier(const char *s) {
+    if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                       *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* A parameter type is plain C type text: words, spaces and stars. */
+static bool valid_ctype(const char *s) {
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || *s == ' ' || *s == '*'))
+            return false;
+    return true;
+}
+
+/* The translation unit: header, kernel text, trampoline. */
+static void build_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
+                       const char *const *ctypes, int nparams) {
+    sb_puts(sb, "#include \"mt_host.h\"\n");
+    sb_puts(sb, cuda_src);
+    sb_puts(sb, "\n#line 1 \"<mytriton host trampoline>\"\n");
+    sb_printf(sb, "extern \"C\" void mt_host_entry(void **a) {\n    %s(",
+              kernel);
+    for (int i = 0; i < nparams; i++) {
+        if (i)
+            sb_puts(sb, ", ");
+        /* a bool parameter arrives as a byte that may hold any value */
+        if (strcmp(ctypes[i], "bool") == 0)
+            sb_printf(sb, "(*(const unsigned char *)a[%d] != 0)", i);
+        else
+            sb_printf(sb, "*(%s *)a[%d]", ctypes[i], i);
+    }
+    sb_puts(sb, ");\n}\n");
+}
+
+/* Runs argv, collecting stdout+stderr into out; returns the wait status
+ * or -1 when it could not start (errno-ish text in out). */
+static int run_capture(char *const argv[], StrBuf *out) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        sb_printf(out, "cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        sb_puts(out, "cannot set up the compiler process");
+        return -1;
+    }
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        sb_printf(out, "cannot run '%s': %s", argv[0], strerror(rc));
+        return -1;
+    }
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (out->len < HOST_MAX_OUTPUT)
+            sb_putn(out, buf, (size_t)n);
+    }
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            sb_printf(out, "waitpid failed: %s", strerror(errno));
+            return -1;
+        }
+    }
+    return status;
+}
+
+static void remove_tree_files(const char *dir, const char *const *names,
+                              int n) {
+    char path[4200];
+    for (int i = 0; i < n; i++) {
+        /* dir is at most PATH_MAX; the names are short and fixed */
+        if (snprintf(path, sizeof path, "%.4095s/%.64s", dir, names[i]) < (int)sizeof path)
+            unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Compiles the unit into out_path (a temporary name). */
+static int compile_unit(Ctx *c, const char *cxx, const char *unit_text,
+                        size_t unit_len, const char *out_path) {
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s/mytriton-host-XXXXXX", tmp) >=
+            (int)sizeof dir ||
+        !mkdtemp(dir))
+        return diag_error(c, no_loc, MT_ERR_IO,
+                          "cannot create a temporary directory in '%s': %s",
+                          tmp, strerror(errno));
+    static const char *const files[] = {"mt_host.h", "kernel.cpp"};
+    char hdr_path[4200], src_path[4200];
+    snprintf(hdr_path, sizeof hdr_path, "%s/%s", dir, files[0]);
+    snprintf(src_path, sizeof src_path, "%s/%s", dir, files[1]);
+    if (write_file(hdr_path, mt_host_header, sizeof mt_host_header - 1) != 0 ||
+        write_file(src_path, unit_text, unit_len) != 0) {
+        int e = errno;
+        remove_tree_files(dir, files, 2);
+        return diag_error(c, no_loc, MT_ERR_IO,
+                          "cannot write the host kernel source in '%s': %s",
+                          dir, strerror(e));
+    }
+    char *argv[HOST_NFLAGS + 6];
+    int k = 0;
+    argv[k++] = (char *)cxx;
+    for (size_t i = 0; i < HOST_NFLAGS; i++)
+        argv[k++] = (char *)host_cxx_flags[i];
+    argv[k++] = (char *)"-o";
+    argv[k++] = (char *)out_path;
+    argv[k++] = src_path;
+    argv[k] = NULL;
+    StrBuf output;
+    sb_init(&output);
+    int status = run_capture(argv, &output);
+    remove_tree_files(dir, files, 2);
+    int rc = 0;
+    if (status < 0) {
+        rc = diag_error(c, no_loc, MT_ERR_HOST_CC, "host compiler failed:\n%s",
+                        sb_str(&output));
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (WIFSIGNALED(status))
+            sb_printf(&output, "\n'%s' killed by signal %d", cxx,
+                      WTERMSIG(status));
+        else if (output.len == 0)
+            sb_printf(&output, "'%s' exited with status %d", cxx,
+                      WEXITSTATUS(status));
+        rc = diag_error(c, no_loc, MT_ERR_HOST_CC, "host compiler failed:\n%s",
+                        sb_str(&output));
+    }
+    sb_free(&output);
+    if (rc != 0)
+        unlink(out_path);
+    return rc;
+}
+
+static int open_module(Ctx *c, const char *path, HostModule **out) {
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        const char *e = dlerror();
+        return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                          "cannot load the host kernel '%s': %s", path,
+                          e ? e : "unknown error");
+    }
+    HostRunFn run;
+    void (*entry)(void **);
+    /* ISO C forbids object-to-function pointer casts; POSIX guarantees it */
+    void *run_sym = dlsym(dl, "mt_host_run");
+    void *entry_sym = dlsym(dl, "mt_host_entry");
+    if (!run_sym || !entry_sym) {
+        dlclose(dl);
+        return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                          "host kernel '%s' lacks mt_host_run or mt_host_entry",
+                          path);
+    }
+    memcpy(&run, &run_sym, sizeof run);
+    memcpy(&entry, &entry_sym, sizeof entry);
+    HostModule *m = calloc(1, sizeof *m);
+    if (!m || pthread_mutex_init(&m->lock, NULL) != 0) {
+        free(m);
+        dlclose(dl);
+        return diag_error(c, no_loc, MT_ERR_NOMEM,
+                          "out of memory for a host module");
+    }
+    m->dl = dl;
+    m->run = run;
+    m->entry = entry;
+    *out = m;
+    return 0;
+}
+
+/* Random-enough suffix for a temporary name: pid, time and an address. */
+static void temp_suffix(char buf[64]) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t h = hash_bytes(HASH_INIT, &ts, sizeof ts);
+    void *addr = buf;
+    h = hash_bytes(h, &addr, sizeof addr);
+    snprintf(buf, 64, "%ld.%016llx", (long)getpid(), (unsigned long long)h);
+}
+
+int host_build(Ctx *c, const char *cuda_src, const char *kernel,
+               const char *const *ctypes, int nparams, HostModule **out) {
+    *out = NULL;
+    if (!cuda_src || !valid_identifier(kernel) || nparams < 0 ||
+        (nparams > 0 && !ctypes))
+        return diag_error(c, no_loc, MT_ERR_INTERNAL,
+                          "host_build: bad kernel name or parameters");
+    for (int i = 0; i < nparams; i++)
+        if (!valid_ctype(ctypes[i]))
+            return diag_error(c, no_loc, MT_ERR_INTERNAL,
+                              "host_build: bad type '%s' of parameter %d",
+                              ctypes[i] ? ctypes[i] : "(null)", i);
+    char cxx[4096];
+    if (find_compiler(c, cxx, sizeof cxx) != 0)
+        return -1;
+
+    StrBuf unit;
+    sb_init(&unit);
+    build_unit(&unit, cuda_src, kernel, ctypes, nparams);
+
+    /* the key: every input, each followed by a NUL so fields cannot run
+     * into each other */
+    StrBuf keytext;
+    sb_init(&keytext);
+    sb_putn(&keytext, mt_host_header, sizeof mt_host_header);
+    sb_putn(&keytext, sb_str(&unit), unit.len + 1);
+    sb_putn(&keytext, cxx, strlen(cxx) + 1);
+    for (size_t i = 0; i < HOST_NFLAGS; i++)
+        sb_putn(&keytext, host_cxx_flags[i], strlen(host_cxx_flags[i]) + 1);
+    if (unit.failed || keytext.failed) {
+        sb_free(&unit);
+        sb_free(&keytext);
+        return diag_error(c, no_loc, MT_ERR_NOMEM,
+                          "out of memory for the host kernel source");
+    }
+    char digest[33];
+    cache_digest(keytext.data, keytext.len, digest);
+    sb_free(&keytext);
+
+    int rc = -1;
+    char *dir = NULL;
+    Arena *scratch = arena_new();
+    if (scratch) {
+        char *base = cache_dir(scratch);
+        if (base) {
+            dir = arena_printf(scratch, "%s/host", base);
+            if (dir && mkdir(dir, 0700) != 0 && errno != EEXIST)
+                dir = NULL;
+        }
+    }
+    char final_path[4200], tmp_path[4300], suffix[64];
+    temp_suffix(suffix);
+    if (dir) {
+        snprintf(final_path, sizeof final_path, "%s/%s.so", dir, digest);
+        if (access(final_path, R_OK) == 0) {
+            Ctx probe = {0};
+            HostModule *m = NULL;
+            if (open_module(&probe, final_path, &m) == 0) {
+                sb_free(&probe.err);
+                *out = m;
+                rc = 0;
+                goto done;
+            }
+            /* an unloadable entry (truncated by a crash, other machine):
+             * rebuild it */
+            sb_free(&probe.err);
+        }
+        snprintf(tmp_path, sizeof tmp_path, "%s/.%s.so.%s.tmp", dir, digest,
+                 suffix);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(tmp_path, sizeof tmp_path, "%s/.mytriton-%s.so.%s.tmp",
+                 tmp && *tmp ? tmp : "/tmp", digest, suffix);
+    }
+    if (compile_unit(c, cxx, sb_str(&unit), unit.len, tmp_path) != 0)
+        goto done;
+    if (dir) {
+        if (rename(tmp_path, final_path) != 0) {
+            int e = errno;
+            unlink(tmp_path);
+            diag_error(c, no_loc, MT_ERR_IO,
+                       "cannot store the host kernel as '%s': %s", final_path,
+                       strerror(e));
+            goto done;
+        }
+        rc = open_module(c, final_path, out);
+    } else {
+        /* no cache: load, then drop the file (the mapping stays) */
+        rc = open_module(c, tmp_path, out);
+        unlink(tmp_path);
+    }
+done:
+    arena_free(scratch);
+    sb_free(&unit);
+    return rc;
+}
+
+int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
+                void **args) {
+    if (!m)
+        return diag_error(c, no_loc, MT_ERR_ARG, "launch of a kernel that "
+                                                 "was not built for the host");
+    static const uint32_t max_grid[3] = {2147483647u, 65535u, 65535u};
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; i++)
+        if (grid[i] < 1 || grid[i] > max_grid[i])
+            return diag_error(c, no_loc, MT_ERR_ARG,
+                              "grid %c dimension must be in 1..%u, got %u",
+                              axis[i], max_grid[i], grid[i]);
+    if (threads < 1 || threads > 1024)
+        return diag_error(c, no_loc, MT_ERR_RESOURCE,
+                          "threads per program must be in 1..1024, got %d",
+                          threads);
+    char err[512];
+    pthread_mutex_lock(&m->lock);
+    int rc = m->run(m->entry, args, grid[0], grid[1], grid[2],
+                    (unsigned)threads, err, sizeof err);
+    pthread_mutex_unlock(&m->lock);
+    if (rc != 0)
+        return diag_error(c, no_loc, MT_ERR_RESOURCE,
+                          "host launch failed: %s",
+                          err[0] ? err : "unknown error");
+    return 0;
+}
+
+void host_module_free(HostModule *m) {
+    if (!m)
+        return;
+    pthread_mutex_destroy(&m->lock);
+    dlclose(m->dl);
+    free(m);
+}
