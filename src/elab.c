@@ -1457,8 +1457,8 @@ static int call_builtin(Elab *E, int b, const Args *args, Loc loc, CV *out) {
         OpCode code = b == B_EXP ? OP_EXP : b == B_LOG ? OP_LOG : OP_SQRT;
         if (need_tensor(E, a[0], locs[0], fn, &x) < 0)
             return -1;
-        if (type_is_int(val_type(E->f, x)) && cast_val(E, x, DT_F32, loc, &x) < 0)
-            return -1;
+        /* Like Triton (and the original), no implicit int -> float here:
+         * ir_infer_type reports "exp requires f32, got i32". */
         if (emit1(E, code, loc, x, &r) < 0)
             return -1;
         *out = cv_tensor(r);

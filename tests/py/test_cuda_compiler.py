@@ -72,7 +72,7 @@ def global_flag_kernel(out):
 @triton.jit
 def strided_kernel(x, out, n, stride, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    tl.store(out + offs, tl.load(x + offs * stride, mask=offs < n), mask=offs < n)
+    tl.store(out + offs, tl.load(x + offs, mask=offs < n) * stride, mask=offs < n)
 
 
 def test_two_widths_in_one_kernel(device):

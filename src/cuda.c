@@ -1,0 +1,1247 @@
+/* cuda.c: the CUDA C emitter.
+ *
+ * Input: a verified, optimised Func with layouts assigned (layout.c).
+ * Output: deterministic CUDA C text of one kernel, or -1 with a located
+ * error (unsupported op, too much shared memory) and `out` untouched.
+ *
+ * Model.  A program runs 32 * num_warps threads.  A scalar is one C
+ * variable computed by every thread.  A block value is a per-thread array
+ * `T v<id>[E]` whose slots are described by a Dist: layout parameters
+ * (spt/tpw/wpc/order, see mt.h), the value's effective size along each
+ * parent dim, and the number of slots per dim.  Slots are numbered
+ * row-major over the parent dims; a slot's coordinate along dim p is
+ *     n >= C:  base_p + (s / spt) * C + s % spt      (C = spt*tpw*wpc)
+ *     n <  C:  (base_p + s) & (n - 1), owner iff base_p + s < n
+ * where base_p comes from threadIdx.x.  Replicated (non-owner) copies are
+ * read like any other but never stored and never counted by reductions.
+ *
+ * Correctness never depends on layout.c's choices: an op that needs an
+ * operand in another distribution than the one it has converts it (the
+ * owners store it into the shared scratch `mt_smem` at its linear index,
+ * barrier, every thread reads the slots it needs, barrier), except aranges
+ * and fills, which are recomputed in place.  Every use of shared memory
+ * ends with a barrier, so scratch reuse is race free inside loops.
+ *
+ * Shared memory (the scratch, the dot tiles dot_lhs/dot_rhs with their
+ * Version 18 padding and stages) is summed and checked against
+ * MT_SMEM_BUDGET after the body is generated into a private buffer and
+ * before anything is written to `out`. */
+#include "mt.h"
+
+#include <string.h>
+
+typedef struct Dist {
+    Layout L;          /* parameters; L.shape is not used */
+    int vrank;         /* rank of the value */
+    int pdim[2];       /* value dim -> parent dim */
+    int32_t n[2];      /* effective size along each parent dim */
+    int32_t E[2];      /* slots along each parent dim */
+    int nE;            /* total slots */
+    int base;          /* index of the parameter set (base variables) */
+} Dist;
+
+typedef struct DotPlan {
+    ValId dot;         /* the staged dot's result */
+    int stage_count;   /* 2 when the canonical loop matched */
+} DotPlan;
+
+typedef struct Emit {
+    Func *f;
+    Ctx *c;
+    StrBuf body;
+    int indent;
+    int last_line;
+    const char **name;   /* C name of every value */
+    Dist *dist;          /* actual distribution of every block value */
+    bool *has_dist;
+    Layout *bases;       /* distinct parameter sets in use */
+    int nbases, capbases;
+    int tmp;             /* counter for temporaries */
+    int64_t scratch_bytes;
+    int64_t lhs_size, rhs_size;     /* elements of dot_lhs / dot_rhs */
+    int lhs_stages, rhs_stages;
+    int64_t lhs_stage_size, rhs_stage_size;
+    Loc smem_loc;        /* op that pushed shared memory over the budget */
+    bool smem_over;
+    ValId staged_dot;    /* dot under a two-stage plan (0: none) */
+    int depth;           /* nesting of recomputations */
+} Emit;
+
+static const char *SLOT = "mt_e";
+
+/* ------------------------------------------------------------ text utils */
+
+static void line(Emit *e, const char *fmt, ...) MT_PRINTF(2, 3);
+static void line(Emit *e, const char *fmt, ...) {
+    sb_indent(&e->body, 4 * e->indent);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&e->body, fmt, ap);
+    va_end(ap);
+    sb_putc(&e->body, '\n');
+}
+
+static const char *fmt(Emit *e, const char *f, ...) MT_PRINTF(2, 3);
+static const char *fmt(Emit *e, const char *f, ...) {
+    StrBuf sb;
+    sb_init(&sb);
+    va_list ap;
+    va_start(ap, f);
+    sb_vprintf(&sb, f, ap);
+    va_end(ap);
+    const char *s = arena_strdup(e->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return s;
+}
+
+static const char *ctype_of(Emit *e, Type t) {
+    const char *base = dtype_ctype((DType)t.dtype);
+    return t.is_ptr ? fmt(e, "%s*", base) : base;
+}
+
+static void pragma_unroll(Emit *e) { line(e, "#pragma unroll"); }
+
+static const char *literal(Emit *e, Type t, const Value *v) {
+    if (t.is_ptr)
+        return "0";
+    switch ((DType)t.dtype) {
+    case DT_I1:
+        return v->c.i ? "true" : "false";
+    case DT_I32:
+        if (v->c.i == INT32_MIN)
+            return "(-2147483647 - 1)";
+        return v->c.i < 0 ? fmt(e, "(%lld)", (long long)v->c.i)
+                          : fmt(e, "%lld", (long long)v->c.i);
+    case DT_I64:
+        if (v->c.i == INT64_MIN)
+            return "(-9223372036854775807LL - 1LL)";
+        return v->c.i < 0 ? fmt(e, "(%lldLL)", (long long)v->c.i)
+                          : fmt(e, "%lldLL", (long long)v->c.i);
+    case DT_F32: {
+        char buf[32];
+        format_f32(buf, (float)v->c.f);
+        if (strcmp(buf, "nan") == 0)
+            return "__int_as_float(0x7fc00000)";
+        if (strcmp(buf, "inf") == 0)
+            return "__int_as_float(0x7f800000)";
+        if (strcmp(buf, "-inf") == 0)
+            return "(-__int_as_float(0x7f800000))";
+        return buf[0] == '-' ? fmt(e, "(%sf)", buf) : fmt(e, "%sf", buf);
+    }
+    default:
+        return "0";
+    }
+}
+
+static const char *zero_of(DType d) {
+    switch (d) {
+    case DT_I1: return "false";
+    case DT_I64: return "0LL";
+    case DT_F32: return "0.0f";
+    default: return "0";
+    }
+}
+
+static void mark_line(Emit *e, Loc loc) {
+    if (loc.line <= 0 || loc.line == e->last_line)
+        return;
+    e->last_line = loc.line;
+    sb_printf(&e->body, "#line %d \"", loc.line);
+    for (const char *p = e->c->filename ? e->c->filename : "kernel"; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_putc(&e->body, '\\');
+        if (*p == '\n')
+            sb_puts(&e->body, "\\n");
+        else
+            sb_putc(&e->body, *p);
+    }
+    sb_puts(&e->body, "\"\n");
+}
+
+/* ------------------------------------------------------- distributions */
+
+static bool same_params(const Layout *a, const Layout *b) {
+    if (a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] ||
+            a->wpc[d] != b->wpc[d] || a->order[d] != b->order[d])
+            return false;
+    return true;
+}
+
+static int base_index(Emit *e, const Layout *l) {
+    for (int i = 0; i < e->nbases; i++)
+        if (same_params(&e->bases[i], l))
+            return i;
+    VEC_PUSH(e->f->arena, e->bases, e->nbases, e->capbases, *l);
+    return e->nbases - 1;
+}
+
+static int32_t tile_of(const Layout *l, int p) {
+    return l->spt[p] * l->tpw[p] * l->wpc[p];
+}
+
+/* Distribution of a value of type t held in layout parameters l; a rank-1
+ * value in a rank-2 layout lacks parent dim slice_dim. */
+static Dist dist_make(Emit *e, const Layout *l, Type t, int slice_dim) {
+    Dist d;
+    memset(&d, 0, sizeof d);
+    d.L = *l;
+    d.vrank = t.rank;
+    d.n[0] = d.n[1] = 1;
+    if (l->rank == t.rank) {
+        for (int i = 0; i < t.rank; i++) {
+            d.pdim[i] = i;
+            d.n[i] = t.shape[i];
+        }
+    } else { /* rank-1 value, rank-2 layout */
+        int s = slice_dim == 0 ? 0 : 1;
+        d.pdim[0] = 1 - s;
+        d.n[1 - s] = t.shape[0];
+    }
+    d.nE = 1;
+    for (int p = 0; p < l->rank; p++) {
+        int32_t C = tile_of(l, p);
+        d.E[p] = d.n[p] >= C ? l->spt[p] * (d.n[p] / C)
+                 : (l->spt[p] < d.n[p] ? l->spt[p] : d.n[p]);
+        d.nE *= d.E[p];
+    }
+    if (l->rank < 2)
+        d.E[1] = 1;
+    d.L.slice_dim = l->rank == t.rank ? -1 : slice_dim;
+    d.base = base_index(e, l);
+    return d;
+}
+
+static Dist dist_assigned(Emit *e, ValId v) {
+    Value *x = val(e->f, v);
+    Layout *l = &e->f->layouts[x->layout];
+    return dist_make(e, l, x->type, l->slice_dim);
+}
+
+/* Slot index along parent dim p of the slot held in variable sv. */
+static const char *slot_along(Emit *e, const Dist *d, int p, const char *sv) {
+    if (d->E[p] == 1)
+        return "0";
+    if (d->L.rank == 1)
+        return sv;
+    if (p == 0)
+        return d->E[1] == 1 ? sv : fmt(e, "(%s / %d)", sv, d->E[1]);
+    return d->E[0] == 1 ? sv : fmt(e, "(%s %% %d)", sv, d->E[1]);
+}
+
+static const char *base_var(Emit *e, const Dist *d, int p) {
+    return fmt(e, "mt_b%d_%d", d->base, p);
+}
+
+/* Coordinate along parent dim p of slot-along-p text s. */
+static const char *coord_text(Emit *e, const Dist *d, int p, const char *s) {
+    int32_t n = d->n[p], C = tile_of(&d->L, p), spt = d->L.spt[p];
+    if (n == 1)
+        return "0";
+    const char *b = base_var(e, d, p);
+    if (n >= C) {
+        if (strcmp(s, "0") == 0)
+            return b;
+        if (d->E[p] <= spt) /* one repetition */
+            return fmt(e, "(%s + %s)", b, s);
+        if (spt == 1)
+            return fmt(e, "(%s + %s * %d)", b, s, C);
+        return fmt(e, "(%s + (%s / %d) * %d + %s %% %d)", b, s, spt, C, s, spt);
+    }
+    if (strcmp(s, "0") == 0)
+        return fmt(e, "(%s & %d)", b, n - 1);
+    return fmt(e, "((%s + %s) & %d)", b, s, n - 1);
+}
+
+/* "" when every copy along p is owned, else the ownership test. */
+static const char *owner_along(Emit *e, const Dist *d, int p, const char *s) {
+    int32_t n = d->n[p], C = tile_of(&d->L, p);
+    if (n >= C)
+        return "";
+    const char *b = base_var(e, d, p);
+    if (strcmp(s, "0") == 0)
+        return fmt(e, "%s < %d", b, n);
+    return fmt(e, "%s + %s < %d", b, s, n);
+}
+
+static const char *owner_text(Emit *e, const Dist *d, const char *sv) {
+    const char *acc = "";
+    for (int p = 0; p < d->L.rank; p++) {
+        const char *o = owner_along(e, d, p, slot_along(e, d, p, sv));
+        if (!*o)
+            continue;
+        acc = *acc ? fmt(e, "%s && %s", acc, o) : o;
+    }
+    return acc;
+}
+
+/* Coordinate of value dim i of slot sv. */
+static const char *value_coord(Emit *e, const Dist *d, int i, const char *sv) {
+    int p = d->pdim[i];
+    return coord_text(e, d, p, slot_along(e, d, p, sv));
+}
+
+/* Row-major linear index of slot sv within the value's own shape. */
+static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
+    if (t.rank == 1)
+        return value_coord(e, d, 0, sv);
+    const char *r = value_coord(e, d, 0, sv), *c = value_coord(e, d, 1, sv);
+    if (strcmp(r, "0") == 0)
+        return c;
+    if (strcmp(c, "0") == 0)
+        return fmt(e, "%s * %d", r, t.shape[1]);
+    return fmt(e, "%s * %d + %s", r, t.shape[1], c);
+}
+
+/* ---------------------------------------------------- shared memory use */
+
+static void note_smem(Emit *e, Loc loc) {
+    int64_t total = (e->scratch_bytes + 7) / 8 * 8 + 4 * e->lhs_size +
+                    4 * e->rhs_size;
+    if (total > MT_SMEM_BUDGET && !e->smem_over) {
+        e->smem_over = true;
+        e->smem_loc = loc;
+    }
+}
+
+static void need_scratch(Emit *e, int64_t bytes, Loc loc) {
+    if (bytes > e->scratch_bytes)
+        e->scratch_bytes = bytes;
+    note_smem(e, loc);
+}
+
+static int64_t elem_bytes(Type t) {
+    if (t.is_ptr)
+        return 8;
+    return t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
+}
+
+static const char *scratch(Emit *e, Type t) {
+    return fmt(e, "((%s*)mt_smem)", ctype_of(e, type_elem(t)));
+}
+
+/* ---------------------------------------------------------- operands */
+
+typedef struct Access {
+    const char *name;
+    Dist d;
+} Access;
+
+static const char *vname(Emit *e, ValId v) {
+    Value *x = val(e->f, v);
+    if (x->kind == VK_CONST)
+        return literal(e, x->type, x);
+    return e->name[v];
+}
+
+/* Does a value held as src fit target (same parameters, same parent dims)? */
+static bool fits(const Dist *src, const Dist *target, Type t) {
+    if (!same_params(&src->L, &target->L) || src->vrank != target->vrank)
+        return false;
+    for (int i = 0; i < t.rank; i++)
+        if (t.shape[i] > 1 && src->pdim[i] != target->pdim[i])
+            return false;
+    return true;
+}
+
+static const char *new_tmp(Emit *e, const char *prefix) {
+    return fmt(e, "%s%d", prefix, e->tmp++);
+}
+
+/* Recomputes an arange or a fill in distribution t, else moves x through
+ * shared memory; returns the new array's name. */
+static const char *convert(Emit *e, ValId x, const Dist *t, Loc loc) {
+    Func *f = e->f;
+    Type ty = val_type(f, x);
+    Op *def = val(f, x)->kind == VK_OP ? val(f, x)->def : NULL;
+    const char *ct = ctype_of(e, type_elem(ty));
+    const char *out = new_tmp(e, "mt_cv");
+    if (def && (def->code == OP_ARANGE || def->code == OP_ZEROS ||
+                (def->code == OP_FULL && val_type(f, def->args[0]).rank == 0))) {
+        const char *expr;
+        if (def->code == OP_ARANGE)
+            expr = def->attr[0]
+                       ? fmt(e, "(%lld + %s)", (long long)def->attr[0],
+                             value_coord(e, t, 0, SLOT))
+                       : value_coord(e, t, 0, SLOT);
+        else if (def->code == OP_ZEROS)
+            expr = zero_of((DType)ty.dtype);
+        else
+            expr = fmt(e, "((%s)%s)", ct, vname(e, def->args[0]));
+        line(e, "%s %s[%d];", ct, out, t->nE);
+        pragma_unroll(e);
+        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
+        line(e, "    %s[%s] = %s;", out, SLOT, expr);
+        return out;
+    }
+    const Dist *s = &e->dist[x];
+    need_scratch(e, type_numel(ty) * elem_bytes(ty), loc);
+    const char *sm = scratch(e, ty);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, s->nE, SLOT);
+    const char *own = owner_text(e, s, SLOT);
+    if (*own)
+        line(e, "    if (%s) %s[%s] = %s[%s];", own, sm,
+             linear_text(e, s, ty, SLOT), e->name[x], SLOT);
+    else
+        line(e, "    %s[%s] = %s[%s];", sm, linear_text(e, s, ty, SLOT),
+             e->name[x], SLOT);
+    line(e, "__syncthreads();");
+    line(e, "%s %s[%d];", ct, out, t->nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
+    line(e, "    %s[%s] = %s[%s];", out, SLOT, sm, linear_text(e, t, ty, SLOT));
+    line(e, "__syncthreads();");
+    return out;
+}
+
+/* Values made only of aranges, fills, scalars and pure elementwise ops
+ * can be recomputed in any distribution instead of being moved. */
+static bool recomputable(Func *f, ValId x, int depth) {
+    Value *v = val(f, x);
+    if (v->type.rank == 0)
+        return true;
+    if (v->kind != VK_OP || !v->def || depth > 6)
+        return false;
+    Op *d = v->def;
+    switch (d->code) {
+    case OP_ARANGE: case OP_ZEROS: case OP_FULL:
+        return true;
+    case OP_DOT: case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR:
+    case OP_EMPTY: case OP_LOAD: case OP_STORE:
+        return false;
+    default:
+        break;
+    }
+    if (!(op_info[d->code].flags & F_PURE))
+        return false;
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i] && !recomputable(f, d->args[i], depth + 1))
+            return false;
+    return true;
+}
+
+static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc);
+
+/* x as seen by a result distributed as r: x's value dim i is r's value
+ * dim xmap[i] (NULL: right-aligned broadcasting). */
+static Access operand_in(Emit *e, ValId x, const Dist *r, const int *xmap,
+                         Loc loc) {
+    Type t = val_type(e->f, x);
+    int map[2];
+    for (int i = 0; i < t.rank; i++)
+        map[i] = xmap ? xmap[i] : i + r->vrank - t.rank;
+    Layout params = r->L;
+    int slice = -1;
+    if (params.rank == 2 && t.rank == 1)
+        slice = 1 - r->pdim[map[0]];
+    Dist want = dist_make(e, &params, t, slice);
+    Access a;
+    a.d = want;
+    if (e->has_dist[x] && fits(&e->dist[x], &want, t)) {
+        a.name = e->name[x];
+        a.d = e->dist[x];
+        return a;
+    }
+    if (e->depth < 8 && recomputable(e->f, x, 0)) {
+        /* cheaper than a trip through shared memory: recompute it */
+        e->depth++;
+        const char *text = recompute_text(e, x, &want, loc);
+        e->depth--;
+        if (text) {
+            a.name = new_tmp(e, "mt_rc");
+            line(e, "%s %s[%d];", ctype_of(e, type_elem(t)), a.name, want.nE);
+            pragma_unroll(e);
+            line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, want.nE,
+                 SLOT);
+            line(e, "    %s[%s] = %s;", a.name, SLOT, text);
+            return a;
+        }
+    }
+    a.name = convert(e, x, &want, loc);
+    return a;
+}
+
+/* Slot of a (fitting r) that holds the element of r's slot SLOT. */
+static const char *access_slot(Emit *e, const Access *a, const Dist *r) {
+    const char *acc = "";
+    int stride = 1;
+    for (int p = r->L.rank - 1; p >= 0; p--) {
+        if (a->d.n[p] > 1) {
+            const char *s = slot_along(e, r, p, SLOT);
+            const char *term = stride == 1 ? s : fmt(e, "%s * %d", s, stride);
+            acc = *acc ? fmt(e, "%s + %s", term, acc) : term;
+        }
+        stride *= a->d.E[p];
+    }
+    return *acc ? acc : "0";
+}
+
+/* C text of x's element for slot SLOT of a result distributed as r (r NULL
+ * for scalar results). */
+static const char *elem_expr_map(Emit *e, ValId x, const Dist *r,
+                                 const int *map, Loc loc) {
+    Type t = val_type(e->f, x);
+    if (t.rank == 0 || !r)
+        return vname(e, x);
+    Access a = operand_in(e, x, r, map, loc);
+    return fmt(e, "%s[%s]", a.name, access_slot(e, &a, r));
+}
+
+static const char *elem_expr(Emit *e, ValId x, const Dist *r, Loc loc) {
+    return elem_expr_map(e, x, r, NULL, loc);
+}
+
+static const char *cast_to(Emit *e, const char *x, Type from, Type to) {
+    if (from.dtype == to.dtype && from.is_ptr == to.is_ptr)
+        return x;
+    if (to.dtype == DT_I1 && !to.is_ptr)
+        return fmt(e, "(%s != 0)", x);
+    return fmt(e, "((%s)%s)", ctype_of(e, type_elem(to)), x);
+}
+
+/* ------------------------------------------------------- op expressions */
+
+static const char *fmax_text(Emit *e, const char *a, const char *b, bool is_max,
+                             bool is_float) {
+    const char *cmp = is_max ? ">" : "<";
+    const char *plain = fmt(e, "(%s %s %s ? %s : %s)", a, cmp, b, a, b);
+    if (!is_float)
+        return plain;
+    return fmt(e, "(isnan(%s) ? %s : (isnan(%s) ? %s : %s))", a, a, b, b,
+               plain);
+}
+
+static const char *binary_text(Emit *e, int code, const char *a, const char *b,
+                               Type rt) {
+    bool flt = type_is_float(rt);
+    switch (code) {
+    case OP_ADD: return fmt(e, "(%s + %s)", a, b);
+    case OP_SUB: return fmt(e, "(%s - %s)", a, b);
+    case OP_MUL: return fmt(e, "(%s * %s)", a, b);
+    case OP_DIV: return fmt(e, "(%s / %s)", a, b);
+    case OP_REM:
+        if (!flt)
+            return fmt(e, "(%s %% %s)", a, b);
+        /* C fmodf: a - trunc(a / b) * b */
+        return fmt(e,
+                   "(%s - ((%s / %s) < 0.0f ? -floorf(-(%s / %s)) : "
+                   "floorf(%s / %s)) * %s)",
+                   a, a, b, a, b, a, b, b);
+    case OP_AND: return fmt(e, "(%s & %s)", a, b);
+    case OP_OR: return fmt(e, "(%s | %s)", a, b);
+    case OP_XOR: return fmt(e, "(%s ^ %s)", a, b);
+    case OP_SHL: return fmt(e, "(%s << %s)", a, b);
+    case OP_SHR: return fmt(e, "(%s >> %s)", a, b);
+    case OP_CMP_LT: return fmt(e, "(%s < %s)", a, b);
+    case OP_CMP_LE: return fmt(e, "(%s <= %s)", a, b);
+    case OP_CMP_GT: return fmt(e, "(%s > %s)", a, b);
+    case OP_CMP_GE: return fmt(e, "(%s >= %s)", a, b);
+    case OP_CMP_EQ: return fmt(e, "(%s == %s)", a, b);
+    case OP_CMP_NE: return fmt(e, "(%s != %s)", a, b);
+    case OP_MAXIMUM: return fmax_text(e, a, b, true, flt);
+    case OP_MINIMUM: return fmax_text(e, a, b, false, flt);
+    default: return NULL;
+    }
+}
+
+static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
+                           const Dist *r);
+
+/* Element expression of an elementwise op for slot SLOT of r. */
+static const char *elementwise_expr(Emit *e, Op *op, const Dist *r) {
+    Func *f = e->f;
+    const char *a[3] = {0, 0, 0};
+    Type at[3];
+    for (int i = 0; i < op->nargs && i < 3; i++) {
+        if (!op->args[i])
+            continue;
+        at[i] = val_type(f, op->args[i]);
+        a[i] = elem_expr(e, op->args[i], r, op->loc);
+    }
+    return op_text(e, op, a, at, r);
+}
+
+static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc) {
+    Func *f = e->f;
+    Op *op = val(f, x)->def;
+    const char *a[3] = {0, 0, 0};
+    Type at[3];
+    for (int i = 0; i < op->nargs && i < 3; i++) {
+        if (!op->args[i])
+            continue;
+        at[i] = val_type(f, op->args[i]);
+        if (op->code == OP_EXPAND_DIMS && at[i].rank > 0) {
+            int map[2];
+            for (int j = 0; j < at[i].rank; j++)
+                map[j] = j < op->attr[0] ? j : j + 1;
+            a[i] = elem_expr_map(e, op->args[i], t, map, loc);
+        } else {
+            a[i] = elem_expr(e, op->args[i], t, loc);
+        }
+    }
+    return op_text(e, op, a, at, t);
+}
+
+static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
+                           const Dist *r) {
+    Func *f = e->f;
+    Type rt = val_type(f, op->res[0]);
+    const OpInfo *oi = &op_info[op->code];
+    switch (op->code) {
+    case OP_PROGRAM_ID:
+        return fmt(e, "(int)blockIdx.%c", "xyz"[op->attr[0] % 3]);
+    case OP_NUM_PROGRAMS:
+        return fmt(e, "(int)gridDim.%c", "xyz"[op->attr[0] % 3]);
+    case OP_ARANGE: {
+        const char *c = value_coord(e, r, 0, SLOT);
+        return op->attr[0] ? fmt(e, "(%lld + %s)", (long long)op->attr[0], c)
+                           : c;
+    }
+    case OP_ZEROS:
+    case OP_EMPTY:
+        return zero_of((DType)rt.dtype);
+    case OP_FULL:
+    case OP_BROADCAST:
+    case OP_EXPAND_DIMS:
+        return cast_to(e, a[0], at[0], rt);
+    case OP_NEG: return fmt(e, "(-%s)", a[0]);
+    case OP_NOT:
+        return type_is_bool(rt) ? fmt(e, "(!%s)", a[0]) : fmt(e, "(~%s)", a[0]);
+    case OP_ABS:
+        return type_is_float(rt) ? fmt(e, "fabsf(%s)", a[0])
+                                 : fmt(e, "(%s < 0 ? -%s : %s)", a[0], a[0], a[0]);
+    case OP_EXP: return fmt(e, "expf(%s)", a[0]);
+    case OP_LOG: return fmt(e, "logf(%s)", a[0]);
+    case OP_SQRT: return fmt(e, "sqrtf(%s)", a[0]);
+    case OP_CAST: return cast_to(e, a[0], at[0], rt);
+    case OP_SELECT:
+        return fmt(e, "(%s ? %s : %s)", a[0], cast_to(e, a[1], at[1], rt),
+                   cast_to(e, a[2], at[2], rt));
+    case OP_ADDPTR: return fmt(e, "(%s + %s)", a[0], a[1]);
+    case OP_LOAD: {
+        Type pt = type_scalar((DType)rt.dtype);
+        const char *other = a[2] ? cast_to(e, a[2], at[2], pt)
+                                 : zero_of((DType)rt.dtype);
+        if (!a[1])
+            return fmt(e, "(*%s)", a[0]);
+        return fmt(e, "(%s ? *%s : %s)", a[1], a[0], other);
+    }
+    default:
+        break;
+    }
+    if (oi->nargs == 2 && a[0] && a[1]) {
+        /* operands in the promoted type (comparisons: promoted of both) */
+        Type ct = rt;
+        if (oi->rule == R_CMP)
+            ct = type_scalar(type_is_bool(at[0]) && type_is_bool(at[1])
+                                 ? DT_I1
+                                 : promote_dtype((DType)at[0].dtype,
+                                                 (DType)at[1].dtype));
+        return binary_text(e, op->code, cast_to(e, a[0], at[0], ct),
+                           cast_to(e, a[1], at[1], ct), rt);
+    }
+    return NULL;
+}
+
+/* --------------------------------------------------------- op emitters */
+
+static int emit_region(Emit *e, Region *r);
+
+static int unsupported(Emit *e, Op *op) {
+    return diag_error(e->c, op->loc, MT_ERR_UNSUPPORTED,
+                      "the CUDA backend cannot lower '%s'",
+                      op_info[op->code].name);
+}
+
+static int emit_elementwise(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId res = op->res[0];
+    Type rt = val_type(f, res);
+    const char *ct = ctype_of(e, type_elem(rt));
+    e->name[res] = fmt(e, "v%d", res);
+    if (rt.rank == 0) {
+        const char *x = elementwise_expr(e, op, NULL);
+        if (!x)
+            return unsupported(e, op);
+        line(e, "%s v%d = %s;", ct, res, x);
+        return 0;
+    }
+    Dist r = dist_assigned(e, res);
+    const char *x = elementwise_expr(e, op, &r);
+    if (!x)
+        return unsupported(e, op);
+    line(e, "%s v%d[%d];", ct, res, r.nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
+    line(e, "    v%d[%s] = %s;", res, SLOT, x);
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    return 0;
+}
+
+static int emit_expand_dims(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId x = op->args[0], res = op->res[0];
+    Type xt = val_type(f, x), rt = val_type(f, res);
+    if (xt.rank != 1 || rt.rank != 2)
+        return emit_elementwise(e, op);
+    Dist r = dist_assigned(e, res);
+    int map[1] = {op->attr[0] == 0 ? 1 : 0};
+    Access a = operand_in(e, x, &r, map, op->loc);
+    e->name[res] = a.name; /* same slots: no code */
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    return 0;
+}
+
+static int emit_store(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId p = op->args[0], v = op->args[1], m = op->args[2];
+    Type pt = val_type(f, p), vt = val_type(f, v);
+    Type elem = type_scalar((DType)pt.dtype);
+    if (pt.rank == 0) {
+        const char *val_text = cast_to(e, vname(e, v), vt, elem);
+        if (m)
+            line(e, "if (threadIdx.x == 0 && %s) *%s = %s;", vname(e, m),
+                 vname(e, p), val_text);
+        else
+            line(e, "if (threadIdx.x == 0) *%s = %s;", vname(e, p), val_text);
+        return 0;
+    }
+    Dist r = e->dist[p];
+    const char *vx = cast_to(e, elem_expr(e, v, &r, op->loc), vt, elem);
+    const char *mx = m ? elem_expr(e, m, &r, op->loc) : "";
+    const char *own = owner_text(e, &r, SLOT);
+    const char *cond = *own && *mx ? fmt(e, "%s && %s", own, mx)
+                       : *own      ? own
+                                   : mx;
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
+    if (*cond)
+        line(e, "    if (%s) *%s[%s] = %s;", cond, e->name[p], SLOT, vx);
+    else
+        line(e, "    *%s[%s] = %s;", e->name[p], SLOT, vx);
+    return 0;
+}
+
+static const char *reduce_identity(int code, Type t) {
+    bool flt = type_is_float(t);
+    if (code == OP_SUM)
+        return zero_of((DType)t.dtype);
+    if (code == OP_MAX)
+        return flt ? "(-__int_as_float(0x7f800000))"
+               : t.dtype == DT_I64 ? "(-9223372036854775807LL - 1LL)"
+                                   : "(-2147483647 - 1)";
+    return flt ? "__int_as_float(0x7f800000)"
+           : t.dtype == DT_I64 ? "9223372036854775807LL"
+                               : "2147483647";
+}
+
+static const char *combine_text(Emit *e, int code, Type t, const char *a,
+                                const char *b) {
+    if (code == OP_SUM)
+        return fmt(e, "%s + %s", a, b);
+    return fmax_text(e, a, b, code == OP_MAX, type_is_float(t));
+}
+
+static int emit_reduce(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId x = op->args[0], res = op->res[0];
+    Type xt = val_type(f, x), rt = val_type(f, res);
+    Type et = type_scalar((DType)xt.dtype);
+    if (!type_is_numeric(et))
+        return unsupported(e, op);
+    const char *ct = ctype_of(e, et);
+    const Dist *d = &e->dist[x];
+    int axis = (int)op->attr[0];
+    int pa = d->pdim[axis];
+    int po = d->L.rank == 2 ? 1 - pa : -1;
+    int Eo = po >= 0 ? d->E[po] : 1;
+    int Ea = d->E[pa];
+    const char *acc = fmt(e, "mt_r%d", res);
+    const char *part = fmt(e, "v%d", res);
+    if (rt.rank == 0)
+        part = fmt(e, "mt_p%d", res);
+    line(e, "%s %s[%d];", ct, part, Eo);
+    pragma_unroll(e);
+    line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
+    e->indent++;
+    line(e, "%s %s = %s;", ct, acc, reduce_identity(op->code, et));
+    pragma_unroll(e);
+    line(e, "for (int mt_s = 0; mt_s < %d; ++mt_s) {", Ea);
+    const char *slot;
+    if (po < 0)
+        slot = "mt_s";
+    else if (pa == 0)
+        slot = d->E[1] == 1 ? "mt_s" : fmt(e, "mt_s * %d + mt_j", d->E[1]);
+    else
+        slot = d->E[1] == 1 ? "mt_j" : fmt(e, "mt_j * %d + mt_s", d->E[1]);
+    const char *own = owner_along(e, d, pa, "mt_s");
+    const char *comb = combine_text(e, op->code, et, acc,
+                                    fmt(e, "%s[%s]", e->name[x], slot));
+    if (*own)
+        line(e, "    if (%s) %s = %s;", own, acc, comb);
+    else
+        line(e, "    %s = %s;", acc, comb);
+    line(e, "}");
+    /* lanes that hold other coordinates along the axis */
+    int fast = d->L.order[0];
+    int stride = pa == fast ? 1 : d->L.tpw[fast];
+    /* every lane must reach every shuffle: never inside a ?: */
+    for (int m = 1; m < d->L.tpw[pa]; m *= 2) {
+        const char *other = fmt(e, "mt_o%d_%d", res, m);
+        line(e, "%s %s = __shfl_xor_sync(0xffffffffu, %s, %d);", ct, other,
+             acc, m * stride);
+        line(e, "%s = %s;", acc, combine_text(e, op->code, et, acc, other));
+    }
+    line(e, "%s[mt_j] = %s;", part, acc);
+    e->indent--;
+    line(e, "}");
+    int W = d->L.wpc[pa];
+    if (W > 1) {
+        int32_t no = po >= 0 ? d->n[po] : 1;
+        need_scratch(e, (int64_t)no * W * elem_bytes(et), op->loc);
+        const char *sm = scratch(e, et);
+        const char *co = po >= 0 ? coord_text(e, d, po, "mt_j") : "0";
+        const char *oo = po >= 0 ? owner_along(e, d, po, "mt_j") : "";
+        const char *row = strcmp(co, "0") == 0 ? "" : fmt(e, "%s * %d + ", co, W);
+        const char *cond = fmt(e, "mt_l%d_%d == 0%s%s", d->base, pa,
+                               *oo ? " && " : "", oo);
+        pragma_unroll(e);
+        line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j)", Eo);
+        line(e, "    if (%s) %s[%smt_w%d_%d] = %s[mt_j];", cond, sm, row,
+             d->base, pa, part);
+        line(e, "__syncthreads();");
+        pragma_unroll(e);
+        line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
+        e->indent++;
+        line(e, "%s %s = %s[%s0];", ct, acc, sm, row);
+        for (int w = 1; w < W; w++)
+            line(e, "%s = %s;", acc,
+                 combine_text(e, op->code, et, acc,
+                              fmt(e, "%s[%s%d]", sm, row, w)));
+        line(e, "%s[mt_j] = %s;", part, acc);
+        e->indent--;
+        line(e, "}");
+        line(e, "__syncthreads();");
+    }
+    e->name[res] = fmt(e, "v%d", res);
+    if (rt.rank == 0) {
+        line(e, "%s v%d = %s[0];", ct, res, part);
+        return 0;
+    }
+    e->dist[res] = dist_make(e, &d->L, rt, pa);
+    e->has_dist[res] = true;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- dot */
+
+static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
+    if (v == target)
+        return true;
+    if (!v || seen[v] || val(f, v)->kind != VK_OP)
+        return false;
+    seen[v] = 1;
+    Op *d = val(f, v)->def;
+    if (!d || d->code == OP_FOR)
+        return false;
+    for (int i = 0; i < d->nargs; i++)
+        if (depends_on(f, d->args[i], target, seen))
+            return true;
+    return false;
+}
+
+/* Inventory 9.6: the canonical runtime K loop around one dot, all ten
+ * conditions; anything else keeps the single-stage lowering. */
+static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
+    ValId start = loop->args[0], step = loop->args[2];
+    if (!val_is_const(f, start) || val(f, start)->c.i != 0)
+        return false;                                    /* 1 */
+    if (!val_is_const(f, step) || val(f, step)->c.i <= 0)
+        return false;                                    /* 2 */
+    Op *dot = NULL;
+    int ndots = 0;
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op->code == OP_FOR)
+            return false;                                /* 10 */
+        if (op->code == OP_DOT) {
+            dot = op;
+            ndots++;
+        }
+    }
+    if (ndots != 1)
+        return false;                                    /* 4 */
+    Type at = val_type(f, dot->args[0]);
+    if (val(f, step)->c.i != at.shape[1])
+        return false;                                    /* 3 */
+    uint8_t *seen = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!seen || !depends_on(f, dot->args[0], loop->index, seen))
+        return false;                                    /* 5 */
+    memset(seen, 0, (size_t)f->nvals);
+    if (!depends_on(f, dot->args[1], loop->index, seen))
+        return false;                                    /* 6 */
+    if (loop->nres != 1)
+        return false;                                    /* 7 */
+    ValId acc = loop->iters[0], next = 0;
+    if (dot->args[2] == acc) {
+        next = dot->res[0]; /* dot(a, b, acc) adds in place */
+    } else {
+        for (int i = 0; i < loop->body->nops; i++) {
+            Op *op = loop->body->ops[i];
+            if (op->code == OP_ADD &&
+                ((op->args[0] == acc && op->args[1] == dot->res[0]) ||
+                 (op->args[1] == acc && op->args[0] == dot->res[0])))
+                next = op->res[0];
+        }
+    }
+    if (!next)
+        return false;                                    /* 8 */
+    if (loop->yields[0] != next)
+        return false;                                    /* 9 */
+    plan->dot = dot->res[0];
+    plan->stage_count = 2;
+    return true;
+}
+
+static int emit_dot(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId a = op->args[0], b = op->args[1], acc = op->args[2],
+          res = op->res[0];
+    Type at = val_type(f, a), bt = val_type(f, b), rt = val_type(f, res);
+    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+    Dist r = dist_assigned(e, res);
+    bool staged = res == e->staged_dot;
+    int stages = staged ? 2 : 1;
+    int rows_per_warp = r.L.tpw[0] < BM ? r.L.tpw[0] : BM;
+    SharedBuffer A = {"dot_lhs", BM, BK, DT_F32,
+                      smem_bank_padding(BK, rows_per_warp), stages};
+    SharedBuffer B = {"dot_rhs", BK, BN, DT_F32, 0, stages};
+    if (smem_size(&A) > e->lhs_size) {
+        e->lhs_size = smem_size(&A);
+        e->lhs_stages = stages;
+        e->lhs_stage_size = smem_stage_size(&A);
+    }
+    if (smem_size(&B) > e->rhs_size) {
+        e->rhs_size = smem_size(&B);
+        e->rhs_stages = stages;
+        e->rhs_stage_size = smem_stage_size(&B);
+    }
+    note_smem(e, op->loc);
+    const char *stage = staged ? "dot_stage" : "0";
+    const char *init = acc ? elem_expr(e, acc, &r, op->loc) : "0.0f";
+    /* cooperative write: every element once, by its owner */
+    for (int k = 0; k < 2; k++) {
+        ValId x = k ? b : a;
+        const SharedBuffer *sbuf = k ? &B : &A;
+        const Dist *d = &e->dist[x];
+        StrBuf addr;
+        sb_init(&addr);
+        smem_element_text(&addr, sbuf, stage, value_coord(e, d, 0, SLOT),
+                          value_coord(e, d, 1, SLOT));
+        const char *own = owner_text(e, d, SLOT);
+        pragma_unroll(e);
+        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
+        if (*own)
+            line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
+                 sb_str(&addr), e->name[x], SLOT);
+        else
+            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr),
+                 e->name[x], SLOT);
+        sb_free(&addr);
+    }
+    line(e, "__syncthreads();");
+    e->name[res] = fmt(e, "v%d", res);
+    line(e, "float v%d[%d];", res, r.nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
+    line(e, "    v%d[%s] = %s;", res, SLOT, init);
+    StrBuf la, lb;
+    sb_init(&la);
+    sb_init(&lb);
+    smem_element_text(&la, &A, stage,
+                      coord_text(e, &r, 0, slot_along(e, &r, 0, SLOT)), "dot_k");
+    smem_element_text(&lb, &B, stage, "dot_k",
+                      coord_text(e, &r, 1, slot_along(e, &r, 1, SLOT)));
+    pragma_unroll(e);
+    line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+    pragma_unroll(e);
+    line(e, "    for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
+    line(e, "        v%d[%s] += dot_lhs[%s] * dot_rhs[%s];", res, SLOT,
+         sb_str(&la), sb_str(&lb));
+    line(e, "}");
+    sb_free(&la);
+    sb_free(&lb);
+    if (!staged)
+        line(e, "__syncthreads();");
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    (void)rt;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- for */
+
+static void declare_copy(Emit *e, const char *ct, const char *dst,
+                         const Dist *d, const char *src_expr, bool declare) {
+    if (!d) {
+        if (declare)
+            line(e, "%s %s = %s;", ct, dst, src_expr);
+        else
+            line(e, "%s = %s;", dst, src_expr);
+        return;
+    }
+    if (declare)
+        line(e, "%s %s[%d];", ct, dst, d->nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
+    line(e, "    %s[%s] = %s;", dst, SLOT, src_expr);
+}
+
+static int emit_for(Emit *e, Op *op) {
+    Func *f = e->f;
+    DotPlan plan = {0, 1};
+    bool staged = match_dot_loop(f, op, &plan);
+    int n = op->nres;
+    Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++) {
+        ValId r = op->res[k];
+        Type t = val_type(f, r);
+        const char *ct = ctype_of(e, type_elem(t));
+        const char *nm = fmt(e, "v%d", r);
+        if (t.rank)
+            cd[k] = dist_assigned(e, r);
+        const char *init = elem_expr(e, op->args[3 + k], t.rank ? &cd[k] : NULL,
+                                     op->loc);
+        declare_copy(e, ct, nm, t.rank ? &cd[k] : NULL, init, true);
+        e->name[r] = e->name[op->iters[k]] = nm;
+        if (t.rank) {
+            e->dist[r] = e->dist[op->iters[k]] = cd[k];
+            e->has_dist[r] = e->has_dist[op->iters[k]] = true;
+        }
+    }
+    const char *iv = staged ? "k_base" : fmt(e, "v%d", op->index);
+    e->name[op->index] = iv;
+    line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
+         vname(e, op->args[0]), iv, vname(e, op->args[1]), iv,
+         vname(e, op->args[2]));
+    e->indent++;
+    ValId saved = e->staged_dot;
+    if (staged) {
+        line(e, "int dot_stage = (k_base / %lld) & 1;",
+             (long long)val(f, op->args[2])->c.i);
+        e->staged_dot = plan.dot;
+    } else {
+        e->staged_dot = 0;
+    }
+    if (emit_region(e, op->body) < 0)
+        return -1;
+    e->staged_dot = saved;
+    /* yields: a parallel copy */
+    const char **src = arena_alloc(f->arena, sizeof(char *) * (size_t)(n ? n : 1));
+    bool clash = false;
+    for (int k = 0; k < n; k++) {
+        ValId y = op->yields[k];
+        Type t = val_type(f, op->res[k]);
+        src[k] = elem_expr(e, y, t.rank ? &cd[k] : NULL, op->loc);
+        for (int j = 0; j < n; j++)
+            if (j != k && y && e->name[y] && strcmp(e->name[y], e->name[op->res[j]]) == 0)
+                clash = true;
+    }
+    for (int k = 0; k < n; k++) {
+        ValId y = op->yields[k];
+        if (y && e->name[y] && strcmp(e->name[y], e->name[op->res[k]]) == 0 &&
+            val(f, y)->kind != VK_CONST)
+            continue; /* yields itself */
+        Type t = val_type(f, op->res[k]);
+        const char *ct = ctype_of(e, type_elem(t));
+        if (clash) {
+            declare_copy(e, ct, fmt(e, "mt_y%d", op->res[k]),
+                         t.rank ? &cd[k] : NULL, src[k], true);
+            src[k] = t.rank ? fmt(e, "mt_y%d[%s]", op->res[k], SLOT)
+                            : fmt(e, "mt_y%d", op->res[k]);
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        ValId y = op->yields[k];
+        if (y && e->name[y] && strcmp(e->name[y], e->name[op->res[k]]) == 0 &&
+            val(f, y)->kind != VK_CONST)
+            continue;
+        Type t = val_type(f, op->res[k]);
+        declare_copy(e, NULL, fmt(e, "v%d", op->res[k]), t.rank ? &cd[k] : NULL,
+                     src[k], false);
+    }
+    e->indent--;
+    line(e, "}");
+    if (staged) /* the last stage may still be read by slower threads */
+        line(e, "__syncthreads();");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static int emit_op(Emit *e, Op *op) {
+    mark_line(e, op->loc);
+    switch (op->code) {
+    case OP_FOR: return emit_for(e, op);
+    case OP_STORE: return emit_store(e, op);
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN: return emit_reduce(e, op);
+    case OP_DOT: return emit_dot(e, op);
+    case OP_EXPAND_DIMS: return emit_expand_dims(e, op);
+    default:
+        if (!op->nres)
+            return unsupported(e, op);
+        return emit_elementwise(e, op);
+    }
+}
+
+static int emit_region(Emit *e, Region *r) {
+    for (int i = 0; i < r->nops; i++)
+        if (emit_op(e, r->ops[i]) < 0 || HAS_ERROR(e->c))
+            return -1;
+    return 0;
+}
+
+/* Parameter names that would collide with C/CUDA words or our own names. */
+static bool reserved_name(const char *s) {
+    static const char *const words[] = {
+        "int", "float", "double", "char", "long", "short", "unsigned",
+        "signed", "void", "auto", "const", "static", "struct", "union",
+        "enum", "switch", "case", "default", "do", "goto", "register",
+        "sizeof", "typedef", "volatile", "extern", "inline", "restrict",
+        "bool", "true", "false", "new", "delete", "this", "template",
+        "typename", "class", "namespace", "operator", "private", "public",
+        "protected", "virtual", "friend", "using", "throw", "catch",
+        "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
+        "blockDim", "gridDim", "INFINITY", "NAN", "expf", "logf", "sqrtf",
+        "fabsf", "fmaxf", "fminf", "floorf", "isnan", "isinf", "dot_k",
+        "dot_stage", "k_base", "dot_lhs", "dot_rhs", "warpSize", "main",
+        "for", "while", "if", "else", "return", "break", "continue"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strcmp(s, words[i]) == 0)
+            return true;
+    if (strncmp(s, "mt_", 3) == 0 || strncmp(s, "__", 2) == 0)
+        return true;
+    if (s[0] == 'v' && s[1]) {
+        const char *p = s + 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (!*p)
+            return true;
+    }
+    return false;
+}
+
+int cuda_emit(Func *f, StrBuf *out) {
+    Ctx *c = f->ctx;
+    Emit e;
+    memset(&e, 0, sizeof e);
+    e.f = f;
+    e.c = c;
+    e.indent = 1;
+    sb_init(&e.body);
+    e.name = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvals);
+    e.dist = arena_alloc(f->arena, sizeof(Dist) * (size_t)f->nvals);
+    e.has_dist = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
+    if (!e.name || !e.dist || !e.has_dist) {
+        sb_free(&e.body);
+        return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    }
+    for (int v = 1; v < f->nvals; v++) {
+        Value *x = &f->vals[v];
+        if (x->type.rank && x->layout < 0 &&
+            (x->kind == VK_OP || x->kind == VK_LOOP_ARG)) {
+            sb_free(&e.body);
+            return diag_error(c, (Loc){0, 0}, MT_ERR_INTERNAL,
+                              "block value %%%d has no layout", v);
+        }
+    }
+    StrBuf sig;
+    sb_init(&sig);
+    for (int i = 0; i < f->nparams; i++) {
+        ValId p = f->params[i];
+        Value *x = val(f, p);
+        const char *nm = reserved_name(x->name)
+                             ? fmt(&e, "mt_p%d_%s", i, x->name)
+                             : x->name;
+        e.name[p] = nm;
+        if (i)
+            sb_puts(&sig, ", ");
+        if (x->type.is_ptr)
+            sb_printf(&sig, "%s* __restrict__ %s",
+                      dtype_ctype((DType)x->type.dtype), nm);
+        else
+            sb_printf(&sig, "%s %s", dtype_ctype((DType)x->type.dtype), nm);
+    }
+    int rc = emit_region(&e, &f->body);
+    if (rc == 0 && e.body.failed)
+        rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    int64_t scratch_words = (e.scratch_bytes + 7) / 8;
+    int64_t total = scratch_words * 8 + 4 * e.lhs_size + 4 * e.rhs_size;
+    if (rc == 0 && total > MT_SMEM_BUDGET)
+        rc = diag_error(c, e.smem_loc, MT_ERR_RESOURCE,
+                        "kernel needs %lld bytes of shared memory, more than "
+                        "the %d-byte budget",
+                        (long long)total, MT_SMEM_BUDGET);
+    if (rc < 0) {
+        sb_free(&sig);
+        sb_free(&e.body);
+        return -1;
+    }
+    int threads = 32 * f->num_warps;
+    sb_printf(out,
+              "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
+              threads, f->name, sb_str(&sig));
+    if (scratch_words)
+        sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
+                  (long long)scratch_words);
+    if (e.lhs_size) {
+        if (e.lhs_stages > 1)
+            sb_printf(out, "    __shared__ float dot_lhs[%d * %lld];\n",
+                      e.lhs_stages, (long long)e.lhs_stage_size);
+        else
+            sb_printf(out, "    __shared__ float dot_lhs[%lld];\n",
+                      (long long)e.lhs_size);
+        if (e.rhs_stages > 1)
+            sb_printf(out, "    __shared__ float dot_rhs[%d * %lld];\n",
+                      e.rhs_stages, (long long)e.rhs_stage_size);
+        else
+            sb_printf(out, "    __shared__ float dot_rhs[%lld];\n",
+                      (long long)e.rhs_size);
+    }
+    if (e.nbases) {
+        sb_puts(out, "    int mt_lane = (int)threadIdx.x & 31;\n");
+        sb_puts(out, "    int mt_warp = (int)threadIdx.x >> 5;\n");
+    }
+    for (int k = 0; k < e.nbases; k++) {
+        const Layout *l = &e.bases[k];
+        int fast = l->order[0];
+        for (int p = 0; p < l->rank; p++) {
+            bool is_fast = p == fast || l->rank == 1;
+            if (is_fast) {
+                sb_printf(out, "    int mt_l%d_%d = mt_lane %% %d;\n", k, p,
+                          l->tpw[p]);
+                sb_printf(out, "    int mt_w%d_%d = mt_warp %% %d;\n", k, p,
+                          l->wpc[p]);
+            } else {
+                sb_printf(out, "    int mt_l%d_%d = mt_lane / %d;\n", k, p,
+                          l->tpw[fast]);
+                sb_printf(out, "    int mt_w%d_%d = mt_warp / %d;\n", k, p,
+                          l->wpc[fast]);
+            }
+            sb_printf(out, "    int mt_b%d_%d = (mt_w%d_%d * %d + mt_l%d_%d) * %d;\n",
+                      k, p, k, p, l->tpw[p], k, p, l->spt[p]);
+        }
+    }
+    sb_puts(out, sb_str(&e.body));
+    sb_puts(out, "}\n");
+    sb_free(&sig);
+    sb_free(&e.body);
+    return 0;
+}

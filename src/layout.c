@@ -1,0 +1,272 @@
+/* layout.c: which thread holds which element of every block value.
+ *
+ * Input: a verified, optimised Func.  Output: f->layouts and Value.layout
+ * for every block value (scalars keep -1).  A layout is a Triton "blocked"
+ * layout (see mt.h) made for a parent shape; a rank-1 value may instead be
+ * a slice (slice_dim) of a rank-2 layout, so that offs[:, None] or a row
+ * reduction costs no data movement.
+ *
+ * The assignment is a heuristic and nothing depends on it for
+ * correctness: cuda.c compares the layouts an op needs with the ones its
+ * operands have and converts through shared memory on any mismatch.  The
+ * heuristic: values that meet in an elementwise op (same rank) or through a
+ * loop carry form one group; a group gets the canonical layout of the
+ * broadcast of its members' shapes; a rank-1 group that feeds expand_dims,
+ * comes out of a rank-2 reduction, or is broadcast into a rank-2 op becomes
+ * a slice of that rank-2 group's layout (first link in program order wins).
+ *
+ * Limits checked here: block rank <= 2 and power-of-two dims
+ * (MT_ERR_UNSUPPORTED at the op that makes the value). */
+#include "mt.h"
+
+#include <string.h>
+
+typedef struct Link {
+    ValId one;  /* a member of the rank-1 group */
+    ValId two;  /* a member of the rank-2 group */
+    int axis;   /* parent dim the rank-1 value lacks */
+} Link;
+
+typedef struct Assign {
+    Func *f;
+    int *parent;   /* union-find over ValIds */
+    Link *links;
+    int nlinks, caplinks;
+} Assign;
+
+static int find(Assign *a, int v) {
+    while (a->parent[v] != v) {
+        a->parent[v] = a->parent[a->parent[v]];
+        v = a->parent[v];
+    }
+    return v;
+}
+
+static void unite(Assign *a, ValId x, ValId y) {
+    int rx = find(a, x), ry = find(a, y);
+    if (rx != ry)
+        a->parent[ry < rx ? rx : ry] = ry < rx ? ry : rx;
+}
+
+static int rank_of(Func *f, ValId v) { return v ? val_type(f, v).rank : 0; }
+
+static void add_link(Assign *a, ValId one, ValId two, int axis) {
+    Link l = {one, two, axis};
+    VEC_PUSH(a->f->arena, a->links, a->nlinks, a->caplinks, l);
+}
+
+static int check_value(Func *f, ValId v, Loc loc) {
+    Type t = val_type(f, v);
+    if (t.rank > 2)
+        return diag_error(f->ctx, loc, MT_ERR_UNSUPPORTED,
+                          "blocks of rank %d are not supported (at most 2)",
+                          t.rank);
+    for (int d = 0; d < t.rank; d++) {
+        int32_t n = t.shape[d];
+        if (n <= 0 || (n & (n - 1)) != 0)
+            return diag_error(f->ctx, loc, MT_ERR_UNSUPPORTED,
+                              "block dimension %d is not a power of two", n);
+    }
+    return 0;
+}
+
+static bool is_elementwise(int code) {
+    switch (code) {
+    case OP_SUM: case OP_MAX: case OP_MIN: case OP_EXPAND_DIMS:
+    case OP_DOT: case OP_FOR:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static int walk(Assign *a, Region *r) {
+    Func *f = a->f;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        for (int k = 0; k < op->nres; k++)
+            if (check_value(f, op->res[k], op->loc) < 0)
+                return -1;
+        for (int k = 0; k < op->nargs; k++)
+            if (op->args[k] && check_value(f, op->args[k], op->loc) < 0)
+                return -1;
+        if (op->code == OP_FOR) {
+            for (int k = 0; k < op->nres; k++) {
+                if (!val_type(f, op->res[k]).rank)
+                    continue;
+                unite(a, op->res[k], op->iters[k]);
+                unite(a, op->res[k], op->args[3 + k]);
+                if (op->yields[k])
+                    unite(a, op->res[k], op->yields[k]);
+            }
+            if (walk(a, op->body) < 0)
+                return -1;
+            continue;
+        }
+        if (op->code == OP_EXPAND_DIMS) {
+            if (rank_of(f, op->args[0]) == 1 && rank_of(f, op->res[0]) == 2)
+                add_link(a, op->args[0], op->res[0], (int)op->attr[0]);
+            continue;
+        }
+        if (op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN) {
+            if (rank_of(f, op->args[0]) == 2)
+                add_link(a, op->res[0], op->args[0], (int)op->attr[0]);
+            continue;
+        }
+        if (op->code == OP_DOT) {
+            if (op->args[2])
+                unite(a, op->res[0], op->args[2]);
+            continue;
+        }
+        if (!is_elementwise(op->code))
+            continue;
+        /* the widest block among result and operands anchors the group */
+        ValId anchor = op->nres ? op->res[0] : 0;
+        for (int k = 0; k < op->nargs; k++)
+            if (rank_of(f, op->args[k]) > rank_of(f, anchor))
+                anchor = op->args[k];
+        int ar = rank_of(f, anchor);
+        if (!ar)
+            continue;
+        for (int k = 0; k < op->nargs; k++) {
+            ValId x = op->args[k];
+            int xr = rank_of(f, x);
+            if (xr == ar)
+                unite(a, anchor, x);
+            else if (xr == 1 && ar == 2)
+                add_link(a, x, anchor, 0); /* right-aligned broadcast */
+        }
+        if (op->nres && rank_of(f, op->res[0]) == ar)
+            unite(a, anchor, op->res[0]);
+    }
+    return 0;
+}
+
+static int32_t clamp32(int64_t v, int32_t lo, int32_t hi) {
+    return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
+/* The canonical layout of a shape for T = 32 * num_warps threads. */
+static Layout canonical(int rank, const int32_t *shape, int num_warps) {
+    Layout l;
+    memset(&l, 0, sizeof l);
+    l.rank = rank;
+    l.slice_dim = -1;
+    int64_t threads = 32LL * num_warps;
+    if (rank == 1) {
+        l.shape[0] = shape[0];
+        l.spt[0] = clamp32(shape[0] / threads, 1, 4);
+        if (l.spt[0] > shape[0])
+            l.spt[0] = shape[0];
+        l.tpw[0] = 32;
+        l.wpc[0] = num_warps;
+        l.order[0] = 0;
+        return l;
+    }
+    l.shape[0] = shape[0];
+    l.shape[1] = shape[1];
+    int64_t numel = (int64_t)shape[0] * shape[1];
+    l.spt[1] = clamp32(numel / threads, 1, 4);
+    if (l.spt[1] > shape[1])
+        l.spt[1] = shape[1];
+    l.tpw[1] = clamp32(shape[1] / l.spt[1], 1, 32);
+    l.tpw[0] = 32 / l.tpw[1];
+    l.spt[0] = 1;
+    int32_t fit = shape[0] / (l.spt[0] * l.tpw[0]);
+    int32_t w0 = 1;
+    while (w0 * 2 <= num_warps && w0 * 2 <= fit)
+        w0 *= 2;
+    l.wpc[0] = w0;
+    l.wpc[1] = num_warps / w0;
+    l.order[0] = 1;
+    l.order[1] = 0;
+    return l;
+}
+
+static int intern_layout(Func *f, const Layout *l) {
+    for (int i = 0; i < f->nlayouts; i++)
+        if (memcmp(&f->layouts[i], l, sizeof *l) == 0)
+            return i;
+    int n = f->nlayouts;
+    if ((n & (n - 1)) == 0) { /* capacity is the next power of two */
+        Layout *grown = arena_alloc(f->arena, sizeof(Layout) *
+                                                  (size_t)(n ? 2 * n : 4));
+        if (!grown)
+            return -1;
+        if (n)
+            memcpy(grown, f->layouts, sizeof(Layout) * (size_t)n);
+        f->layouts = grown;
+    }
+    f->layouts[n] = *l;
+    f->nlayouts = n + 1;
+    return n;
+}
+
+int layout_assign(Func *f) {
+    Assign a;
+    memset(&a, 0, sizeof a);
+    a.f = f;
+    if (f->num_warps < 1)
+        f->num_warps = 4;
+    a.parent = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    if (!a.parent)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++)
+        a.parent[v] = v;
+    f->layouts = NULL;
+    f->nlayouts = 0;
+    if (walk(&a, &f->body) < 0)
+        return -1;
+
+    /* parent shape of each group: the broadcast of its members' shapes */
+    int32_t(*gshape)[2] = arena_alloc(f->arena, sizeof(*gshape) *
+                                                    (size_t)f->nvals);
+    int *glayout = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    if (!gshape || !glayout)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++)
+        glayout[v] = -1;
+    for (int v = 1; v < f->nvals; v++) {
+        Type t = val_type(f, v);
+        if (!t.rank)
+            continue;
+        int g = find(&a, v);
+        for (int d = 0; d < t.rank && d < 2; d++)
+            if (t.shape[d] > gshape[g][d])
+                gshape[g][d] = t.shape[d];
+    }
+    /* rank-2 groups first: their layouts are canonical */
+    for (int v = 1; v < f->nvals; v++) {
+        Type t = val_type(f, v);
+        int g = find(&a, v);
+        if (t.rank != 2 || glayout[g] >= 0)
+            continue;
+        Layout l = canonical(2, gshape[g], f->num_warps);
+        glayout[g] = intern_layout(f, &l);
+    }
+    /* rank-1 groups linked to a rank-2 group become its slices */
+    for (int i = 0; i < a.nlinks; i++) {
+        int g1 = find(&a, a.links[i].one), g2 = find(&a, a.links[i].two);
+        int axis = a.links[i].axis;
+        if (glayout[g1] >= 0 || glayout[g2] < 0 || axis < 0 || axis > 1)
+            continue;
+        Layout l = f->layouts[glayout[g2]];
+        if (gshape[g1][0] != l.shape[1 - axis])
+            continue;
+        l.slice_dim = axis;
+        glayout[g1] = intern_layout(f, &l);
+    }
+    for (int v = 1; v < f->nvals; v++) {
+        Type t = val_type(f, v);
+        int g = find(&a, v);
+        if (t.rank != 1 || glayout[g] >= 0)
+            continue;
+        Layout l = canonical(1, gshape[g], f->num_warps);
+        glayout[g] = intern_layout(f, &l);
+    }
+    for (int v = 1; v < f->nvals; v++) {
+        Type t = val_type(f, v);
+        f->vals[v].layout = t.rank ? glayout[find(&a, v)] : -1;
+    }
+    return 0;
+}

@@ -1,0 +1,132 @@
+/* smem.c: the Version 18 shared-buffer contract (the seed's
+ * CudaSharedBuffer).
+ *
+ * Input: a SharedBuffer describing a logical [rows, columns] tile with a
+ * row padding and a stage count.  Output: its physical row stride, stage
+ * and total sizes, byte count, and element addresses, both as integers and
+ * as C text.  Invariant: every writer and every reader of a shared tile in
+ * cuda.c takes its address from smem_element_text, so the padded stride
+ * and the stage offset can never disagree between producer and consumer.
+ * Invalid buffers (negative padding, fewer than one stage, non-positive
+ * dims) and out-of-range integer coordinates give -1, never an address. */
+#include "mt.h"
+
+#include <string.h>
+
+static bool buffer_valid(const SharedBuffer *b) {
+    return b && b->rows > 0 && b->columns > 0 && b->row_padding >= 0 &&
+           b->stage_count >= 1;
+}
+
+int smem_row_stride(const SharedBuffer *b) {
+    if (!buffer_valid(b))
+        return -1;
+    return b->columns + b->row_padding;
+}
+
+int64_t smem_stage_size(const SharedBuffer *b) {
+    if (!buffer_valid(b))
+        return -1;
+    return (int64_t)b->rows * smem_row_stride(b);
+}
+
+int64_t smem_size(const SharedBuffer *b) {
+    if (!buffer_valid(b))
+        return -1;
+    return (int64_t)b->stage_count * smem_stage_size(b);
+}
+
+static int64_t elem_size(DType d) {
+    switch (d) {
+    case DT_I1: return 1;
+    case DT_I64: return 8;
+    default: return 4;
+    }
+}
+
+int64_t smem_nbytes(const SharedBuffer *b) {
+    if (!buffer_valid(b))
+        return -1;
+    return smem_size(b) * elem_size(b->elem);
+}
+
+int64_t smem_element(const SharedBuffer *b, int stage, int row, int column) {
+    if (!buffer_valid(b) || stage < 0 || stage >= b->stage_count || row < 0 ||
+        row >= b->rows || column < 0 || column >= b->columns)
+        return -1;
+    return (int64_t)stage * smem_stage_size(b) +
+           (int64_t)row * smem_row_stride(b) + column;
+}
+
+/* An operand of * or + needs parentheses unless it is one token. */
+static bool is_atom(const char *e) {
+    if (!*e)
+        return false;
+    if (e[0] == '(') { /* fully parenthesised already? */
+        int depth = 0;
+        for (const char *p = e; *p; p++) {
+            depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+            if (depth == 0)
+                return p[1] == 0;
+        }
+        return false;
+    }
+    for (const char *p = e; *p; p++) {
+        char c = *p;
+        bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '.';
+        if (!word)
+            return false;
+    }
+    return true;
+}
+
+static bool is_zero(const char *e) { return strcmp(e, "0") == 0; }
+
+static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale) {
+    if (is_zero(e) || scale == 0)
+        return;
+    if (!*first)
+        sb_puts(sb, " + ");
+    *first = false;
+    bool atom = is_atom(e);
+    if (!atom)
+        sb_putc(sb, '(');
+    sb_puts(sb, e);
+    if (!atom)
+        sb_putc(sb, ')');
+    if (scale != 1)
+        sb_printf(sb, " * %lld", (long long)scale);
+}
+
+void smem_element_text(StrBuf *sb, const SharedBuffer *b, const char *stage,
+                       const char *row, const char *column) {
+    bool first = true;
+    if (b->stage_count > 1)
+        put_term(sb, &first, stage, smem_stage_size(b));
+    put_term(sb, &first, row, smem_row_stride(b));
+    put_term(sb, &first, column, 1);
+    if (first)
+        sb_putc(sb, '0');
+}
+
+static int gcd_int(int a, int b) {
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int smem_bank_padding(int columns, int simultaneous_rows) {
+    if (columns <= 0)
+        return 0;
+    int distinct_banks = 32 / gcd_int(columns, 32);
+    return simultaneous_rows > distinct_banks ? 1 : 0;
+}
+
+int smem_bank(int64_t word_offset) {
+    int64_t b = word_offset % 32;
+    return (int)(b < 0 ? b + 32 : b);
+}
