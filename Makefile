@@ -21,6 +21,8 @@ SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/ops.def
 
 B = build
+# Tests and examples keep their compiled kernels inside the build tree.
+export MYTRITON_CACHE_DIR ?= $(CURDIR)/$(B)/cache
 OBJ = $(SRC:src/%.c=$(B)/obj/%.o)
 ASAN_OBJ = $(SRC:src/%.c=$(B)/asan/%.o)
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -92,8 +94,13 @@ $(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR)
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
+# test_cuda loads dozens of host-kernel objects with thread_local state;
+# LeakSanitizer's exit-time scan of their dynamic TLS crashes (a sanitizer
+# limitation with glibc 2.36, "Tracer caught signal 11"), so that one binary
+# runs with ASan+UBSan but without the leak check; the others keep it.
 test-asan: $(UNIT_ASAN) $(B)/mytriton-asan
-	@set -e; for t in $(UNIT_ASAN); do echo "== $$t (asan)"; $$t; done
+	@set -e; for t in $(UNIT_ASAN); do echo "== $$t (asan)"; \
+	  case $$t in *test_cuda) ASAN_OPTIONS=detect_leaks=0 $$t;; *) $$t;; esac; done
 	MYTRITON_CLI=$(CURDIR)/$(B)/mytriton-asan FILECHECK=$(FILECHECK) $(LIT) -q tests/lit
 
 test-lit: $(B)/mytriton

@@ -704,6 +704,19 @@ static int emit_store(Emit *e, Op *op) {
     Type elem = type_scalar((DType)pt.dtype);
     if (pt.rank == 0) {
         const char *val_text = cast_to(e, vname(e, v), vt, elem);
+        if (m && val_type(f, m).rank > 0) {
+            /* A block mask on a scalar pointer: the pointer broadcasts to
+             * the mask's shape, so each owner of a set mask element stores
+             * the same value to the same address (a benign duplicate). */
+            Dist r = e->dist[m];
+            const char *mx = elem_expr(e, m, &r, op->loc);
+            const char *own = owner_text(e, &r, SLOT);
+            const char *cond = *own ? fmt(e, "%s && %s", own, mx) : mx;
+            pragma_unroll(e);
+            line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
+            line(e, "    if (%s) *%s = %s;", cond, vname(e, p), val_text);
+            return 0;
+        }
         if (m)
             line(e, "if (threadIdx.x == 0 && %s) *%s = %s;", vname(e, m),
                  vname(e, p), val_text);

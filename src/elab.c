@@ -1990,6 +1990,12 @@ static int eval_unary(Elab *E, Node *n, CV *out) {
     CV v;
     if (!n->rhs)
         return err(E, n->loc, MT_ERR_SYNTAX, "missing operand");
+    /* -9223372036854775808 is in range although its magnitude is not. */
+    if (n->op == OT_MINUS && n->rhs->kind == ND_INT && n->rhs->big &&
+        !strcmp(source_word(E, n->rhs->loc), "9223372036854775808")) {
+        *out = cv_int(INT64_MIN);
+        return 0;
+    }
     if (eval(E, n->rhs, &v) < 0)
         return -1;
     if (n->op == OT_NOT) {
@@ -2738,8 +2744,9 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         return NULL;
     if (fn->nparams != in->nsig) {
         diag_error(c, fn->loc, MT_ERR_SIGNATURE,
-                   "signature has %d entries but kernel '%s' has %d parameters", in->nsig,
-                   in->kernel, fn->nparams);
+                   "signature has %d entr%s but kernel '%s' has %d parameter%s", in->nsig,
+                   in->nsig == 1 ? "y" : "ies", in->kernel, fn->nparams,
+                   fn->nparams == 1 ? "" : "s");
         return NULL;
     }
     Elab E;

@@ -477,6 +477,10 @@ void host_module_free(HostModule *m) {
     if (!m)
         return;
     pthread_mutex_destroy(&m->lock);
-    dlclose(m->dl);
+    /* The shared object stays loaded, like a CUDA module for the life of
+     * its context: its thread_local state (blockIdx, threadIdx, shared
+     * memory) would otherwise leave dangling dynamic-TLS records, which
+     * crash LeakSanitizer at exit, and dlopen of the same cached object
+     * later is then free. */
     free(m);
 }

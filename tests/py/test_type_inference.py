@@ -48,7 +48,7 @@ def store_int_into_f32_kernel(out):
 @triton.jit
 def store_bool_kernel(out):
     offs = tl.arange(0, 4)
-    tl.store(out + offs, tl.where(offs < 2, 1.0, 0.0))
+    tl.store(out + offs, offs < 2)
 
 
 @triton.jit

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,76 +163,43 @@ static int count(const char *s, const char *needle) {
 
 /* ------------------------------------------------ host execution harness */
 
-typedef int (*host_run_fn)(void (*)(void **), void **, unsigned, unsigned,
-                           unsigned, unsigned, char *, unsigned);
-
+/* Kernels run through the real host backend (host.c + mt_host.h). */
 typedef struct Runner {
-    void *so;
-    void (*entry)(void **);
-    host_run_fn run;
-    char dir[64];
+    Ctx c;
+    HostModule *m;
 } Runner;
 
 static bool have_cxx(void) { return system("c++ --version >/dev/null 2>&1") == 0; }
 
-/* Compiles kernel text plus a trampoline for f's parameters. */
 static int runner_build(Runner *rn, Func *f, const char *src) {
     memset(rn, 0, sizeof *rn);
-    strcpy(rn->dir, "/tmp/mt_test_cuda_XXXXXX");
-    if (!mkdtemp(rn->dir))
+    sb_init(&rn->c.err);
+    char types[32][24];
+    const char *ctypes[32];
+    if (f->nparams > 32)
         return -1;
-    char path[128], so[128], cmd[512];
-    snprintf(path, sizeof path, "%s/k.cpp", rn->dir);
-    snprintf(so, sizeof so, "%s/k.so", rn->dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return -1;
-    char cwd[256];
-    if (!getcwd(cwd, sizeof cwd))
-        return -1;
-    fprintf(fp, "#include \"%s/src/mt_host.h\"\n%s\n", cwd, src);
-    fprintf(fp, "extern \"C\" void mt_entry(void **a) {\n    %s(", f->name);
     for (int i = 0; i < f->nparams; i++) {
         Type t = val_type(f, f->params[i]);
-        fprintf(fp, "%s*(%s%s*)a[%d]", i ? ", " : "",
-                dtype_ctype((DType)t.dtype), t.is_ptr ? "*" : "", i);
+        snprintf(types[i], sizeof types[i], "%s%s", dtype_ctype((DType)t.dtype),
+                 t.is_ptr ? "*" : "");
+        ctypes[i] = types[i];
     }
-    fprintf(fp, ");\n}\n");
-    fclose(fp);
-    snprintf(cmd, sizeof cmd,
-             "c++ -std=c++17 -O1 -w -shared -fPIC -o %s %s -lpthread", so,
-             path);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "---- failed to compile (%s):\n%s\n", cmd, src);
-        return -1;
-    }
-    rn->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    if (!rn->so) {
-        fprintf(stderr, "dlopen: %s\n", dlerror());
-        return -1;
-    }
-    /* object-to-function pointer conversion without a cast (ISO C) */
-    void *entry = dlsym(rn->so, "mt_entry"), *run = dlsym(rn->so, "mt_host_run");
-    memcpy(&rn->entry, &entry, sizeof entry);
-    memcpy(&rn->run, &run, sizeof run);
-    return rn->entry && rn->run ? 0 : -1;
+    int rc = host_build(&rn->c, src, f->name, ctypes, f->nparams, &rn->m);
+    if (rc != 0)
+        fprintf(stderr, "---- host build failed:\n%s\n%s\n", sb_str(&rn->c.err), src);
+    return rc;
 }
 
 static void runner_free(Runner *rn) {
-    char cmd[160];
-    if (rn->so)
-        dlclose(rn->so);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", rn->dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", rn->dir);
+    host_module_free(rn->m);
+    sb_free(&rn->c.err);
 }
 
 static void launch(Runner *rn, void **args, unsigned gx, unsigned gy,
                    unsigned threads) {
-    char err[256];
-    int rc = rn->run(rn->entry, args, gx, gy, 1, threads, err, sizeof err);
-    if (rc != 0)
-        fail_msg("host launch failed: %s", err);
+    uint32_t grid[3] = {gx, gy, 1};
+    if (host_launch(&rn->c, rn->m, grid, (int)threads, args) != 0)
+        fail_msg("host launch failed: %s", sb_str(&rn->c.err));
 }
 
 /* Emits k's kernel, builds it; the caller launches. */

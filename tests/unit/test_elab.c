@@ -809,7 +809,7 @@ static const BadCase bad_cases[] = {
     {"out, n", "*fp32,5", "    pass\n", MT_ERR_SIGNATURE,
      "k.py:12:12: error: parameter 'n' is not a tl.constexpr; give its type, not a value"},
     {"out, n", "*fp32", "    pass\n", MT_ERR_SIGNATURE,
-     "k.py:12:1: error: signature has 1 entries but kernel 'k' has 2 parameters"},
+     "k.py:12:1: error: signature has 1 entry but kernel 'k' has 2 parameters"},
     {"out", "*fp32",
      "    a = tl.zeros((16, 16), tl.float32)\n"
      "    c = tl.dot(a, a, input_precision=\"bf16\")\n",

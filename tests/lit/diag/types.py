@@ -1,0 +1,89 @@
+# Type-rule and value errors found while building the SSA: the shared type
+# rules (ir_infer_type) report at the offending expression, so the verifier's
+# own 'ssa-verifier: op #N' messages are never reached from source.
+# RUN: %not %mytriton compile %s --kernel k_float_stop --signature '*fp32,fp32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=FSTOP
+# RUN: %not %mytriton compile %s --kernel k_reduce_bool --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RBOOL
+# RUN: %not %mytriton compile %s --kernel k_block_scalar_ptr --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=BSPTR
+# RUN: %not %mytriton compile %s --kernel k_dot --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=DOT
+# RUN: %not %mytriton compile %s --kernel k_div0 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=DIV0
+# RUN: %not %mytriton compile %s --kernel k_rank5 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RANK5
+# RUN: %not %mytriton compile %s --kernel k_program_id3 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=PID3
+# RUN: %not %mytriton compile %s --kernel k_i64_overflow --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=OVF
+import mytriton as triton
+import mytriton.language as tl
+
+
+@triton.jit
+def k_float_stop(out, x):
+    for i in range(x):
+        tl.store(out + i, 1.0)
+# FSTOP: {{^}}{{.*}}types.py:[[@LINE-2]]:20: error: runtime loop stop must be a scalar i32, got f32{{$}}
+# FSTOP-NEXT: {{^}}    for i in range(x):{{$}}
+# FSTOP-NEXT: {{^}}                   ^{{$}}
+# FSTOP-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_reduce_bool(out, n):
+    tl.store(out, tl.sum(tl.arange(0, 8) < n))
+# RBOOL: {{^}}{{.*}}types.py:[[@LINE-1]]:19: error: cannot reduce elements of type bool{{$}}
+# RBOOL-NEXT: {{^}}    tl.store(out, tl.sum(tl.arange(0, 8) < n)){{$}}
+# RBOOL-NEXT: {{^}}                  ^{{$}}
+# RBOOL-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_block_scalar_ptr(out, n):
+    tl.store(out, tl.arange(0, 8))
+# BSPTR: {{^}}{{.*}}types.py:[[@LINE-1]]:5: error: cannot store a block through a scalar pointer{{$}}
+# BSPTR-NEXT: {{^}}    tl.store(out, tl.arange(0, 8)){{$}}
+# BSPTR-NEXT: {{^}}    ^{{$}}
+# BSPTR-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_dot(out, n):
+    a = tl.zeros((16, 32), tl.float32)
+    b = tl.zeros((16, 32), tl.float32)
+    c = tl.dot(a, b)
+    tl.store(out + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+# DOT: {{^}}{{.*}}types.py:[[@LINE-2]]:9: error: dot inner dimensions differ: 32 and 16{{$}}
+# DOT-NEXT: {{^}}    c = tl.dot(a, b){{$}}
+# DOT-NEXT: {{^}}        ^{{$}}
+# DOT-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_div0(out, n):
+    tl.store(out, 1 / 0)
+# DIV0: {{^}}{{.*}}types.py:[[@LINE-1]]:19: error: division by zero{{$}}
+# DIV0-NEXT: {{^}}    tl.store(out, 1 / 0){{$}}
+# DIV0-NEXT: {{^}}                  ^{{$}}
+# DIV0-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_rank5(out, n):
+    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1), tl.float32)))
+# RANK5: {{^}}{{.*}}types.py:[[@LINE-1]]:35: error: block rank 5 exceeds the maximum 4{{$}}
+# RANK5-NEXT: {{^}}    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1), tl.float32))){{$}}
+# RANK5-NEXT: {{^}}                                  ^{{$}}
+# RANK5-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_program_id3(out, n):
+    tl.store(out, tl.program_id(3))
+# PID3: {{^}}{{.*}}types.py:[[@LINE-1]]:33: error: tl.program_id axis must be 0, 1 or 2, got 3{{$}}
+# PID3-NEXT: {{^}}    tl.store(out, tl.program_id(3)){{$}}
+# PID3-NEXT: {{^}}                                ^{{$}}
+# PID3-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_i64_overflow(out, n):
+    tl.store(out, n + 9223372036854775807 * 2)
+# OVF: {{^}}{{.*}}types.py:[[@LINE-1]]:23: error: integer overflow in compile-time arithmetic (values are int64){{$}}
+# OVF-NEXT: {{^}}    tl.store(out, n + 9223372036854775807 * 2){{$}}
+# OVF-NEXT: {{^}}                      ^{{$}}
+# OVF-NOT: {{[^[:space:]]}}

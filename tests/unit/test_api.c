@@ -1,0 +1,239 @@
+/* test_api.c: the signature parser and the public C API end to end on the
+ * host backend: compiling, printing stages, errors with locations, the
+ * in-memory cache, launching with checked arguments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt.h"
+
+static const char add_src[] =
+    "import mytriton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def add_kernel(x, y, out, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    mask = offs < n\n"
+    "    tl.store(out + offs, tl.load(x + offs, mask=mask) + tl.load(y + offs, mask=mask),\n"
+    "             mask=mask)\n";
+
+/* ---- signature parser ---- */
+
+static int parse_sig(const char *sig, SigEntry **e, int *n, Ctx *c) {
+    memset(c, 0, sizeof *c);
+    c->arena = arena_new();
+    sb_init(&c->err);
+    return sig_parse(c, sig, e, n);
+}
+
+static void done(Ctx *c) {
+    arena_free(c->arena);
+    sb_free(&c->err);
+}
+
+static void test_sig_types_and_literals(void **state) {
+    (void)state;
+    Ctx c;
+    SigEntry *e;
+    int n;
+    assert_int_equal(parse_sig("*fp32, *i32:16,*i1, i32, i64,fp32, i1, 256, -1.5, True, 'ieee', 1e-05",
+                               &e, &n, &c), 0);
+    assert_int_equal(n, 12);
+    assert_int_equal(e[0].kind, SIG_PTR);
+    assert_int_equal(e[0].dtype, DT_F32);
+    assert_int_equal(e[1].kind, SIG_PTR);
+    assert_int_equal(e[1].dtype, DT_I32);
+    assert_int_equal(e[2].dtype, DT_I1);
+    assert_int_equal(e[3].kind, SIG_SCALAR);
+    assert_int_equal(e[4].dtype, DT_I64);
+    assert_int_equal(e[5].dtype, DT_F32);
+    assert_int_equal(e[7].kind, SIG_CONST);
+    assert_int_equal(e[7].value.kind, CK_INT);
+    assert_int_equal(e[7].value.i, 256);
+    assert_int_equal(e[8].value.kind, CK_FLOAT);
+    assert_true(e[8].value.f == -1.5);
+    assert_int_equal(e[9].value.kind, CK_BOOL);
+    assert_int_equal(e[9].value.i, 1);
+    assert_int_equal(e[10].value.kind, CK_STR);
+    assert_string_equal(e[10].value.s, "ieee");
+    assert_true(e[11].value.f == 1e-05);
+    done(&c);
+}
+
+static void test_sig_errors_are_located(void **state) {
+    (void)state;
+    Ctx c;
+    SigEntry *e;
+    int n;
+    assert_int_equal(parse_sig("*fp32, fp16, 4", &e, &n, &c), -1);
+    assert_int_equal(c.status, MT_ERR_SIGNATURE);
+    assert_int_equal(c.err_loc.col, 8);
+    assert_non_null(strstr(sb_str(&c.err), "<signature>:1:8: error: unknown type 'fp16'"));
+    assert_non_null(strstr(sb_str(&c.err), "*fp32, fp16, 4\n       ^"));
+    done(&c);
+    assert_int_equal(parse_sig("*fp32,,i32", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "empty signature entry"));
+    done(&c);
+    assert_int_equal(parse_sig("*bf16", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "unknown pointer type '*bf16'"));
+    done(&c);
+    assert_int_equal(parse_sig("'abc", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "unterminated string"));
+    done(&c);
+    assert_int_equal(parse_sig("12x", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "invalid constexpr literal '12x'"));
+    done(&c);
+    assert_int_equal(parse_sig("*i32:", &e, &n, &c), -1);
+    done(&c);
+    assert_int_equal(parse_sig("", &e, &n, &c), 0);
+    assert_int_equal(n, 0);
+    done(&c);
+}
+
+/* ---- public API ---- */
+
+static mt_compile_options add_options(const char *sig) {
+    mt_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.source = add_src;
+    o.filename = "add.py";
+    o.kernel = "add_kernel";
+    o.signature = sig;
+    o.backend = MT_BACKEND_HOST;
+    o.stages_only = 1;
+    return o;
+}
+
+static void test_compile_stages(void **state) {
+    (void)state;
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    const char *text;
+    size_t len;
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_SSA_OPT, &text, &len), MT_OK);
+    assert_non_null(strstr(text, "program_id {axis=0} : i32"));
+    assert_non_null(strstr(text, "arange {start=0, end=256} : vector<256 x i32>"));
+    assert_non_null(strstr(text, "store "));
+    assert_int_equal(strlen(text), len);
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_AST, &text, NULL), MT_OK);
+    assert_non_null(strstr(text, "add_kernel"));
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_CUDA, &text, NULL), MT_OK);
+    assert_non_null(strstr(text, "extern \"C\" __global__"));
+    assert_int_equal(mt_kernel_num_params(k), 4);
+    assert_int_equal(mt_kernel_param_type(k, 0), MT_PARAM_PTR_F32);
+    assert_int_equal(mt_kernel_param_type(k, 3), MT_PARAM_I32);
+    assert_string_equal(mt_kernel_param_name(k, 3), "n");
+    assert_int_equal(mt_kernel_num_warps(k), 4);
+    /* the same specialisation is a cache hit: the same handle */
+    mt_kernel *k2;
+    assert_int_equal(mt_compile(ctx, &o, &k2), MT_OK);
+    assert_ptr_equal(k, k2);
+    /* another constexpr value is another kernel */
+    mt_compile_options o2 = add_options("*fp32,*fp32,*fp32,i32,128");
+    mt_kernel *k3;
+    assert_int_equal(mt_compile(ctx, &o2, &k3), MT_OK);
+    assert_ptr_not_equal(k, k3);
+    /* stages_only kernels cannot be launched */
+    uint32_t grid[3] = {1, 1, 1};
+    int32_t n = 4;
+    float buf[4];
+    void *p = buf;
+    void *args[] = {&p, &p, &p, &n};
+    assert_int_equal(mt_launch(ctx, k, grid, NULL, args), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "stages_only"));
+    mt_kernel_destroy(k);
+    mt_kernel_destroy(k2);
+    mt_kernel_destroy(k3);
+    mt_context_destroy(ctx);
+}
+
+static void test_compile_errors(void **state) {
+    (void)state;
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_kernel *k = (mt_kernel *)1;
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32");
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_SIGNATURE);
+    assert_null(k);
+    assert_non_null(strstr(mt_errmsg(ctx), "signature has 4 entries"));
+    o = add_options("*fp32,*fp32,*fp32,i32,256");
+    o.kernel = "nope";
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_NAME);
+    assert_non_null(strstr(mt_errmsg(ctx), "'nope'"));
+    o = add_options("*fp32,*fp32,*fp32,i32,256");
+    o.num_warps = 3;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "num_warps must be a power of two"));
+    o = add_options("*fp32,*fp32,*fp32,i32,256");
+    o.source = "def add_kernel(x, y, out, n, BLOCK: tl.constexpr):\n    offs = BLOK\n";
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_NAME);
+    const char *file;
+    int line, col;
+    mt_error_loc(ctx, &file, &line, &col);
+    assert_string_equal(file, "add.py");
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 12);
+    assert_non_null(strstr(mt_errmsg(ctx), "add.py:2:12: error: "));
+    assert_non_null(strstr(mt_errmsg(ctx), "    offs = BLOK\n           ^\n"));
+    assert_int_equal(mt_compile(ctx, NULL, &k), MT_ERR_ARG);
+    assert_int_equal(mt_compile(NULL, &o, &k), MT_ERR_ARG);
+    mt_context_destroy(ctx);
+    mt_context_destroy(NULL);
+    mt_kernel_destroy(NULL);
+}
+
+static void test_host_launch(void **state) {
+    (void)state;
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,64");
+    o.stages_only = 0;
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    enum { N = 200 };
+    float x[N], y[N], out[N + 1];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = 0.5f * (float)i;
+        out[i] = NAN;
+    }
+    out[N] = -7.0f; /* past the end: must stay untouched (masking) */
+    void *px = x, *py = y, *po = out;
+    int32_t n = N;
+    void *args[] = {&px, &py, &po, &n};
+    uint32_t grid[3] = {(N + 63) / 64, 1, 1};
+    assert_int_equal(mt_launch(ctx, k, grid, NULL, args), MT_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(out[i] == 1.5f * (float)i);
+    assert_true(out[N] == -7.0f);
+    /* bad grid and NULL argument are refused before anything runs */
+    uint32_t bad[3] = {0, 1, 1};
+    out[0] = NAN;
+    assert_int_equal(mt_launch(ctx, k, bad, NULL, args), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "invalid launch grid"));
+    void *nargs[] = {&px, NULL, &po, &n};
+    assert_int_equal(mt_launch(ctx, k, grid, NULL, nargs), MT_ERR_ARG);
+    assert_true(isnan(out[0]));
+    mt_kernel_destroy(k);
+    mt_context_destroy(ctx);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sig_types_and_literals),
+        cmocka_unit_test(test_sig_errors_are_located),
+        cmocka_unit_test(test_compile_stages),
+        cmocka_unit_test(test_compile_errors),
+        cmocka_unit_test(test_host_launch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
