@@ -210,6 +210,20 @@ class JITFunction(_C.JITFunction):
             if file is not None and hfile == file:
                 continue  # the whole module is already there
             parts.append(_dedented_source(helper.fn, pad_lines=False))
+        # Functions given by their own source (nested, or from another
+        # module) lose their module's imports: restate the module aliases
+        # they use (`import mytriton.language as mtl`) after the code, so
+        # line numbers stay those of the real file.
+        aliases: dict[str, str] = {}
+        for f in [self, *self._helpers()]:
+            if file is not None and self._top_level_in_file(f.fn) == file:
+                continue
+            env = _env(f.fn)
+            for name in sorted(_code_names(f.fn.__code__)):
+                v = env.get(name)
+                if inspect.ismodule(v) and name not in aliases:
+                    aliases[name] = f"import {v.__name__} as {name}"
+        parts.extend(aliases.values())
         self._source_cache = ("\n".join(p if p.endswith("\n") else p + "\n" for p in parts),
                               filename)
         return self._source_cache
