@@ -131,14 +131,22 @@ test-gpu: all
 
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR)
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-fuzz: $(B)/fuzz_frontend
-	@mkdir -p $(B)/fuzz-corpus
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc
+	@mkdir -p $(B)
+	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
+
+# Two targets: the front end alone (fast, deep), and the whole compiler
+# through the public API; each runs FUZZ_SECONDS on its own corpus copy.
+fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-compiler
 	$(B)/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus tests/fuzz/corpus
+	$(B)/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=1 $(B)/fuzz-corpus-compiler tests/fuzz/corpus
 
 clean:
 	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
