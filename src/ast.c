@@ -16,70 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Python's repr(float): shortest round-trip digits, exponent form when
- * the decimal exponent is < -4 or >= 16. */
-static void format_double(char buf[40], double v) {
-    if (isnan(v)) {
-        strcpy(buf, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        strcpy(buf, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    char digits[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(digits, sizeof digits, "%.*e", prec - 1, v);
-        if (strtod(digits, NULL) == v)
-            break;
-    }
-    const char *p = digits;
-    bool neg = *p == '-';
-    if (neg)
-        p++;
-    char mant[24];
-    int nm = 0;
-    for (; *p && *p != 'e' && nm < 23; p++)
-        if (*p != '.')
-            mant[nm++] = *p;
-    while (nm > 1 && mant[nm - 1] == '0')
-        nm--;
-    mant[nm] = 0;
-    int exp = *p == 'e' ? atoi(p + 1) : 0;
-    char *o = buf;
-    if (neg)
-        *o++ = '-';
-    if (exp < -4 || exp >= 16) {
-        *o++ = mant[0];
-        if (nm > 1) {
-            *o++ = '.';
-            for (int i = 1; i < nm; i++)
-                *o++ = mant[i];
-        }
-        int mag = exp < 0 ? -exp : exp;
-        snprintf(o, 8, "e%c%02d", exp < 0 ? '-' : '+', mag % 1000);
-        return;
-    }
-    if (exp < 0) {
-        *o++ = '0';
-        *o++ = '.';
-        for (int i = 0; i < -exp - 1; i++)
-            *o++ = '0';
-        for (int i = 0; i < nm; i++)
-            *o++ = mant[i];
-    } else {
-        for (int i = 0; i <= exp; i++)
-            *o++ = i < nm ? mant[i] : '0';
-        *o++ = '.';
-        if (nm > exp + 1)
-            for (int i = exp + 1; i < nm; i++)
-                *o++ = mant[i];
-        else
-            *o++ = '0';
-    }
-    *o = 0;
-}
-
 static void put_str_repr(StrBuf *sb, const char *s, int n) {
     sb_putc(sb, '\'');
     for (int i = 0; i < n; i++) {
@@ -123,7 +59,7 @@ static void print_header(StrBuf *sb, const Node *n) {
         sb_printf(sb, "Int %lld%s", (long long)n->ival, n->big ? " (big)" : "");
         break;
     case ND_FLOAT:
-        format_double(num, n->fval);
+        format_f64(num, n->fval);
         sb_printf(sb, "Float %s", num);
         break;
     case ND_STR:

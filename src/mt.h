@@ -80,6 +80,8 @@ uint64_t hash_bytes(uint64_t h, const void *p, size_t n); /* FNV-1a step */
 /* Python repr() of an f32 value: shortest digits that round-trip through
  * float, "0.0", "-0.0", "2.5", "1e-05", "1e+20", "inf", "-inf", "nan". */
 void format_f32(char buf[32], float v);
+/* The same for a double (Python floats in the AST). */
+void format_f64(char buf[40], double v);
 
 /* ---------------------------------------------------------------- diag.c */
 
@@ -352,6 +354,9 @@ typedef struct Value {
     int param_index;   /* VK_PARAM: position among runtime params */
     Op *def;           /* VK_OP (and loop results): defining op */
     int layout;        /* set by layout.c: index into Func.layouts, -1 none */
+    int32_t divisibility; /* VK_PARAM: signature hint (":16"): a pointer's
+                             address in bytes, an integer's value, is a
+                             multiple of it; 0 or 1 = nothing known */
 } Value;
 
 /* Attribute meanings per op:
@@ -514,6 +519,7 @@ typedef struct SigEntry {
     SigKind kind;
     DType dtype;    /* SIG_PTR: pointee; SIG_SCALAR: type */
     ConstVal value; /* SIG_CONST */
+    int32_t hint;   /* SIG_PTR/SIG_SCALAR ":16" divisibility hint; 0 none */
 } SigEntry;
 
 /* Parses "*fp32, i32, 256, -1.5, True, 'ieee'".  Errors are reported with

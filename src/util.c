@@ -186,12 +186,12 @@ uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
 
 /* ---- floats ---- */
 
-/* Python prints a float with the shortest digits that read back to the
- * same value; for an f32 constant we want the shortest digits that read
- * back to the same float, so that 0.1f prints "0.1", not
- * "0.10000000149011612".  Exponent form follows repr: used when the
- * decimal exponent is < -4 or >= 16, written "1e-05", "1e+20". */
-void format_f32(char buf[32], float v) {
+/* Python's repr(float): the shortest digits that read back to the same
+ * value, in exponent form when the decimal exponent is < -4 or >= 16
+ * ("1e-05", "1e+20"), else positional with at least one fractional digit.
+ * For an f32 constant the digits only have to read back to the same
+ * float, so 0.1f prints "0.1", not "0.10000000149011612". */
+static void format_repr(char buf[40], double v, bool as_f32) {
     if (isnan(v)) {
         strcpy(buf, "nan");
         return;
@@ -201,10 +201,9 @@ void format_f32(char buf[32], float v) {
         return;
     }
     char digits[40];
-    int prec;
-    for (prec = 1; prec <= 9; prec++) {
-        snprintf(digits, sizeof digits, "%.*e", prec - 1, (double)v);
-        if (strtof(digits, NULL) == v)
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(digits, sizeof digits, "%.*e", prec - 1, v);
+        if (as_f32 ? strtof(digits, NULL) == (float)v : strtod(digits, NULL) == v)
             break;
     }
     /* digits = "[-]d.ddde[+-]XX" */
@@ -214,13 +213,13 @@ void format_f32(char buf[32], float v) {
         p++;
     char mant[24];
     int nm = 0;
-    for (; *p && *p != 'e'; p++)
+    for (; *p && *p != 'e' && nm < 23; p++)
         if (*p != '.')
             mant[nm++] = *p;
     while (nm > 1 && mant[nm - 1] == '0')
         nm--;
     mant[nm] = 0;
-    int exp = atoi(p + 1);
+    int exp = *p == 'e' ? atoi(p + 1) : 0;
     char *o = buf;
     if (neg)
         *o++ = '-';
@@ -231,7 +230,8 @@ void format_f32(char buf[32], float v) {
             for (int i = 1; i < nm; i++)
                 *o++ = mant[i];
         }
-        sprintf(o, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        int mag = exp < 0 ? -exp : exp;
+        snprintf(o, 8, "e%c%02d", exp < 0 ? '-' : '+', mag % 1000);
         return;
     }
     if (exp < 0) {
@@ -253,3 +253,14 @@ void format_f32(char buf[32], float v) {
     }
     *o = 0;
 }
+
+void format_f32(char buf[32], float v) {
+    char tmp[40];
+    format_repr(tmp, (double)v, true);
+    /* at most 9 digits, a sign, a point and "e-45": well under 32 */
+    size_t n = strlen(tmp);
+    memcpy(buf, tmp, n < 31 ? n + 1 : 31);
+    buf[31] = 0;
+}
+
+void format_f64(char buf[40], double v) { format_repr(buf, v, false); }
