@@ -1,8 +1,8 @@
 /* mtmodule.c: mytriton._C, the CPython extension over the public C API.
  *
  * Input: Python objects (kernel source text, launch arguments: torch
- * tensors, NumPy arrays, objects with __cuda_array_interface__, Python
- * scalars).  Output: compiled kernels (Kernel objects owning an mt_kernel)
+ * tensors, NumPy arrays, objects with __cuda_array_interface__, other
+ * objects with __dlpack__/__dlpack_device__, Python scalars).  Output: compiled kernels (Kernel objects owning an mt_kernel)
  * and launches through mt_launch_unchecked.
  *
  * The launch path of `kernel[grid](*args, **kw)` lives here so that a cache
@@ -14,6 +14,16 @@
  * one dict lookup, marshals values into a stack array and launches.  Only
  * a miss calls back into Python (self._compile_miss) to build the signature
  * string and compile.
+ *
+ * Every pointer argument whose address is a multiple of 16 gets the ":16"
+ * hint (Triton's divisibility specialisation) in its key class and so in
+ * its signature entry: an aligned and a misaligned call compile apart.
+ *
+ * A call holds a strong reference to every bound argument (and to each
+ * DLPack capsule, so the producer's memory stays alive) from binding until
+ * the launch returns, so Python code that runs in between (a grid
+ * callable, __index__, a compile miss) cannot free what the launch reads;
+ * pointers are read only after the grid callable ran.
  *
  * Invariants: one mt_context per process (held by the module, GIL
  * protected; a Kernel keeps a reference to it so the context outlives every
@@ -35,9 +45,34 @@
  * the device slot (0 host, 1 + CUDA device index) above the low nibble. */
 enum {
     AK_I32 = 1, AK_I64 = 2, AK_F32 = 3, AK_I1 = 4,
-    AK_PTR = 8 /* + 0 f32, 1 i32, 2 i1, 3 i64 */
+    AK_PTR = 8, /* + 0 f32, 1 i32, 2 i1, 3 i64 */
+    AK_ALIGN16 = 4 /* pointer kinds only: the address is a multiple of 16 */
 };
 enum { PD_F32 = 0, PD_I32 = 1, PD_I1 = 2, PD_I64 = 3 };
+
+/* DLPack (dlpack.h, the unversioned ABI that "dltensor" capsules carry),
+ * declared here so that no header is needed. */
+typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
+typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides;
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+enum { DL_CPU = 1, DL_CUDA = 2 };
+enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BOOL = 6 };
+
+/* CUDA device indices that fit the key's device slot. */
+#define MAX_DEVICE 13
 
 /* ------------------------------------------------------------ module state */
 
@@ -55,7 +90,8 @@ static PyObject *torch_tensor_type, *torch_dtypes[4], *torch_stream_fn;
 static PyObject *np_ndarray_type, *np_dtypes[4];
 static PyObject *str_dtype, *str_data_ptr, *str_get_device, *str_array_interface,
     *str_cuda_array_interface, *str_data, *str_typestr, *str_num_warps,
-    *str_compile_miss, *str_value;
+    *str_compile_miss, *str_value, *str_dlpack, *str_dlpack_device, *str_is_cpu,
+    *str_is_cuda, *str_numel;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -144,12 +180,14 @@ typedef struct {
     mt_param_type *ptypes;
     int *argidx;     /* Python parameter index of each kernel parameter */
     int stages_only;
+    PyObject *signature; /* str: the signature it was compiled for */
 } KernelObject;
 
 static void kernel_dealloc(KernelObject *self) {
     mt_kernel_destroy(self->k);
     PyMem_Free(self->ptypes);
     PyMem_Free(self->argidx);
+    Py_XDECREF(self->signature);
     Py_XDECREF(self->ctxobj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -224,6 +262,9 @@ static PyObject *kernel_get_backend(KernelObject *self, void *unused) {
 static PyObject *kernel_get_stages_only(KernelObject *self, void *unused) {
     return PyBool_FromLong(self->stages_only);
 }
+static PyObject *kernel_get_signature(KernelObject *self, void *unused) {
+    return Py_NewRef(self->signature ? self->signature : Py_None);
+}
 
 static int parse_grid(PyObject *g, uint32_t grid[3]);
 
@@ -282,6 +323,8 @@ static PyGetSetDef kernel_getset[] = {
     {"shared", (getter)kernel_get_shared, NULL, "static shared memory in bytes", NULL},
     {"backend", (getter)kernel_get_backend, NULL, "'host' or 'cuda'", NULL},
     {"stages_only", (getter)kernel_get_stages_only, NULL, "compiled without a backend", NULL},
+    {"signature", (getter)kernel_get_signature, NULL,
+     "the signature it was compiled for ('*fp32:16, i32, 64')", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject KernelType = {
@@ -369,6 +412,13 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     ko->ctxobj = (ContextObject *)Py_NewRef(the_context);
     ko->k = k;
     ko->stages_only = stages_only;
+    ko->ptypes = NULL;
+    ko->argidx = NULL;
+    ko->signature = PyUnicode_FromString(signature);
+    if (!ko->signature) {
+        Py_DECREF(ko);
+        return NULL;
+    }
     ko->nparams = mt_kernel_num_params(k);
     ko->ptypes = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->ptypes);
     ko->argidx = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->argidx);
@@ -439,6 +489,7 @@ typedef struct {
     PyObject *cache;       /* key tuple -> Kernel */
     char *is_const;
     int nparams;
+    int active;            /* calls in progress (a grid callable may launch) */
     long long compiles, hits;
 } JITObject;
 
@@ -488,6 +539,11 @@ static PyObject *jit_setup(JITObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!O!O!O", &fn, &PyTuple_Type, &names, &PyTuple_Type, &flags,
                           &PyTuple_Type, &defaults, &empty))
         return NULL;
+    if (self->active) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot redefine a kernel while a call of it is in progress");
+        return NULL;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(names);
     if (n > MAX_PARAMS || PyTuple_GET_SIZE(flags) != n || PyTuple_GET_SIZE(defaults) != n) {
         PyErr_Format(PyExc_ValueError, "a kernel takes at most %d parameters", MAX_PARAMS);
@@ -523,15 +579,27 @@ static PyObject *jit_setup(JITObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* Everything one call needs, on the C stack. */
+/* Everything one call needs, on the C stack.  Owned references live from
+ * call_bind to call_release. */
 typedef struct {
-    PyObject *bound[MAX_PARAMS]; /* borrowed */
+    PyObject *bound[MAX_PARAMS]; /* owned, nbound of them */
+    PyObject *keep[MAX_PARAMS];  /* owned or NULL: DLPack capsules */
+    int nbound;
     int kind[MAX_PARAMS];        /* AK_* for runtime args, 0 for constexprs */
     union { void *p; int64_t i; double f; } val[MAX_PARAMS];
     int num_warps;
     int device;                  /* -1 host, else CUDA device index */
     int has_tensor;
 } Call;
+
+static void call_release(Call *c) {
+    for (int i = 0; i < c->nbound; i++) {
+        Py_XDECREF(c->bound[i]);
+        Py_XDECREF(c->keep[i]);
+        c->bound[i] = c->keep[i] = NULL;
+    }
+    c->nbound = 0;
+}
 
 static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
                                        "launch_cooperative_grid", "launch_pdl", "debug", NULL};
@@ -552,6 +620,7 @@ static const char *jit_name(JITObject *self) {
 
 static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     int n = self->nparams;
+    c->nbound = 0;
     if (!self->names) {
         PyErr_SetString(PyExc_RuntimeError, "JITFunction was not set up");
         return -1;
@@ -615,6 +684,11 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
         }
         c->bound[i] = d;
     }
+    for (int i = 0; i < n; i++) {
+        Py_INCREF(c->bound[i]);
+        c->keep[i] = NULL;
+    }
+    c->nbound = n;
     return 0;
 }
 
@@ -706,6 +780,140 @@ static int typestr_code(PyObject *ts) {
     return -1;
 }
 
+static int align_bit(const void *p) {
+    return (uintptr_t)p % 16 == 0 ? AK_ALIGN16 : 0;
+}
+
+/* A tensor whose data pointer is NULL is fine when it has no elements; one
+ * with elements has no memory (freed storage, a meta tensor). */
+static int check_no_storage(JITObject *self, int i, PyObject *o) {
+    PyObject *n = PyObject_CallMethodNoArgs(o, str_numel);
+    if (!n)
+        return -1;
+    long long count = PyLong_AsLongLong(n);
+    Py_DECREF(n);
+    if (count == -1 && PyErr_Occurred())
+        return -1;
+    if (count == 0)
+        return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s(): argument %R: tensor has %lld elements but no memory "
+                 "(data_ptr() is 0: freed storage or a meta tensor)",
+                 jit_name(self), PyTuple_GET_ITEM(self->names, i), count);
+    return -1;
+}
+
+/* The pointer class of a DLPack dtype, or -1. */
+static int dlpack_code(DLDataType t) {
+    if (t.lanes != 1)
+        return -1;
+    if (t.code == DL_FLOAT && t.bits == 32) return PD_F32;
+    if (t.code == DL_INT && t.bits == 32) return PD_I32;
+    if (t.code == DL_INT && t.bits == 64) return PD_I64;
+    if (t.code == DL_BOOL && t.bits == 8) return PD_I1;
+    return -1;
+}
+
+/* An object with __dlpack__ and __dlpack_device__: takes its "dltensor"
+ * capsule without consuming it (no rename to "used_dltensor"; the
+ * capsule's own destructor calls the deleter when the call releases it),
+ * and keeps the capsule until the launch returns.  Returns 0 when
+ * classified, 1 when o is not a DLPack producer (no exception set), -1 on
+ * error. */
+static int classify_dlpack(JITObject *self, Call *c, int i) {
+    PyObject *o = c->bound[i];
+    PyObject *devfn = PyObject_GetAttr(o, str_dlpack_device);
+    if (!devfn) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        return 1;
+    }
+    int has = PyObject_HasAttr(o, str_dlpack); /* clears any error */
+    if (!has) {
+        Py_DECREF(devfn);
+        return 1;
+    }
+    PyObject *dev = PyObject_CallNoArgs(devfn);
+    Py_DECREF(devfn);
+    if (!dev)
+        return -1;
+    long dtype = -1, did = -1;
+    if (PyTuple_Check(dev) && PyTuple_GET_SIZE(dev) == 2) {
+        dtype = PyLong_AsLong(PyTuple_GET_ITEM(dev, 0));
+        did = PyLong_AsLong(PyTuple_GET_ITEM(dev, 1));
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(dev);
+        return -1;
+    }
+    if ((dtype != DL_CPU && dtype != DL_CUDA) || did < 0 || did > MAX_DEVICE) {
+        arg_error(self, i, PyExc_TypeError,
+                  "DLPack arrays must be on the CPU (1) or a CUDA device (2), "
+                  "__dlpack_device__() gave ", dev);
+        Py_DECREF(dev);
+        return -1;
+    }
+    Py_DECREF(dev);
+    PyObject *cap = PyObject_CallMethodNoArgs(o, str_dlpack);
+    if (!cap)
+        return -1;
+    if (!PyCapsule_IsValid(cap, "dltensor")) {
+        arg_error(self, i, PyExc_TypeError,
+                  "__dlpack__() must return an unused capsule named 'dltensor', got ", cap);
+        Py_DECREF(cap);
+        return -1;
+    }
+    DLManagedTensor *mt = PyCapsule_GetPointer(cap, "dltensor");
+    if (!mt) {
+        Py_DECREF(cap);
+        return -1;
+    }
+    c->keep[i] = cap; /* released by call_release, after the launch */
+    const DLTensor *t = &mt->dl_tensor;
+    int code = dlpack_code(t->dtype);
+    if (code < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument %R: unsupported DLPack dtype (code %d, bits %d, lanes %d); "
+                     "expected float32, int32, int64 or bool",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i), (int)t->dtype.code,
+                     (int)t->dtype.bits, (int)t->dtype.lanes);
+        return -1;
+    }
+    if ((t->device.device_type != DL_CPU && t->device.device_type != DL_CUDA) ||
+        t->device.device_id < 0 || t->device.device_id > MAX_DEVICE ||
+        t->device.device_type != dtype || t->device.device_id != did) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument %R: DLPack tensor is on device (%d, %d) but "
+                     "__dlpack_device__() said (%ld, %ld)",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i),
+                     (int)t->device.device_type, (int)t->device.device_id, dtype, did);
+        return -1;
+    }
+    if (t->ndim < 0 || (t->ndim > 0 && !t->shape)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument %R: malformed DLPack tensor",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i));
+        return -1;
+    }
+    int64_t count = 1;
+    for (int32_t d = 0; d < t->ndim; d++)
+        count = t->shape[d] == 0 ? 0 : count;
+    void *p = (char *)t->data + t->byte_offset;
+    if (!t->data) {
+        if (count != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s(): argument %R: DLPack tensor has elements but no memory",
+                         jit_name(self), PyTuple_GET_ITEM(self->names, i));
+            return -1;
+        }
+        p = NULL;
+    }
+    int d = t->device.device_type == DL_CUDA ? (int)t->device.device_id : -1;
+    c->val[i].p = p;
+    c->kind[i] = 16 * (d + 1) + AK_PTR + code + align_bit(p);
+    return set_device(self, c, i, d);
+}
+
 /* Classifies runtime argument i: kind, value, device. */
 static int classify_runtime(JITObject *self, Call *c, int i) {
     PyObject *o = c->bound[i];
@@ -757,8 +965,24 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         Py_DECREF(dev);
         if (d == -1 && PyErr_Occurred())
             return -1;
-        if (d < -1 || d > 13) {
-            PyErr_Format(PyExc_ValueError, "unsupported device index %ld", d);
+        if (d < -1 || d > MAX_DEVICE)
+            return arg_error(self, i, PyExc_ValueError, "unsupported device of tensor ", o);
+        /* get_device() is -1 for meta tensors too, and other backends
+         * (mps, xpu) have indices: only CPU and CUDA memory is usable. */
+        PyObject *on = PyObject_GetAttr(o, d < 0 ? str_is_cpu : str_is_cuda);
+        if (!on)
+            return -1;
+        int ok = PyObject_IsTrue(on);
+        Py_DECREF(on);
+        if (ok < 0)
+            return -1;
+        if (!ok) {
+            PyObject *devobj = PyObject_GetAttrString(o, "device");
+            if (!devobj)
+                return -1;
+            arg_error(self, i, PyExc_TypeError,
+                      "tensors must be on the CPU or a CUDA device, got device ", devobj);
+            Py_DECREF(devobj);
             return -1;
         }
         PyObject *ptr = PyObject_CallMethodNoArgs(o, str_data_ptr);
@@ -768,7 +992,9 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         Py_DECREF(ptr);
         if (PyErr_Occurred())
             return -1;
-        c->kind[i] = (int)(16 * (d + 1)) + AK_PTR + code;
+        if (!c->val[i].p && check_no_storage(self, i, o) < 0)
+            return -1;
+        c->kind[i] = (int)(16 * (d + 1)) + AK_PTR + code + align_bit(c->val[i].p);
         return set_device(self, c, i, (int)d);
     }
     if (np_ndarray_type && PyObject_TypeCheck(o, (PyTypeObject *)np_ndarray_type)) {
@@ -805,7 +1031,7 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         Py_DECREF(ai);
         if (PyErr_Occurred())
             return -1;
-        c->kind[i] = AK_PTR + code;
+        c->kind[i] = AK_PTR + code + align_bit(c->val[i].p);
         return set_device(self, c, i, -1);
     }
     PyObject *cai = PyObject_GetAttr(o, str_cuda_array_interface);
@@ -827,10 +1053,15 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
             return arg_error(self, i, PyExc_TypeError,
                              "unsupported __cuda_array_interface__ typestr in ", o);
         c->val[i].p = p;
-        c->kind[i] = 16 + AK_PTR + code; /* the current device: index 0 */
+        c->kind[i] = 16 + AK_PTR + code + align_bit(p); /* the current device: index 0 */
         return set_device(self, c, i, 0);
     }
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+        return -1;
     PyErr_Clear();
+    int dl = classify_dlpack(self, c, i);
+    if (dl <= 0)
+        return dl;
     if (PyIndex_Check(o)) { /* NumPy integer scalars */
         PyObject *v = PyNumber_Index(o);
         if (!v)
@@ -899,13 +1130,20 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
     return NULL;
 }
 
-/* Binds, classifies and builds the key (new reference). */
-static PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
+static int resolve_grid(JITObject *self, PyObject *g, Call *c, uint32_t grid[3]);
+
+/* Binds, resolves the grid when gridobj is given (a grid callable runs
+ * before any pointer is read), classifies and builds the key (new
+ * reference).  The caller releases c with call_release, also on error. */
+static PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
+                         PyObject *gridobj, uint32_t grid[3]) {
     c->has_tensor = 0;
     c->device = -1;
     if (bind_args(self, args, kw, c) < 0)
         return NULL;
-    int n = self->nparams;
+    if (gridobj && resolve_grid(self, gridobj, c, grid) < 0)
+        return NULL;
+    int n = c->nbound;
     PyObject *key = PyTuple_New(n + 1);
     if (!key)
         return NULL;
@@ -989,7 +1227,7 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
     }
     if (PyErr_Occurred())
         return NULL;
-    int n = self->nparams;
+    int n = c->nbound;
     PyObject *bound = PyTuple_New(n), *kinds = PyTuple_New(n);
     if (!bound || !kinds)
         goto fail;
@@ -1086,20 +1324,20 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
 
 static PyObject *jit_run(JITObject *self, PyObject *gridobj, PyObject *args, PyObject *kw) {
     Call c;
-    PyObject *key = prepare(self, args, kw, &c);
-    if (!key)
-        return NULL;
     uint32_t grid[3];
-    if (resolve_grid(self, gridobj, &c, grid) < 0) {
+    PyObject *r = NULL;
+    self->active++;
+    PyObject *key = prepare(self, args, kw, &c, gridobj, grid);
+    if (key) {
+        KernelObject *ko = lookup(self, key, &c, 0);
         Py_DECREF(key);
-        return NULL;
+        if (ko) {
+            r = launch(self, ko, &c, grid);
+            Py_DECREF(ko);
+        }
     }
-    KernelObject *ko = lookup(self, key, &c, 0);
-    Py_DECREF(key);
-    if (!ko)
-        return NULL;
-    PyObject *r = launch(self, ko, &c, grid);
-    Py_DECREF(ko);
+    call_release(&c);
+    self->active--;
     return r;
 }
 
@@ -1118,11 +1356,15 @@ static PyObject *jit_specialize(JITObject *self, PyObject *a) {
     if (!PyArg_ParseTuple(a, "O!O|p", &PyTuple_Type, &args, &kw, &stages_only))
         return NULL;
     Call c;
-    PyObject *key = prepare(self, args, kw == Py_None ? NULL : kw, &c);
-    if (!key)
-        return NULL;
-    KernelObject *ko = lookup(self, key, &c, stages_only);
-    Py_DECREF(key);
+    KernelObject *ko = NULL;
+    self->active++;
+    PyObject *key = prepare(self, args, kw == Py_None ? NULL : kw, &c, NULL, NULL);
+    if (key) {
+        ko = lookup(self, key, &c, stages_only);
+        Py_DECREF(key);
+    }
+    call_release(&c);
+    self->active--;
     return (PyObject *)ko;
 }
 
@@ -1132,17 +1374,18 @@ static PyObject *jit_key(JITObject *self, PyObject *a) {
     if (!PyArg_ParseTuple(a, "O!O", &PyTuple_Type, &args, &kw))
         return NULL;
     Call c;
-    PyObject *key = prepare(self, args, kw == Py_None ? NULL : kw, &c);
-    if (!key)
-        return NULL;
-    PyObject *bound = PyTuple_New(self->nparams);
+    PyObject *key = prepare(self, args, kw == Py_None ? NULL : kw, &c, NULL, NULL);
+    PyObject *bound = key ? PyTuple_New(c.nbound) : NULL;
     if (!bound) {
-        Py_DECREF(key);
+        Py_XDECREF(key);
+        call_release(&c);
         return NULL;
     }
-    for (int i = 0; i < self->nparams; i++)
+    for (int i = 0; i < c.nbound; i++)
         PyTuple_SET_ITEM(bound, i, Py_NewRef(c.bound[i]));
-    return Py_BuildValue("(NNi)", key, bound, c.num_warps);
+    int nw = c.num_warps;
+    call_release(&c);
+    return Py_BuildValue("(NNi)", key, bound, nw);
 }
 
 static PyObject *jit_cache_info(JITObject *self, PyObject *unused) {
@@ -1262,7 +1505,9 @@ static int intern_strings(void) {
         {&str_array_interface, "__array_interface__"},
         {&str_cuda_array_interface, "__cuda_array_interface__"}, {&str_data, "data"},
         {&str_typestr, "typestr"}, {&str_num_warps, "num_warps"},
-        {&str_compile_miss, "_compile_miss"}, {&str_value, "value"}};
+        {&str_compile_miss, "_compile_miss"}, {&str_value, "value"},
+        {&str_dlpack, "__dlpack__"}, {&str_dlpack_device, "__dlpack_device__"},
+        {&str_is_cpu, "is_cpu"}, {&str_is_cuda, "is_cuda"}, {&str_numel, "numel"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!(*t[i].slot = PyUnicode_InternFromString(t[i].s)))
             return -1;

@@ -24,7 +24,8 @@ from . import language as tl
 
 __all__ = ["JITFunction", "CompiledKernel", "jit"]
 
-# Key classes of runtime arguments, as built by mtmodule.c.
+# Key classes of runtime arguments, as built by mtmodule.c: scalars 1-4;
+# pointers 8 + dtype (| 4 when 16-byte aligned) + 16 * (1 + CUDA device).
 _SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1"}
 _POINTER_SIG = {0: "*fp32", 1: "*i32", 2: "*i1", 3: "*i64"}
 
@@ -118,7 +119,8 @@ class _Asm(Mapping):
 
 class CompiledKernel:
     """One specialization: ``.asm`` (stages), ``.num_warps``, ``.shared``,
-    ``.name``, ``.backend``, ``.params``."""
+    ``.name``, ``.backend``, ``.params``, ``.signature`` (the signature
+    string it was compiled for, with ``:16`` on 16-byte aligned pointers)."""
 
     def __init__(self, kernel: Any) -> None:
         self.kernel = kernel
@@ -129,6 +131,7 @@ class CompiledKernel:
     shared = property(lambda self: self.kernel.shared)
     backend = property(lambda self: self.kernel.backend)
     params = property(lambda self: self.kernel.params)
+    signature = property(lambda self: self.kernel.signature)
 
     def __repr__(self) -> str:
         return (f"<CompiledKernel '{self.name}' backend={self.backend} "
@@ -250,7 +253,8 @@ class JITFunction(_C.JITFunction):
             if kind == 0:
                 entries.append(_literal(value, name))
             elif kind & 8:
-                entries.append(_POINTER_SIG[kind & 3])
+                # kind & 4: the address is a multiple of 16 (Triton's 'D').
+                entries.append(_POINTER_SIG[kind & 3] + (":16" if kind & 4 else ""))
             else:
                 entries.append(_SCALAR_SIG[kind])
         return ", ".join(entries)
