@@ -180,7 +180,8 @@ def bench_mm():
     ref = a.double() @ b.double()
     fl = 2 * S ** 3
     best = (None, None)
-    for BM, BN, BK, w in ((64, 64, 16, 4), (128, 128, 8, 8), (128, 64, 16, 4), (64, 128, 8, 4)):
+    for BM, BN, BK, w in ((64, 64, 16, 4), (128, 128, 8, 8), (128, 64, 16, 4), (64, 128, 8, 4),
+                          (128, 128, 16, 8), (64, 64, 32, 4), (128, 64, 8, 4)):
         grid = (S // BM, S // BN)
         try:
             mt_mm[grid](a, b, c, S, S, S, BM=BM, BN=BN, BK=BK, num_warps=w)

@@ -65,6 +65,9 @@ typedef struct Emit {
     bool smem_over;
     ValId staged_dot;    /* dot under a two-stage plan (0: none) */
     int depth;           /* nesting of recomputations */
+    struct AxisInfo *axis;  /* axis analysis, computed on demand */
+    uint8_t *axis_done;
+    const Op **loop_of;  /* loop index value -> its for op */
 } Emit;
 
 static const char *SLOT = "mt_e";
@@ -646,6 +649,170 @@ static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
     return NULL;
 }
 
+/* ------------------------------------------------------- axis analysis */
+
+/* What is known about an integer or pointer value along its last dim (the
+ * fastest-varying one of every layout), after Triton's AxisInfo: elements
+ * come in runs of `contig` consecutive values (+1 each) starting at
+ * multiples of `contig`, the first element of each run is a multiple of
+ * `div` (pointers: the address in bytes), and runs of `constancy` equal
+ * values start at multiples of `constancy`.  All three are powers of two;
+ * a scalar, or a block whose last dim is 1, is constant along it
+ * (AXIS_BIG).  `hinted`: a pointer derived from a parameter whose
+ * signature promises 16-byte alignment; only those get vector accesses. */
+#define AXIS_BIG ((int64_t)1 << 30)
+
+typedef struct AxisInfo {
+    int64_t contig, constancy, div;
+    bool hinted;
+} AxisInfo;
+
+static int64_t pow2_factor(int64_t v) {
+    if (v == 0)
+        return AXIS_BIG;
+    uint64_t u = (uint64_t)(v < 0 ? -(v + 1) + 1 : v); /* |v| without UB */
+    int64_t p = 1;
+    while (!(u & 1) && p < AXIS_BIG) {
+        u >>= 1;
+        p <<= 1;
+    }
+    return p;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* div of the element at every multiple of c (c a power of two <= contig
+ * or 1): inside a run of consecutive values it drops to c's factor. */
+static int64_t div_at(const AxisInfo *a, int64_t c) {
+    return a->contig > c ? min64(a->div, c) : a->div;
+}
+
+static AxisInfo axis_unknown(Type t) {
+    AxisInfo a = {1, t.rank == 0 ? AXIS_BIG : 1, 1, false};
+    return a;
+}
+
+static AxisInfo axis_of(Emit *e, ValId v, int depth);
+
+/* An operand as seen along the last dim of a result: a scalar or a block
+ * whose last dim is 1 is constant along it. */
+static AxisInfo axis_operand(Emit *e, ValId v, int depth) {
+    AxisInfo a = axis_of(e, v, depth);
+    Type t = val_type(e->f, v);
+    if (t.rank == 0 || t.shape[t.rank - 1] == 1) {
+        a.div = div_at(&a, 1);
+        a.contig = 1;
+        a.constancy = AXIS_BIG;
+    }
+    return a;
+}
+
+static AxisInfo axis_compute(Emit *e, ValId v, int depth) {
+    Func *f = e->f;
+    Value *x = val(f, v);
+    Type t = x->type;
+    AxisInfo r = axis_unknown(t);
+    if (t.dtype == DT_F32 && !t.is_ptr)
+        return r;
+    if (x->kind == VK_CONST) {
+        r.div = pow2_factor(x->c.i);
+        return r;
+    }
+    if (x->kind == VK_PARAM) {
+        r.div = x->divisibility > 1 ? pow2_factor(x->divisibility) : 1;
+        r.hinted = t.is_ptr && x->divisibility >= 16;
+        return r;
+    }
+    if (x->kind == VK_LOOP_INDEX) {
+        const Op *loop = e->loop_of ? e->loop_of[v] : NULL;
+        if (loop)
+            r.div = min64(axis_operand(e, loop->args[0], depth + 1).div,
+                          axis_operand(e, loop->args[2], depth + 1).div);
+        return r;
+    }
+    if (x->kind != VK_OP || !x->def || depth > 48)
+        return r;
+    Op *op = x->def;
+    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
+    switch (op->code) {
+    case OP_ARANGE:
+        r.contig = last;
+        r.constancy = 1;
+        r.div = pow2_factor(op->attr[0]);
+        return r;
+    case OP_ZEROS:
+        r.constancy = AXIS_BIG;
+        r.div = AXIS_BIG;
+        return r;
+    case OP_FULL:
+    case OP_BROADCAST:
+    case OP_EXPAND_DIMS:
+    case OP_CAST: {
+        if (op->code == OP_CAST && (type_is_float(val_type(f, op->args[0])) ||
+                                    t.dtype == DT_I1))
+            return r;
+        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
+        a.hinted = a.hinted && t.is_ptr;
+        return a;
+    }
+    case OP_ADD:
+    case OP_SUB:
+    case OP_ADDPTR: {
+        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
+        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
+        int64_t scale = 1;
+        if (op->code == OP_ADDPTR)
+            scale = t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
+        int64_t c = min64(a.contig, b.constancy);
+        if (op->code == OP_ADD || op->code == OP_ADDPTR)
+            c = max64(c, min64(b.contig, a.constancy));
+        r.contig = c;
+        r.constancy = min64(a.constancy, b.constancy);
+        if (r.constancy > 1)
+            c = 1; /* a constant run: every element's factor */
+        r.div = min64(div_at(&a, c), min64(div_at(&b, c) * scale, AXIS_BIG));
+        r.hinted = op->code == OP_ADDPTR && a.hinted;
+        return r;
+    }
+    case OP_MUL:
+    case OP_SHL: {
+        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
+        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
+        Value *bv = val(f, op->args[1]);
+        if (op->code == OP_SHL) {
+            if (bv->kind != VK_CONST || bv->c.i < 0 || bv->c.i > 30)
+                return r;
+            b.div = (int64_t)1 << bv->c.i;
+        }
+        r.constancy = min64(a.constancy, b.constancy);
+        r.div = min64(div_at(&a, 1) * div_at(&b, 1), AXIS_BIG);
+        return r;
+    }
+    default:
+        return r;
+    }
+}
+
+static AxisInfo axis_of(Emit *e, ValId v, int depth) {
+    if (!v)
+        return axis_unknown(type_scalar(DT_I32));
+    if (e->axis_done[v])
+        return e->axis[v];
+    AxisInfo a = axis_compute(e, v, depth);
+    Type t = val_type(e->f, v);
+    if (a.contig < 1)
+        a.contig = 1;
+    if (t.rank && t.shape[t.rank - 1] == 1) {
+        a.div = div_at(&a, 1);
+        a.contig = 1;
+        a.constancy = AXIS_BIG;
+    }
+    e->axis[v] = a;
+    e->axis_done[v] = 1;
+    return a;
+}
+
 /* --------------------------------------------------------- op emitters */
 
 static int emit_region(Emit *e, Region *r);
@@ -656,7 +823,183 @@ static int unsupported(Emit *e, Op *op) {
                       op_info[op->code].name);
 }
 
+/* ------------------------------------------------------ vector accesses */
+
+/* One 64- or 128-bit access per group of `width` slots: the slots of a
+ * group are consecutive along the last (fastest) dim, start at a multiple
+ * of width (a thread's spt elements are, and width divides spt), and the
+ * pointer's axis info says their addresses are consecutive.  The group's
+ * start address is known aligned from the signature hint and the offsets'
+ * divisibility, or (runtime_align) tested at run time; a group with any
+ * mask element unset, or a failed test, takes the scalar path. */
+typedef struct VecPlan {
+    int width;
+    int elem_bytes;
+    bool runtime_align;
+    const char *vtype;    /* float4, int2, longlong2 ... */
+} VecPlan;
+
+static const char *const vec_comp[4] = {"x", "y", "z", "w"};
+
+static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
+                        VecPlan *vp) {
+    Type pt = val_type(e->f, p);
+    if (pt.rank == 0 || !pt.is_ptr)
+        return false;
+    const char *base;
+    int es;
+    switch ((DType)pt.dtype) {
+    case DT_F32: base = "float"; es = 4; break;
+    case DT_I32: base = "int"; es = 4; break;
+    case DT_I64: base = "longlong"; es = 8; break;
+    default: return false;
+    }
+    int fd = r->L.rank - 1;
+    if (r->L.order[0] != fd || r->pdim[r->vrank - 1] != fd ||
+        r->n[fd] < tile_of(&r->L, fd))
+        return false;
+    if (is_store && *owner_text(e, r, SLOT))
+        return false; /* replicated slots: only owners may store */
+    AxisInfo a = axis_of(e, p, 0);
+    if (!a.hinted)
+        return false;
+    int w = 16 / es;
+    while (w > 1 && (r->L.spt[fd] % w != 0 || a.contig < w))
+        w /= 2;
+    if (w < 2)
+        return false;
+    vp->width = w;
+    vp->elem_bytes = es;
+    vp->runtime_align = a.div < (int64_t)w * es;
+    vp->vtype = fmt(e, "%s%d", base, w);
+    return true;
+}
+
+/* Opens the loop over groups; with a mask or a runtime alignment test it
+ * also opens `if (mt_all) {` and returns true. */
+static bool vector_open(Emit *e, const VecPlan *vp, int nE, const char *mask,
+                        const char *ptr) {
+    int w = vp->width;
+    pragma_unroll(e);
+    line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", nE, w);
+    e->indent++;
+    if (!mask && !vp->runtime_align)
+        return false;
+    line(e, "bool mt_all = true;");
+    if (mask) {
+        pragma_unroll(e);
+        line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", SLOT, SLOT, w,
+             SLOT);
+        line(e, "    mt_all = mt_all && %s;", mask);
+    }
+    if (vp->runtime_align) {
+        line(e, "{");
+        line(e, "    const int %s = mt_g;", SLOT);
+        line(e, "    mt_all = mt_all && (((unsigned long long)%s) & %dull) == 0;",
+             ptr, w * vp->elem_bytes - 1);
+        line(e, "}");
+    }
+    line(e, "if (mt_all) {");
+    e->indent++;
+    return true;
+}
+
+/* Vector load of op's result when its pointer allows; 1 when emitted. */
+static int emit_vector_load(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId res = op->res[0];
+    Type rt = val_type(f, res);
+    Dist r = dist_assigned(e, res);
+    VecPlan vp;
+    if (!vector_plan(e, op->args[0], &r, false, &vp))
+        return 0;
+    const char *a[3] = {0, 0, 0};
+    Type at[3];
+    for (int i = 0; i < op->nargs && i < 3; i++) {
+        if (!op->args[i])
+            continue;
+        at[i] = val_type(f, op->args[i]);
+        a[i] = elem_expr(e, op->args[i], &r, op->loc);
+    }
+    const char *scalar = op_text(e, op, a, at, &r);
+    if (!scalar)
+        return unsupported(e, op);
+    const char *ct = ctype_of(e, type_elem(rt));
+    int w = vp.width;
+    e->name[res] = fmt(e, "v%d", res);
+    line(e, "%s v%d[%d];", ct, res, r.nE);
+    bool test = vector_open(e, &vp, r.nE, a[1], a[0]);
+    line(e, "const int %s = mt_g;", SLOT);
+    line(e, "%s mt_q = *(const %s*)(%s);", vp.vtype, vp.vtype, a[0]);
+    for (int i = 0; i < w; i++)
+        line(e, "v%d[mt_g + %d] = mt_q.%s;", res, i, vec_comp[i]);
+    if (test) {
+        e->indent--;
+        line(e, "} else {");
+        e->indent++;
+        pragma_unroll(e);
+        line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", SLOT, SLOT, w, SLOT);
+        line(e, "    v%d[%s] = %s;", res, SLOT, scalar);
+        e->indent--;
+        line(e, "}");
+    }
+    e->indent--;
+    line(e, "}");
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    return 1;
+}
+
+/* Vector store through p (distributed as r) of value text vx under mask
+ * text mx ("" none); 1 when emitted. */
+static int emit_vector_store(Emit *e, ValId p, const Dist *r, const char *vx,
+                             const char *mx, DType elem) {
+    VecPlan vp;
+    if (!vector_plan(e, p, r, true, &vp))
+        return 0;
+    int w = vp.width;
+    const char *ptr = e->name[p];
+    const char *pa = fmt(e, "%s[%s]", ptr, SLOT);
+    bool test = vector_open(e, &vp, r->nE, *mx ? mx : NULL, pa);
+    line(e, "%s mt_q[%d];", dtype_ctype(elem), w);
+    pragma_unroll(e);
+    line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", SLOT, SLOT, w, SLOT);
+    line(e, "    mt_q[%s - mt_g] = %s;", SLOT, vx);
+    StrBuf mk;
+    sb_init(&mk);
+    sb_printf(&mk, "make_%s(", vp.vtype);
+    for (int i = 0; i < w; i++)
+        sb_printf(&mk, "%smt_q[%d]", i ? ", " : "", i);
+    sb_putc(&mk, ')');
+    line(e, "{");
+    line(e, "    const int %s = mt_g;", SLOT);
+    line(e, "    *(%s*)(%s) = %s;", vp.vtype, pa, sb_str(&mk));
+    line(e, "}");
+    sb_free(&mk);
+    if (test) {
+        e->indent--;
+        line(e, "} else {");
+        e->indent++;
+        pragma_unroll(e);
+        line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", SLOT, SLOT, w, SLOT);
+        if (*mx)
+            line(e, "    if (%s) *%s = %s;", mx, pa, vx);
+        else
+            line(e, "    *%s = %s;", pa, vx);
+        e->indent--;
+        line(e, "}");
+    }
+    e->indent--;
+    line(e, "}");
+    return 1;
+}
+
 static int emit_elementwise(Emit *e, Op *op) {
+    if (op->code == OP_LOAD && val_type(e->f, op->res[0]).rank > 0) {
+        int done = emit_vector_load(e, op);
+        if (done)
+            return done < 0 ? -1 : 0;
+    }
     Func *f = e->f;
     ValId res = op->res[0];
     Type rt = val_type(f, res);
@@ -731,6 +1074,9 @@ static int emit_store(Emit *e, Op *op) {
     const char *cond = *own && *mx ? fmt(e, "%s && %s", own, mx)
                        : *own      ? own
                                    : mx;
+    int done = emit_vector_store(e, p, &r, vx, mx, (DType)pt.dtype);
+    if (done)
+        return done < 0 ? -1 : 0;
     pragma_unroll(e);
     line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
     if (*cond)
@@ -921,6 +1267,141 @@ static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
     return true;
 }
 
+/* Is r the register tile of layout.c's dot_layout (4 x 4 blocks, no
+ * replication), which the vectorised dot below reads with float4? */
+static bool dot_tiled(const Dist *r) {
+    if (r->L.rank != 2 || r->vrank != 2 || r->L.order[0] != 1)
+        return false;
+    for (int p = 0; p < 2; p++)
+        if (r->L.spt[p] % 4 != 0 || r->n[p] < tile_of(&r->L, p))
+            return false;
+    return true;
+}
+
+/* Cooperative write of a dot operand x into shared buffer sbuf, every
+ * element once by its owner; `transpose` stores x[i][j] at (j, i).  When
+ * x's thread holds 4 consecutive elements along the buffer's columns
+ * (B, not transposed, spt % 4 == 0 along its last dim), one float4 store
+ * per group. */
+static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
+                      const char *stage, bool transpose) {
+    const Dist *d = &e->dist[x];
+    const char *own = owner_text(e, d, SLOT);
+    const char *r0 = value_coord(e, d, 0, SLOT), *c0 = value_coord(e, d, 1, SLOT);
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, transpose ? c0 : r0,
+                      transpose ? r0 : c0);
+    int fd = d->L.rank - 1;
+    bool vec = !transpose && !*own && d->L.rank == 2 && d->vrank == 2 &&
+               d->L.order[0] == 1 && d->L.spt[fd] % 4 == 0 &&
+               d->n[fd] >= tile_of(&d->L, fd) &&
+               smem_row_stride(sbuf) % 4 == 0;
+    if (vec) {
+        pragma_unroll(e);
+        line(e, "for (int mt_g = 0; mt_g < %d; mt_g += 4) {", d->nE);
+        line(e, "    const int %s = mt_g;", SLOT);
+        line(e, "    *(float4*)&%s[%s] = make_float4(%s[mt_g], %s[mt_g + 1], "
+                "%s[mt_g + 2], %s[mt_g + 3]);",
+             sbuf->name, sb_str(&addr), e->name[x], e->name[x], e->name[x],
+             e->name[x]);
+        line(e, "}");
+    } else {
+        pragma_unroll(e);
+        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
+        if (*own)
+            line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
+                 sb_str(&addr), e->name[x], SLOT);
+        else
+            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr),
+                 e->name[x], SLOT);
+    }
+    sb_free(&addr);
+}
+
+/* Loads E values of one shared row as float4s into array `dst`: the
+ * thread's coordinates along dim p of r, 4 consecutive per block. */
+static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf,
+                         const char *stage, const char *dst) {
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, "dot_k", coord_text(e, r, p, "mt_i"));
+    pragma_unroll(e);
+    line(e, "for (int mt_i = 0; mt_i < %d; mt_i += 4) {", r->E[p]);
+    line(e, "    float4 mt_q = *(const float4*)&%s[%s];", sbuf->name,
+         sb_str(&addr));
+    line(e, "    %s[mt_i] = mt_q.x;", dst);
+    line(e, "    %s[mt_i + 1] = mt_q.y;", dst);
+    line(e, "    %s[mt_i + 2] = mt_q.z;", dst);
+    line(e, "    %s[mt_i + 3] = mt_q.w;", dst);
+    line(e, "}");
+    sb_free(&addr);
+}
+
+static void note_dot_buffers(Emit *e, const SharedBuffer *A,
+                             const SharedBuffer *B, Loc loc) {
+    if (smem_size(A) > e->lhs_size) {
+        e->lhs_size = smem_size(A);
+        e->lhs_stages = A->stage_count;
+        e->lhs_stage_size = smem_stage_size(A);
+    }
+    if (smem_size(B) > e->rhs_size) {
+        e->rhs_size = smem_size(B);
+        e->rhs_stages = B->stage_count;
+        e->rhs_stage_size = smem_stage_size(B);
+    }
+    note_smem(e, loc);
+}
+
+/* The vectorised dot for a dot_tiled result: A is stored transposed,
+ * [BK][BM + pad], so a thread's rows of A at one k are consecutive; per k
+ * every thread reads E0 values of A and E1 of B as float4 and does E0 * E1
+ * FMAs.  Padding: a warp reads one k row at a time (no row conflicts), but
+ * the transposed write has tpw[1] of A's load layout rows in flight at
+ * once; the Version 18 rule on those rows, in units of one float4 so rows
+ * stay 16-byte aligned, decides the padding. */
+static int emit_dot_tiled(Emit *e, Op *op, const Dist *r, bool staged) {
+    Func *f = e->f;
+    ValId a = op->args[0], b = op->args[1], acc = op->args[2],
+          res = op->res[0];
+    Type at = val_type(f, a), bt = val_type(f, b);
+    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+    int stages = staged ? 2 : 1;
+    const Dist *da = &e->dist[a];
+    int rows_in_flight = da->L.rank == 2 ? da->L.tpw[da->L.rank - 1] : 1;
+    SharedBuffer A = {"dot_lhs", BK, BM, DT_F32,
+                      4 * smem_bank_padding(BM, rows_in_flight), stages};
+    SharedBuffer B = {"dot_rhs", BK, BN, DT_F32, 0, stages};
+    note_dot_buffers(e, &A, &B, op->loc);
+    const char *stage = staged ? "dot_stage" : "0";
+    const char *init = acc ? elem_expr(e, acc, r, op->loc) : "0.0f";
+    dot_write(e, a, &A, stage, true);
+    dot_write(e, b, &B, stage, false);
+    line(e, "__syncthreads();");
+    e->name[res] = fmt(e, "v%d", res);
+    line(e, "float v%d[%d];", res, r->nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
+    line(e, "    v%d[%s] = %s;", res, SLOT, init);
+    pragma_unroll(e);
+    line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+    e->indent++;
+    line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
+    dot_read_row(e, r, 0, &A, stage, "mt_fa");
+    dot_read_row(e, r, 1, &B, stage, "mt_fb");
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
+    line(e, "    v%d[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", res, SLOT, SLOT,
+         r->E[1], SLOT, r->E[1]);
+    e->indent--;
+    line(e, "}");
+    if (!staged)
+        line(e, "__syncthreads();");
+    e->dist[res] = *r;
+    e->has_dist[res] = true;
+    return 0;
+}
+
 static int emit_dot(Emit *e, Op *op) {
     Func *f = e->f;
     ValId a = op->args[0], b = op->args[1], acc = op->args[2],
@@ -929,6 +1410,8 @@ static int emit_dot(Emit *e, Op *op) {
     int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
     Dist r = dist_assigned(e, res);
     bool staged = res == e->staged_dot;
+    if (dot_tiled(&r) && BM % 4 == 0 && BN % 4 == 0)
+        return emit_dot_tiled(e, op, &r, staged);
     int stages = staged ? 2 : 1;
     int rows_per_warp = r.L.tpw[0] < BM ? r.L.tpw[0] : BM;
     SharedBuffer A = {"dot_lhs", BM, BK, DT_F32,
@@ -1019,6 +1502,7 @@ static int emit_for(Emit *e, Op *op) {
     Func *f = e->f;
     DotPlan plan = {0, 1};
     bool staged = match_dot_loop(f, op, &plan);
+    e->loop_of[op->index] = op;
     int n = op->nres;
     Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
@@ -1162,7 +1646,11 @@ int cuda_emit(Func *f, StrBuf *out) {
     e.name = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvals);
     e.dist = arena_alloc(f->arena, sizeof(Dist) * (size_t)f->nvals);
     e.has_dist = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    if (!e.name || !e.dist || !e.has_dist) {
+    e.axis = arena_alloc(f->arena, sizeof(AxisInfo) * (size_t)f->nvals);
+    e.axis_done = arena_alloc(f->arena, (size_t)f->nvals);
+    e.loop_of = arena_alloc(f->arena, sizeof(Op *) * (size_t)f->nvals);
+    if (!e.name || !e.dist || !e.has_dist || !e.axis || !e.axis_done ||
+        !e.loop_of) {
         sb_free(&e.body);
         return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     }
@@ -1216,16 +1704,16 @@ int cuda_emit(Func *f, StrBuf *out) {
                   (long long)scratch_words);
     if (e.lhs_size) {
         if (e.lhs_stages > 1)
-            sb_printf(out, "    __shared__ float dot_lhs[%d * %lld];\n",
+            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%d * %lld];\n",
                       e.lhs_stages, (long long)e.lhs_stage_size);
         else
-            sb_printf(out, "    __shared__ float dot_lhs[%lld];\n",
+            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%lld];\n",
                       (long long)e.lhs_size);
         if (e.rhs_stages > 1)
-            sb_printf(out, "    __shared__ float dot_rhs[%d * %lld];\n",
+            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%d * %lld];\n",
                       e.rhs_stages, (long long)e.rhs_stage_size);
         else
-            sb_printf(out, "    __shared__ float dot_rhs[%lld];\n",
+            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%lld];\n",
                       (long long)e.rhs_size);
     }
     if (e.nbases) {

@@ -2795,6 +2795,7 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         }
         Type t = se->kind == SIG_PTR ? type_ptr(se->dtype) : type_scalar(se->dtype);
         ValId v = func_add_param(E.f, pname, t);
+        val(E.f, v)->divisibility = se->hint;
         scope_set(&E, pname, cv_tensor(v));
     }
     if (exec_block(&E, fn->body, fn->nbody) < 0 || HAS_ERROR(c))

@@ -11,7 +11,8 @@
  * operands have and converts through shared memory on any mismatch.  The
  * heuristic: values that meet in an elementwise op (same rank) or through a
  * loop carry form one group; a group gets the canonical layout of the
- * broadcast of its members' shapes; a rank-1 group that feeds expand_dims,
+ * broadcast of its members' shapes (a dot's accumulator group: the dot's
+ * register tile, see dot_layout); a rank-1 group that feeds expand_dims,
  * comes out of a rank-2 reduction, or is broadcast into a rank-2 op becomes
  * a slice of that rank-2 group's layout (first link in program order wins).
  *
@@ -183,6 +184,51 @@ static Layout canonical(int rank, const int32_t *shape, int num_warps) {
     return l;
 }
 
+/* The register tile of a dot result: each thread owns E0 x E1 outputs
+ * (E0 * E1 = BM * BN / threads, both multiples of 4, as square as
+ * possible) in 4 x 4 blocks (spt = [4, 4]) that repeat with the tile, so
+ * cuda.c can read A (stored transposed) and B from shared memory as float4
+ * and reuse each value E1 or E0 times.  Returns false when the tile is too
+ * small for that (fewer than 16 outputs per thread), leaving the canonical
+ * layout. */
+static bool dot_layout(const int32_t *shape, int num_warps, Layout *out) {
+    int64_t threads = 32LL * num_warps;
+    int64_t total = (int64_t)shape[0] * shape[1] / threads;
+    if (total < 16 || shape[0] % 4 || shape[1] % 4)
+        return false;
+    int64_t e0 = 4, e1 = 4;
+    while (e0 * e1 < total) {
+        if (e1 <= e0)
+            e1 *= 2;
+        else
+            e0 *= 2;
+    }
+    if (e0 * e1 != total || shape[0] % e0 || shape[1] % e1)
+        return false;
+    int64_t rows = shape[0] / e0, cols = shape[1] / e1; /* threads per dim */
+    if (rows * cols != threads)
+        return false;
+    Layout l;
+    memset(&l, 0, sizeof l);
+    l.rank = 2;
+    l.slice_dim = -1;
+    l.shape[0] = shape[0];
+    l.shape[1] = shape[1];
+    l.spt[0] = l.spt[1] = 4;
+    l.tpw[1] = (int32_t)(cols < 32 ? cols : 32);
+    l.tpw[0] = 32 / l.tpw[1];
+    if (rows < l.tpw[0] || rows % l.tpw[0] || cols % l.tpw[1])
+        return false;
+    l.wpc[0] = (int32_t)(rows / l.tpw[0]);
+    l.wpc[1] = (int32_t)(cols / l.tpw[1]);
+    if (l.wpc[0] * l.wpc[1] != num_warps)
+        return false;
+    l.order[0] = 1;
+    l.order[1] = 0;
+    *out = l;
+    return true;
+}
+
 static int intern_layout(Func *f, const Layout *l) {
     for (int i = 0; i < f->nlayouts; i++)
         if (memcmp(&f->layouts[i], l, sizeof *l) == 0)
@@ -235,7 +281,20 @@ int layout_assign(Func *f) {
             if (t.shape[d] > gshape[g][d])
                 gshape[g][d] = t.shape[d];
     }
-    /* rank-2 groups first: their layouts are canonical */
+    /* rank-2 groups first: a dot's accumulator group gets the dot's
+     * register tile when its parent shape is the dot's, the others (and
+     * that one when the tile does not fit) are canonical */
+    for (int v = 1; v < f->nvals; v++) {
+        Value *x = &f->vals[v];
+        int g = find(&a, v);
+        if (x->kind != VK_OP || !x->def || x->def->code != OP_DOT ||
+            glayout[g] >= 0 || x->type.rank != 2 ||
+            gshape[g][0] != x->type.shape[0] || gshape[g][1] != x->type.shape[1])
+            continue;
+        Layout l;
+        if (dot_layout(gshape[g], f->num_warps, &l))
+            glayout[g] = intern_layout(f, &l);
+    }
     for (int v = 1; v < f->nvals; v++) {
         Type t = val_type(f, v);
         int g = find(&a, v);

@@ -34,7 +34,18 @@
  *   - threads waiting at different barriers with nobody left to release
  *     them is reported as an error, not a hang;
  *   - one grid at a time per loaded object (a lock): blockDim/gridDim are
- *     per object and the same file dlopen'ed twice is one object.
+ *     per object and the same file dlopen'ed twice is one object;
+ *   - the vector types float2, float4, int2, int4, longlong2 (with their
+ *     make_ functions) have CUDA's size and alignment and may alias their
+ *     scalar element type, so `*(float4*)p` over a float array (what the
+ *     emitter writes for 64/128-bit accesses) means here what it means on
+ *     the GPU.
+ * CUDA names provided: __global__ __device__ __host__ __forceinline__
+ * __noinline__ __launch_bounds__ __shared__ __align__ __restrict__ blockIdx
+ * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
+ * __float_as_int float2 float4 int2 int4 longlong2 make_float2 make_float4
+ * make_int2 make_int4 make_longlong2, plus <cmath>'s expf logf sqrtf fabsf
+ * floorf isnan isinf.
  * This file is embedded in the library as a string (tools/embed.sh) and
  * written next to each kernel it compiles, so it is self-contained. */
 #ifndef MT_HOST_H
@@ -64,6 +75,7 @@
 #define __noinline__
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
+#define __align__(n) __attribute__((aligned(n)))
 
 using std::isinf;
 using std::isnan;
@@ -87,6 +99,26 @@ static inline int __float_as_int(float f) {
     int v;
     std::memcpy(&v, &f, sizeof v);
     return v;
+}
+
+/* ---- vector types (layout and alignment as in CUDA's vector_types.h) ---- */
+
+struct __attribute__((may_alias, aligned(8))) float2 { float x, y; };
+struct __attribute__((may_alias, aligned(16))) float4 { float x, y, z, w; };
+struct __attribute__((may_alias, aligned(8))) int2 { int x, y; };
+struct __attribute__((may_alias, aligned(16))) int4 { int x, y, z, w; };
+struct __attribute__((may_alias, aligned(16))) longlong2 { long long x, y; };
+
+static inline float2 make_float2(float x, float y) { return float2{x, y}; }
+static inline float4 make_float4(float x, float y, float z, float w) {
+    return float4{x, y, z, w};
+}
+static inline int2 make_int2(int x, int y) { return int2{x, y}; }
+static inline int4 make_int4(int x, int y, int z, int w) {
+    return int4{x, y, z, w};
+}
+static inline longlong2 make_longlong2(long long x, long long y) {
+    return longlong2{x, y};
 }
 
 /* ---- fibers ---- */

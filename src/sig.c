@@ -2,7 +2,8 @@
  *
  * Input: "*fp32, *fp32:16, i32, 256, -1.5, True, 'ieee'": one entry per
  * kernel parameter, in order.  A type (optionally with a ":16"/":1"
- * specialisation hint, accepted and ignored) is a runtime parameter; a
+ * divisibility hint, recorded in SigEntry.hint: the pointer's address in
+ * bytes, or the integer's value, is a multiple of it) is a runtime parameter; a
  * literal is the value of a tl.constexpr parameter.  Output: an arena array
  * of SigEntry.  Errors point into the signature string itself: while
  * parsing, the Ctx's file and source are swapped for "<signature>" and the
@@ -140,11 +141,16 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
                 if (h == end)
                     return sig_error(c, sig, colon, "missing hint after ':' in '%.*s'",
                                      start, (int)(end - start));
-                for (; h < end; h++)
+                int64_t hv = 0;
+                for (; h < end; h++) {
                     if (!isdigit((unsigned char)*h))
                         return sig_error(c, sig, colon,
                                          "specialisation hint must be a number in '%.*s'",
                                          start, (int)(end - start));
+                    if (hv < (1 << 30))
+                        hv = hv * 10 + (*h - '0');
+                }
+                e.hint = hv > (1 << 30) ? (1 << 30) : (int32_t)hv;
             }
             e.kind = is_ptr ? SIG_PTR : SIG_SCALAR;
             e.dtype = d;

@@ -214,6 +214,12 @@ static bool build_or_skip(K *k, Runner *rn, char **text) {
     return true;
 }
 
+/* 16-byte aligned floats (what a ":16" hint promises), size rounded up
+ * as aligned_alloc requires. */
+static float *alloc16(size_t nfloats) {
+    return aligned_alloc(16, (nfloats * sizeof(float) + 15) / 16 * 16);
+}
+
 static bool close_to(float a, float b) {
     if (isnan(a) || isnan(b))
         return isnan(a) && isnan(b);
@@ -438,6 +444,9 @@ static void test_run_softmax(void **state) {
     (void)state;
     int blocks[] = {8, 256, 4096};
     int warps[] = {1, 4, 8};
+    /* hv: hinted pointers (vector accesses, runtime alignment test: rows
+     * of stride block + 3 are misaligned and take the scalar path) */
+    for (int hv = 0; hv < 2; hv++)
     for (int bi = 0; bi < 3; bi++)
         for (int wi = 0; wi < 3; wi++) {
             int block = blocks[bi];
@@ -445,6 +454,9 @@ static void test_run_softmax(void **state) {
             Runner rn;
             char *s;
             build_softmax(&k, block, warps[wi]);
+            if (hv)
+                val(k.f, k.f->params[0])->divisibility =
+                    val(k.f, k.f->params[1])->divisibility = 16;
             if (!build_or_skip(&k, &rn, &s)) {
                 free(s);
                 k_free(&k);
@@ -453,9 +465,12 @@ static void test_run_softmax(void **state) {
             int rows = 3, ncols = block - block / 4 + 1;
             if (ncols > block)
                 ncols = block;
-            int stride = block + 3;
-            float *in = malloc(sizeof(float) * (size_t)(rows * stride));
-            float *o = calloc((size_t)(rows * stride), sizeof(float));
+            int stride = hv && wi == 1 ? block : block + 3;
+            if (hv && block >= 64 * warps[wi])
+                assert_non_null(strstr(s, "mt_all"));
+            float *in = alloc16((size_t)(rows * stride));
+            float *o = alloc16((size_t)(rows * stride));
+            memset(o, 0, sizeof(float) * (size_t)(rows * stride));
             for (int i = 0; i < rows * stride; i++)
                 in[i] = (float)((i * 37) % 101) / 17.0f - 2.0f;
             void *args[4] = {&o, &in, &stride, &ncols};
@@ -654,6 +669,7 @@ typedef struct MMOpts {
     bool yield_dot;   /* yield the dot, not the sum */
     bool nested;      /* wrap the dot in a one-trip inner loop */
     bool fused;       /* dot(a, b, acc) */
+    bool hint;        /* pointers carry the 16-byte alignment hint */
 } MMOpts;
 
 static void build_matmul(K *k, const MMOpts *o) {
@@ -665,6 +681,9 @@ static void build_matmul(K *k, const MMOpts *o) {
     ValId M = func_add_param(f, "M", type_scalar(DT_I32));
     ValId N = func_add_param(f, "N", type_scalar(DT_I32));
     ValId Kp = func_add_param(f, "K", type_scalar(DT_I32));
+    if (o->hint)
+        val(f, A)->divisibility = val(f, B)->divisibility =
+            val(f, C)->divisibility = 16;
     ValId rm = bin(k, OP_ADD, bin(k, OP_MUL, pid(k, 0), ci(k, o->bm)),
                    arange(k, 0, o->bm));
     ValId rn = bin(k, OP_ADD, bin(k, OP_MUL, pid(k, 1), ci(k, o->bn)),
@@ -735,9 +754,9 @@ static void run_matmul(const MMOpts *o, int M, int N, int Kd, char **text_out) {
         k_free(&k);
         return;
     }
-    float *a = malloc(sizeof(float) * (size_t)(M * Kd));
-    float *b = malloc(sizeof(float) * (size_t)(Kd * N));
-    float *c = malloc(sizeof(float) * (size_t)(M * N));
+    float *a = alloc16((size_t)(M * Kd));
+    float *b = alloc16((size_t)(Kd * N));
+    float *c = alloc16((size_t)(M * N));
     for (int i = 0; i < M * Kd; i++)
         a[i] = (float)((i * 31) % 17) / 8.0f - 1.0f;
     for (int i = 0; i < Kd * N; i++)
@@ -767,34 +786,34 @@ static void run_matmul(const MMOpts *o, int M, int N, int Kd, char **text_out) {
 
 static void test_run_matmul_broadcast(void **state) {
     (void)state;
-    MMOpts o = {false, 16, 32, 1, 4, 0, 1, false, false, false, false};
+    MMOpts o = {false, 16, 32, 1, 4, 0, 1, false, false, false, false, false};
     char *s = NULL;
     run_matmul(&o, 37, 45, 19, &s);
     free(s);
-    MMOpts o2 = {false, 32, 32, 1, 8, 0, 1, false, false, false, false};
+    MMOpts o2 = {false, 32, 32, 1, 8, 0, 1, false, false, false, false, false};
     run_matmul(&o2, 33, 64, 7, &s);
     free(s);
 }
 
 static void test_run_dot(void **state) {
     (void)state;
-    MMOpts o = {true, 32, 32, 16, 4, 0, 1, false, false, false, false};
+    MMOpts o = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false};
     char *s = NULL;
     run_matmul(&o, 50, 70, 45, &s); /* partial edge tiles, 3 K tiles */
     assert_non_null(s);
     assert_non_null(strstr(s, "int dot_stage = (k_base / 16) & 1;"));
-    assert_non_null(strstr(s, "__shared__ float dot_lhs[2 * "));
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * "));
     assert_non_null(strstr(s, "#pragma unroll\n        for (int dot_k = 0; dot_k < 16; ++dot_k) {"));
     free(s);
-    MMOpts o2 = {true, 64, 64, 8, 4, 0, 1, false, false, false, true};
+    MMOpts o2 = {true, 64, 64, 8, 4, 0, 1, false, false, false, true, false};
     run_matmul(&o2, 70, 65, 30, &s);
     assert_non_null(strstr(s, "dot_stage"));
     free(s);
-    MMOpts o3 = {true, 16, 16, 16, 1, 0, 1, false, false, false, false};
+    MMOpts o3 = {true, 16, 16, 16, 1, 0, 1, false, false, false, false, false};
     run_matmul(&o3, 20, 17, 40, &s);
     free(s);
     /* fallback forms still compute the same product */
-    MMOpts o4 = {true, 32, 16, 8, 2, 0, 1, false, false, true, false};
+    MMOpts o4 = {true, 32, 16, 8, 2, 0, 1, false, false, true, false, false};
     run_matmul(&o4, 33, 20, 17, &s);
     assert_null(strstr(s, "dot_stage"));
     free(s);
@@ -851,9 +870,136 @@ static void test_run_outer_conversion(void **state) {
     k_free(&k);
 }
 
+/* The 16-byte hint on every pointer of the add kernel. */
+static void build_add_hinted(K *k, int block, int warps) {
+    build_add(k, block, warps);
+    for (int i = 0; i < 3; i++)
+        val(k->f, k->f->params[i])->divisibility = 16;
+}
+
+static void test_emit_vector_text(void **state) {
+    (void)state;
+    K k;
+    build_add_hinted(&k, 1024, 4);
+    char *s = emit(&k);
+    assert_non_null(s);
+    /* two loads and a store of 128 bits per group of 4 slots ... */
+    assert_int_equal(count(s, "float4 mt_q = *(const float4*)(v"), 2);
+    assert_int_equal(count(s, "*(float4*)(v"), 1);
+    assert_non_null(strstr(s, "for (int mt_g = 0; mt_g < 8; mt_g += 4) {"));
+    /* ... when the group's whole mask is set, else per element */
+    assert_int_equal(count(s, "mt_all = mt_all && v"), 3);
+    assert_int_equal(count(s, "} else {"), 3);
+    assert_non_null(strstr(s, "? *v"));
+    /* offsets pid * 1024 + arange: alignment is known, no runtime test */
+    assert_null(strstr(s, "15ull"));
+    free(s);
+    k_free(&k);
+    /* no hint: scalar accesses only */
+    build_add(&k, 1024, 4);
+    s = emit(&k);
+    assert_null(strstr(s, "float4"));
+    assert_null(strstr(s, "mt_g"));
+    free(s);
+    k_free(&k);
+    /* 2 per thread: 64-bit accesses */
+    build_add_hinted(&k, 256, 4);
+    s = emit(&k);
+    assert_non_null(strstr(s, "float2 mt_q = *(const float2*)(v"));
+    free(s);
+    k_free(&k);
+    /* softmax: row * stride has unknown divisibility, so the group's
+     * address is tested at run time; a hinted stride removes the test */
+    build_softmax(&k, 1024, 4);
+    val(k.f, k.f->params[0])->divisibility = 16;
+    val(k.f, k.f->params[1])->divisibility = 16;
+    s = emit(&k);
+    assert_int_equal(count(s, "(((unsigned long long)v"), 2);
+    assert_non_null(strstr(s, "& 15ull) == 0;"));
+    free(s);
+    k_free(&k);
+    build_softmax(&k, 1024, 4);
+    for (int i = 0; i < 3; i++)
+        val(k.f, k.f->params[i])->divisibility = 16;
+    s = emit(&k);
+    assert_int_equal(count(s, "*(const float4*)(v"), 1);
+    assert_null(strstr(s, "15ull"));
+    free(s);
+    k_free(&k);
+}
+
+/* Hinted add with n not a multiple of 4: the last group is partial. */
+static void test_run_vector_add(void **state) {
+    (void)state;
+    int blocks[3] = {1024, 256, 2048}, warps[3] = {4, 4, 8};
+    int tails[3] = {5, 3, 1};
+    for (int t = 0; t < 3; t++) {
+        K k;
+        Runner rn;
+        char *s;
+        build_add_hinted(&k, blocks[t], warps[t]);
+        if (!build_or_skip(&k, &rn, &s)) {
+            free(s);
+            k_free(&k);
+            skip();
+        }
+        assert_non_null(strstr(s, "mt_g"));
+        int n = 3 * blocks[t] - tails[t];
+        float *x = alloc16(3 * 2048), *y = alloc16(3 * 2048),
+              *o = alloc16(3 * 2048);
+        for (int i = 0; i < 3 * 2048; i++) {
+            x[i] = (float)i * 0.5f;
+            y[i] = 1.0f - (float)i;
+            o[i] = -7.0f;
+        }
+        void *args[4] = {&x, &y, &o, &n};
+        launch(&rn, args, 3, 1, 32 * warps[t]);
+        for (int i = 0; i < 3 * blocks[t]; i++)
+            assert_true(o[i] == (i < n ? x[i] + y[i] : -7.0f));
+        free(x);
+        free(y);
+        free(o);
+        free(s);
+        runner_free(&rn);
+        k_free(&k);
+    }
+}
+
+/* The register-tiled dot (layout.c's dot_layout, float4 reads of the
+ * transposed A and of B) on ragged shapes, matched and fallback loops. */
+static void test_run_dot_tiled(void **state) {
+    (void)state;
+    MMOpts o = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false};
+    char *s = NULL;
+    run_matmul(&o, 70, 65, 45, &s);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "float4 mt_q = *(const float4*)&dot_lhs[dot_stage * "));
+    assert_non_null(strstr(s, "float4 mt_q = *(const float4*)&dot_rhs[dot_stage * "));
+    assert_non_null(strstr(s, "#pragma unroll\n        for (int dot_k = 0; dot_k < 16; ++dot_k) {"));
+    assert_int_equal(loop_barriers(s), 1);
+    /* A transposed: [16][64 + 4]; 4 rows of A's load layout in flight */
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1088];"));
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_rhs[2 * 1024];"));
+    assert_null(strstr(s, "LDG")); /* no hint: scalar global accesses */
+    assert_null(strstr(s, "*(const float4*)(v"));
+    free(s);
+    /* 8 x 8 outputs per thread, and hinted pointers: vector global loads
+     * with masked fallback on the ragged edges */
+    MMOpts o2 = {true, 128, 128, 8, 8, 0, 1, false, false, false, false, true};
+    run_matmul(&o2, 131, 130, 21, &s);
+    assert_non_null(strstr(s, "*(const float4*)(v"));
+    assert_non_null(strstr(s, "mt_fa[8], mt_fb[8]"));
+    free(s);
+    MMOpts o3 = {true, 64, 128, 8, 4, 0, 1, false, false, true, false, true};
+    run_matmul(&o3, 64, 128, 16, &s); /* single-stage fallback loop */
+    assert_null(strstr(s, "dot_stage"));
+    assert_non_null(strstr(s, "mt_fa["));
+    free(s);
+}
+
 static void test_dot_matcher(void **state) {
     (void)state;
-    MMOpts canon = {true, 32, 32, 16, 4, 0, 1, false, false, false, false};
+    MMOpts canon = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false};
     K k;
     build_matmul(&k, &canon);
     char *s = emit(&k);
@@ -891,7 +1037,7 @@ static void test_dot_matcher(void **state) {
 static void test_smem_budget(void **state) {
     (void)state;
     /* 2 * (128 * (32 + pad) + 32 * 128) * 4 bytes > 49152 */
-    MMOpts big = {true, 128, 128, 32, 4, 0, 1, false, false, false, false};
+    MMOpts big = {true, 128, 128, 32, 4, 0, 1, false, false, false, false, false};
     K k;
     build_matmul(&k, &big);
     char *s = emit(&k);
@@ -985,6 +1131,9 @@ int main(void) {
         cmocka_unit_test(test_run_outer_conversion),
         cmocka_unit_test(test_run_matmul_broadcast),
         cmocka_unit_test(test_run_dot),
+        cmocka_unit_test(test_run_dot_tiled),
+        cmocka_unit_test(test_emit_vector_text),
+        cmocka_unit_test(test_run_vector_add),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
