@@ -46,7 +46,8 @@
 enum {
     AK_I32 = 1, AK_I64 = 2, AK_F32 = 3, AK_I1 = 4,
     AK_PTR = 8, /* + 0 f32, 1 i32, 2 i1, 3 i64 */
-    AK_ALIGN16 = 4 /* pointer kinds only: the address is a multiple of 16 */
+    AK_ALIGN16 = 4, /* pointer kinds only: the address is a multiple of 16 */
+    AK_DIV16 = 4    /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
 };
 enum { PD_F32 = 0, PD_I32 = 1, PD_I1 = 2, PD_I64 = 3 };
 
@@ -780,6 +781,14 @@ static int typestr_code(PyObject *ts) {
     return -1;
 }
 
+/* An int argument's kind: its width, plus AK_DIV16 when it is a multiple
+ * of 16 (Triton's 'D' specialisation: the compiler may then prove offsets
+ * like row * n_cols aligned and use 128-bit accesses). */
+static int int_kind(long long v) {
+    int k = (v >= INT32_MIN && v <= INT32_MAX) ? AK_I32 : AK_I64;
+    return v % 16 == 0 ? k + AK_DIV16 : k;
+}
+
 static int align_bit(const void *p) {
     return (uintptr_t)p % 16 == 0 ? AK_ALIGN16 : 0;
 }
@@ -933,7 +942,7 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         }
         if (v == -1 && PyErr_Occurred())
             return -1;
-        c->kind[i] = (v >= INT32_MIN && v <= INT32_MAX) ? AK_I32 : AK_I64;
+        c->kind[i] = int_kind(v);
         c->val[i].i = v;
         return 0;
     }
@@ -1074,7 +1083,7 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
                          jit_name(self), PyTuple_GET_ITEM(self->names, i));
             return -1;
         }
-        c->kind[i] = (x >= INT32_MIN && x <= INT32_MAX) ? AK_I32 : AK_I64;
+        c->kind[i] = int_kind(x);
         c->val[i].i = x;
         return 0;
     }

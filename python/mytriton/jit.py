@@ -26,7 +26,7 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 
 # Key classes of runtime arguments, as built by mtmodule.c: scalars 1-4;
 # pointers 8 + dtype (| 4 when 16-byte aligned) + 16 * (1 + CUDA device).
-_SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1"}
+_SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1", 5: "i32:16", 6: "i64:16"}
 _POINTER_SIG = {0: "*fp32", 1: "*i32", 2: "*i1", 3: "*i64"}
 
 _STAGES = ("ast", "ssa", "ssa-opt", "cuda", "ptx")

@@ -139,7 +139,7 @@ def test_cache_hit_and_misses():
     base = compile_only_kernel.cache_info()["compiles"]
     compile_only_kernel[(1,)](x, x, x, 16, TILE=16)
     compile_only_kernel[(1,)](x, x, x, 16, TILE=16)
-    compile_only_kernel[(2,)](x, x, x, 8, TILE=16)          # other grid, same key
+    compile_only_kernel[(2,)](x, x, x, 32, TILE=16)         # other grid, same key
     assert compile_only_kernel.cache_info()["compiles"] == base + 1
     assert compile_only_kernel.cache_info()["hits"] >= 2
     compile_only_kernel[(1,)](x, x, x, 16, TILE=8)           # other constexpr
@@ -154,6 +154,18 @@ def test_cache_hit_and_misses():
     compile_only_kernel.clear_cache()
     compile_only_kernel[(1,)](x, x, x, 16, TILE=16)
     assert compile_only_kernel.cache_info()["compiles"] == base + 6
+    # like Triton, an int that is a multiple of 16 is its own specialisation
+    # (the compiler may use it to prove 16-byte alignment); others share one
+    compile_only_kernel[(1,)](x, x, x, 7, TILE=16)
+    compile_only_kernel[(1,)](x, x, x, 9, TILE=16)
+    assert compile_only_kernel.cache_info()["compiles"] == base + 7
+
+
+def test_int_divisibility_in_signature():
+    x = np.zeros(16, np.float32)
+    assert "i32:16" in compile_only_kernel.warmup(x, x, x, 32, TILE=16, grid=(1,)).signature
+    sig = compile_only_kernel.warmup(x, x, x, 33, TILE=16, grid=(1,)).signature
+    assert "i32:16" not in sig and "i32" in sig
 
 
 def test_int_vs_float_runtime_arg_miss():
