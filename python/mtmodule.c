@@ -1134,6 +1134,14 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
         PyObject *t = PyTuple_Pack(2, (PyObject *)Py_TYPE(v), v);
         return t;
     }
+    if (PyIndex_Check(v) && !strncmp(Py_TYPE(v)->tp_name, "numpy.", 6)) { /* np.int32(8) */
+        PyObject *n = PyNumber_Index(v);
+        if (!n)
+            return NULL;
+        PyObject *r = constexpr_key(self, i, n);
+        Py_DECREF(n);
+        return r;
+    }
     PyErr_Format(PyExc_TypeError, "%R: constexpr value must be bool, int, float, or str, got %R",
                  PyTuple_GET_ITEM(self->names, i), (PyObject *)Py_TYPE(v));
     return NULL;
@@ -1322,9 +1330,11 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
         }
         st = mt_launch_unchecked(ko->k, grid, stream, argv);
     } else {
-        Py_BEGIN_ALLOW_THREADS
+        /* The GIL stays held: a failed launch writes its message into the
+         * shared mt_context, which is not thread-safe, and another thread
+         * could be compiling on it.  The host runtime still spreads the
+         * programs over its own worker threads. */
         st = mt_launch_unchecked(ko->k, grid, stream, argv);
-        Py_END_ALLOW_THREADS
     }
     if (st != MT_OK)
         return raise_status(ko->ctxobj->ctx, st);

@@ -274,7 +274,7 @@ def test_large_ints_and_bad_constexprs():
         copy_kernel[(1,)](out, out, 8, BLOCK=8, num_warps=2 ** 70)
     with pytest.raises(triton.CompilationError, match="invalid constexpr literal"):
         copy_kernel[(1,)](out, out, 8, BLOCK=2 ** 100)
-    for bad in ([8], object(), torch.zeros(1), np.int32(8)):
+    for bad in ([8], object(), torch.zeros(1), np.float64):
         with pytest.raises(TypeError, match="'BLOCK'.*constexpr value must be"):
             copy_kernel[(1,)](out, out, 8, BLOCK=bad)
     # int64 extremes as runtime scalars are fine.
@@ -334,3 +334,17 @@ def test_nested_kernel_with_module_alias():
     assert torch.equal(out, x * 2 + 1)
     source, _ = nested_kernel._source()
     assert "import mytriton.language as mtl" in source
+
+
+@triton.jit
+def np_constexpr_kernel(out, BLOCK: tl.constexpr):
+    tl.store(out + tl.arange(0, BLOCK), tl.arange(0, BLOCK) * 1.0)
+
+
+def test_numpy_integer_constexpr_is_an_int():
+    out = np.zeros(8, np.float32)
+    np_constexpr_kernel.clear_cache()
+    np_constexpr_kernel[(1,)](out, BLOCK=np.int32(8))
+    np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32))
+    np_constexpr_kernel[(1,)](out, BLOCK=8)  # the same specialisation
+    assert np_constexpr_kernel.cache_info()["compiles"] == 1
