@@ -251,6 +251,38 @@ static char *dup_sb(StrBuf *sb, size_t *len) {
     return p;
 }
 
+/* Every thread keeps its share of each block value in registers (local
+ * arrays in the CUDA C): past a few hundred elements per thread the GPU
+ * spills to local memory and the host backend's fiber stacks overflow, so
+ * a block that gives each thread more than this is refused with advice. */
+#define MAX_ELEMS_PER_THREAD 512
+
+static int check_block_sizes(Func *f, Region *r) {
+    int64_t threads = 32 * (int64_t)f->num_warps;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        for (int j = 0; j < op->nres; j++) {
+            Type t = val_type(f, op->res[j]);
+            int64_t per = (type_numel(t) + threads - 1) / threads;
+            if (t.rank && per > MAX_ELEMS_PER_THREAD) {
+                StrBuf ty;
+                sb_init(&ty);
+                type_print(&ty, t);
+                diag_error(f->ctx, op->loc, MT_ERR_RESOURCE,
+                           "%s gives each of the %lld threads %lld elements, more than "
+                           "%d; use a smaller block or more warps (num_warps=%d now)",
+                           sb_str(&ty), (long long)threads, (long long)per,
+                           MAX_ELEMS_PER_THREAD, f->num_warps);
+                sb_free(&ty);
+                return -1;
+            }
+        }
+        if (op->body && check_block_sizes(f, op->body) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Runs the compiler front to back into k; returns 0 or -1 with c's error. */
 static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
                           mt_kernel *k) {
@@ -280,8 +312,10 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
         ir_print(&sb, f);
         k->text[MT_STAGE_SSA_OPT] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA_OPT]);
         sb_clear(&sb);
-        rc = layout_assign(f);
+        rc = check_block_sizes(f, &f->body);
     }
+    if (rc == 0)
+        rc = layout_assign(f);
     if (rc == 0)
         rc = cuda_emit(f, &sb);
     if (rc == 0)

@@ -125,7 +125,7 @@ static inline longlong2 make_longlong2(long long x, long long y) {
 
 #define MT_HOST_MAX_THREADS 1024
 #define MT_HOST_WARP 32
-#define MT_HOST_FIBER_STACK (256 * 1024)
+#define MT_HOST_FIBER_STACK (1024 * 1024) /* mapped lazily (MAP_NORESERVE) */
 
 #if defined(__x86_64__)
 /* mt_fiber_switch(save, to): pushes the callee-saved registers, stores the

@@ -1,0 +1,37 @@
+# Resource limits are located errors, never crashes: a block that gives each
+# thread more than 512 elements, a shape whose element count overflows, and
+# a dot whose shared-memory tiles exceed the 48 KiB budget.
+# RUN: %not %mytriton compile %s --kernel big_block --signature '*fp32,262144' 2>&1 | %FileCheck %s --check-prefix=BIG
+# RUN: %mytriton compile %s --kernel big_block --signature '*fp32,262144' --num-warps 32 --emit ssa-opt | %FileCheck %s --check-prefix=WARPS
+# RUN: %not %mytriton compile %s --kernel huge_zeros --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=HUGE
+# RUN: %not %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,128,128,64' 2>&1 | %FileCheck %s --check-prefix=SMEM
+import mytriton as triton
+import mytriton.language as tl
+
+
+@triton.jit
+def big_block(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, offs * 1.0)
+# BIG: resources.py:[[@LINE-2]]:12: error: vector<262144 x i32> gives each of the 128 threads 2048 elements, more than 512; use a smaller block or more warps (num_warps=4 now)
+# WARPS: arange {start=0, end=262144} : vector<262144 x i32>
+
+
+@triton.jit
+def huge_zeros(out):
+    tl.store(out + tl.arange(0, 4)[:, None], tl.zeros((65536, 65536, 65536), tl.float32))
+# HUGE: resources.py:[[@LINE-1]]:{{[0-9]+}}: error: {{.*}}
+
+
+@triton.jit
+def big_dot(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        av = tl.load(a + rm[:, None] * K + (k + rk)[None, :])
+        bv = tl.load(b + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(av, bv)
+    tl.store(c + rm[:, None] * BN + rn[None, :], acc)
+# SMEM: error: {{.*}}shared memory{{.*}}49152
