@@ -78,8 +78,11 @@ else
 python-ext:
 endif
 
+# Linked to a temporary name and renamed: a Python process that has the
+# old extension mapped must never see the file rewritten under it.
 $(PYMOD): python/mtmodule.c $(OBJ) include/mytriton.h
-	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@ python/mtmodule.c $(OBJ) $(LDLIBS)
+	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@.$$$$.tmp python/mtmodule.c $(OBJ) $(LDLIBS) \
+	  && mv -f $@.$$$$.tmp $@
 
 # ---- tests ----
 
