@@ -134,7 +134,7 @@ def test_numpy_call_runs_on_host():
 
 
 def test_cache_hit_and_misses():
-    x = np.zeros(16, np.float32)
+    x = np.zeros(64, np.float32)  # large enough for every launch below
     compile_only_kernel.clear_cache()
     base = compile_only_kernel.cache_info()["compiles"]
     compile_only_kernel[(1,)](x, x, x, 16, TILE=16)
@@ -146,7 +146,7 @@ def test_cache_hit_and_misses():
     assert compile_only_kernel.cache_info()["compiles"] == base + 2
     compile_only_kernel[(1,)](x, x, x, 16, TILE=8, num_warps=2)  # other num_warps
     assert compile_only_kernel.cache_info()["compiles"] == base + 3
-    xi = np.zeros(16, np.int32)
+    xi = np.zeros(64, np.int32)
     compile_only_kernel[(1,)](xi, xi, xi, 16, TILE=8)       # other dtypes
     assert compile_only_kernel.cache_info()["compiles"] == base + 4
     compile_only_kernel[(1,)](x, x, x, 2 ** 33, TILE=8)     # i64 instead of i32
