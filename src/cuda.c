@@ -43,6 +43,11 @@ typedef struct Dist {
 typedef struct DotPlan {
     ValId dot;         /* the staged dot's result */
     int stage_count;   /* 2 when the canonical loop matched */
+    bool pipelined;    /* match_pipeline: the loop is software pipelined */
+    struct Op *dot_op, *add_op;  /* the dot and its accumulate (NULL: the
+                                    dot takes the accumulator itself) */
+    ValId next;        /* the yielded sum */
+    bool in_place;     /* the dot may add into the carried array */
 } DotPlan;
 
 typedef struct Emit {
@@ -64,6 +69,8 @@ typedef struct Emit {
     Loc smem_loc;        /* op that pushed shared memory over the budget */
     bool smem_over;
     ValId staged_dot;    /* dot under a two-stage plan (0: none) */
+    int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
+    bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
     struct AxisInfo *axis;  /* axis analysis, computed on demand */
     uint8_t *axis_done;
@@ -816,6 +823,7 @@ static AxisInfo axis_of(Emit *e, ValId v, int depth) {
 /* --------------------------------------------------------- op emitters */
 
 static int emit_region(Emit *e, Region *r);
+static int emit_op(Emit *e, Op *op);
 
 static int unsupported(Emit *e, Op *op) {
     return diag_error(e->c, op->loc, MT_ERR_UNSUPPORTED,
@@ -1215,7 +1223,12 @@ static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
 }
 
 /* Inventory 9.6: the canonical runtime K loop around one dot, all ten
- * conditions; anything else keeps the single-stage lowering. */
+ * conditions; anything else keeps the single-stage lowering.  On top of
+ * them, match_pipeline decides whether the loop is also software
+ * pipelined. */
+static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
+                           DotPlan *plan);
+
 static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
     ValId start = loop->args[0], step = loop->args[2];
     if (!val_is_const(f, start) || val(f, start)->c.i != 0)
@@ -1264,6 +1277,49 @@ static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
         return false;                                    /* 9 */
     plan->dot = dot->res[0];
     plan->stage_count = 2;
+    plan->pipelined = match_pipeline(f, loop, dot, next, plan);
+    return true;
+}
+
+/* The software-pipelining proof on a loop match_dot_loop accepted: the
+ * body is exactly the dot, its accumulate (next = acc + dot, or the dot
+ * itself when it takes acc), and the ops the dot's operands are computed
+ * from (pure ops and loads, none reading the accumulator).  Then the
+ * operand ops of tile t + 1 can be issued before the dot of tile t (no
+ * store, no other carry, nothing else in the body can observe the move),
+ * and the dot may accumulate straight into the carried array when the
+ * accumulator, the dot and the sum share one layout and nothing else
+ * reads them. */
+static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
+                           DotPlan *plan) {
+    ValId acc = loop->iters[0];
+    Op *add = next == dot->res[0] ? NULL : val(f, next)->def;
+    if (dot->args[2] && dot->args[2] != acc)
+        return false;
+    uint8_t *need = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!need)
+        return false;
+    need[dot->args[0]] = need[dot->args[1]] = 1;
+    for (int i = loop->body->nops - 1; i >= 0; i--) {
+        Op *op = loop->body->ops[i];
+        if (op == dot || op == add)
+            continue;
+        if (!(op_info[op->code].flags & (F_PURE | F_READ)) || op->nres != 1 ||
+            !need[op->res[0]])
+            return false;
+        for (int k = 0; k < op->nargs; k++) {
+            if (op->args[k] == acc)
+                return false;
+            if (op->args[k])
+                need[op->args[k]] = 1;
+        }
+    }
+    plan->dot_op = dot;
+    plan->add_op = add;
+    plan->next = next;
+    int la = val(f, acc)->layout;
+    plan->in_place = la >= 0 && la == val(f, dot->res[0])->layout &&
+                     la == val(f, next)->layout;
     return true;
 }
 
@@ -1278,13 +1334,13 @@ static bool dot_tiled(const Dist *r) {
     return true;
 }
 
-/* Cooperative write of a dot operand x into shared buffer sbuf, every
- * element once by its owner; `transpose` stores x[i][j] at (j, i).  When
- * x's thread holds 4 consecutive elements along the buffer's columns
- * (B, not transposed, spt % 4 == 0 along its last dim), one float4 store
- * per group. */
+/* Cooperative write of a dot operand x (its values in array `src`, laid
+ * out as x's distribution) into shared buffer sbuf, every element once by
+ * its owner; `transpose` stores x[i][j] at (j, i).  When x's thread holds
+ * 4 consecutive elements along the buffer's columns (B, not transposed,
+ * spt % 4 == 0 along its last dim), one float4 store per group. */
 static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
-                      const char *stage, bool transpose) {
+                      const char *stage, bool transpose, const char *src) {
     const Dist *d = &e->dist[x];
     const char *own = owner_text(e, d, SLOT);
     const char *r0 = value_coord(e, d, 0, SLOT), *c0 = value_coord(e, d, 1, SLOT);
@@ -1303,18 +1359,17 @@ static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
         line(e, "    const int %s = mt_g;", SLOT);
         line(e, "    *(float4*)&%s[%s] = make_float4(%s[mt_g], %s[mt_g + 1], "
                 "%s[mt_g + 2], %s[mt_g + 3]);",
-             sbuf->name, sb_str(&addr), e->name[x], e->name[x], e->name[x],
-             e->name[x]);
+             sbuf->name, sb_str(&addr), src, src, src, src);
         line(e, "}");
     } else {
         pragma_unroll(e);
         line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
         if (*own)
             line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
-                 sb_str(&addr), e->name[x], SLOT);
+                 sb_str(&addr), src, SLOT);
         else
-            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr),
-                 e->name[x], SLOT);
+            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr), src,
+                 SLOT);
     }
     sb_free(&addr);
 }
@@ -1353,87 +1408,68 @@ static void note_dot_buffers(Emit *e, const SharedBuffer *A,
     note_smem(e, loc);
 }
 
-/* The vectorised dot for a dot_tiled result: A is stored transposed,
+/* One dot's lowering, split so that the pipelined loop can place the
+ * shared writes and the FMA loop separately: its result distribution,
+ * which of the two forms it takes, and its two shared buffers. */
+typedef struct DotGen {
+    Op *op;
+    Dist r;
+    bool tiled;          /* the vectorised register-tile form */
+    SharedBuffer A, B;
+} DotGen;
+
+static void note_dot_occupancy(Emit *e, const DotGen *g);
+
+/* The vectorised form (dot_tiled result): A is stored transposed,
  * [BK][BM + pad], so a thread's rows of A at one k are consecutive; per k
  * every thread reads E0 values of A and E1 of B as float4 and does E0 * E1
  * FMAs.  Padding: a warp reads one k row at a time (no row conflicts), but
  * the transposed write has tpw[1] of A's load layout rows in flight at
  * once; the Version 18 rule on those rows, in units of one float4 so rows
- * stay 16-byte aligned, decides the padding. */
-static int emit_dot_tiled(Emit *e, Op *op, const Dist *r, bool staged) {
+ * stay 16-byte aligned, decides the padding.  The scalar form keeps A
+ * [BM][BK + pad] with the rule on the result's rows per warp. */
+static void dot_prepare(Emit *e, Op *op, int stages, DotGen *g) {
     Func *f = e->f;
-    ValId a = op->args[0], b = op->args[1], acc = op->args[2],
-          res = op->res[0];
+    ValId a = op->args[0], b = op->args[1], res = op->res[0];
     Type at = val_type(f, a), bt = val_type(f, b);
     int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
-    int stages = staged ? 2 : 1;
-    const Dist *da = &e->dist[a];
-    int rows_in_flight = da->L.rank == 2 ? da->L.tpw[da->L.rank - 1] : 1;
-    SharedBuffer A = {"dot_lhs", BK, BM, DT_F32,
-                      4 * smem_bank_padding(BM, rows_in_flight), stages};
-    SharedBuffer B = {"dot_rhs", BK, BN, DT_F32, 0, stages};
-    note_dot_buffers(e, &A, &B, op->loc);
-    const char *stage = staged ? "dot_stage" : "0";
-    const char *init = acc ? elem_expr(e, acc, r, op->loc) : "0.0f";
-    dot_write(e, a, &A, stage, true);
-    dot_write(e, b, &B, stage, false);
-    line(e, "__syncthreads();");
-    e->name[res] = fmt(e, "v%d", res);
-    line(e, "float v%d[%d];", res, r->nE);
-    pragma_unroll(e);
-    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
-    line(e, "    v%d[%s] = %s;", res, SLOT, init);
-    pragma_unroll(e);
-    line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
-    e->indent++;
-    line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
-    dot_read_row(e, r, 0, &A, stage, "mt_fa");
-    dot_read_row(e, r, 1, &B, stage, "mt_fb");
-    pragma_unroll(e);
-    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
-    line(e, "    v%d[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", res, SLOT, SLOT,
-         r->E[1], SLOT, r->E[1]);
-    e->indent--;
-    line(e, "}");
-    if (!staged)
-        line(e, "__syncthreads();");
-    e->dist[res] = *r;
-    e->has_dist[res] = true;
-    return 0;
+    g->op = op;
+    g->r = dist_assigned(e, res);
+    g->tiled = dot_tiled(&g->r) && BM % 4 == 0 && BN % 4 == 0;
+    if (g->tiled) {
+        const Dist *da = &e->dist[a];
+        int rows_in_flight = da->L.rank == 2 ? da->L.tpw[da->L.rank - 1] : 1;
+        g->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
+                              4 * smem_bank_padding(BM, rows_in_flight), stages};
+    } else {
+        int rows_per_warp = g->r.L.tpw[0] < BM ? g->r.L.tpw[0] : BM;
+        g->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32,
+                              smem_bank_padding(BK, rows_per_warp), stages};
+    }
+    g->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
+    note_dot_buffers(e, &g->A, &g->B, op->loc);
+    note_dot_occupancy(e, g);
 }
 
-static int emit_dot(Emit *e, Op *op) {
-    Func *f = e->f;
-    ValId a = op->args[0], b = op->args[1], acc = op->args[2],
-          res = op->res[0];
-    Type at = val_type(f, a), bt = val_type(f, b), rt = val_type(f, res);
-    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
-    Dist r = dist_assigned(e, res);
-    bool staged = res == e->staged_dot;
-    if (dot_tiled(&r) && BM % 4 == 0 && BN % 4 == 0)
-        return emit_dot_tiled(e, op, &r, staged);
-    int stages = staged ? 2 : 1;
-    int rows_per_warp = r.L.tpw[0] < BM ? r.L.tpw[0] : BM;
-    SharedBuffer A = {"dot_lhs", BM, BK, DT_F32,
-                      smem_bank_padding(BK, rows_per_warp), stages};
-    SharedBuffer B = {"dot_rhs", BK, BN, DT_F32, 0, stages};
-    if (smem_size(&A) > e->lhs_size) {
-        e->lhs_size = smem_size(&A);
-        e->lhs_stages = stages;
-        e->lhs_stage_size = smem_stage_size(&A);
+/* The cooperative writes of both operands, from arrays src_a / src_b
+ * (NULL: the operands' own arrays) into `stage`. */
+static void dot_writes(Emit *e, const DotGen *g, const char *stage,
+                       const char *src_a, const char *src_b) {
+    ValId a = g->op->args[0], b = g->op->args[1];
+    if (!src_a)
+        src_a = e->name[a];
+    if (!src_b)
+        src_b = e->name[b];
+    if (g->tiled) {
+        dot_write(e, a, &g->A, stage, true, src_a);
+        dot_write(e, b, &g->B, stage, false, src_b);
+        return;
     }
-    if (smem_size(&B) > e->rhs_size) {
-        e->rhs_size = smem_size(&B);
-        e->rhs_stages = stages;
-        e->rhs_stage_size = smem_stage_size(&B);
-    }
-    note_smem(e, op->loc);
-    const char *stage = staged ? "dot_stage" : "0";
-    const char *init = acc ? elem_expr(e, acc, &r, op->loc) : "0.0f";
-    /* cooperative write: every element once, by its owner */
+    /* every element once, by its owner */
     for (int k = 0; k < 2; k++) {
         ValId x = k ? b : a;
-        const SharedBuffer *sbuf = k ? &B : &A;
+        const char *src = k ? src_b : src_a;
+        const SharedBuffer *sbuf = k ? &g->B : &g->A;
         const Dist *d = &e->dist[x];
         StrBuf addr;
         sb_init(&addr);
@@ -1444,40 +1480,204 @@ static int emit_dot(Emit *e, Op *op) {
         line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
         if (*own)
             line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
-                 sb_str(&addr), e->name[x], SLOT);
+                 sb_str(&addr), src, SLOT);
         else
-            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr),
-                 e->name[x], SLOT);
+            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr), src,
+                 SLOT);
         sb_free(&addr);
     }
+}
+
+/* The unrolled FMA loop over `stage`.  `into` NULL: the result is a new
+ * array v<res> that starts from `init`; else the products are added
+ * straight into the existing array `into` (the pipelined loop's carried
+ * accumulator), which then names the result. */
+static void dot_compute(Emit *e, const DotGen *g, const char *stage,
+                        const char *init, const char *into) {
+    ValId res = g->op->res[0];
+    const Dist *r = &g->r;
+    int BK = g->B.rows;
+    const char *dst = into ? into : fmt(e, "v%d", res);
+    e->name[res] = dst;
+    if (!into) {
+        line(e, "float v%d[%d];", res, r->nE);
+        pragma_unroll(e);
+        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
+        line(e, "    v%d[%s] = %s;", res, SLOT, init);
+    }
+    if (g->tiled) {
+        pragma_unroll(e);
+        line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        e->indent++;
+        line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
+        dot_read_row(e, r, 0, &g->A, stage, "mt_fa");
+        dot_read_row(e, r, 1, &g->B, stage, "mt_fb");
+        pragma_unroll(e);
+        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
+        line(e, "    %s[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", dst, SLOT,
+             SLOT, r->E[1], SLOT, r->E[1]);
+        e->indent--;
+        line(e, "}");
+    } else {
+        StrBuf la, lb;
+        sb_init(&la);
+        sb_init(&lb);
+        smem_element_text(&la, &g->A, stage,
+                          coord_text(e, r, 0, slot_along(e, r, 0, SLOT)), "dot_k");
+        smem_element_text(&lb, &g->B, stage, "dot_k",
+                          coord_text(e, r, 1, slot_along(e, r, 1, SLOT)));
+        pragma_unroll(e);
+        line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        pragma_unroll(e);
+        line(e, "    for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r->nE, SLOT);
+        line(e, "        %s[%s] += dot_lhs[%s] * dot_rhs[%s];", dst, SLOT,
+             sb_str(&la), sb_str(&lb));
+        line(e, "}");
+        sb_free(&la);
+        sb_free(&lb);
+    }
+    e->dist[res] = *r;
+    e->has_dist[res] = true;
+}
+
+/* Blocks per SM to ask ptxas for (the second __launch_bounds__
+ * argument) around a pipelined register-tiled dot: a register cap of
+ * 65536 / (threads * blocks) that still holds the E accumulators, the
+ * prefetched operands, the fragments and the addresses, estimated as
+ * max(2E, E + 64) (measured with ptxas -v on sm_90: 128x64 and 64x128 at
+ * 4 warps and 128x128 at 8 warps fit 128 registers, 64x64 fits ~100,
+ * without spills).  It lifts 128x64 / 4 warps from 3 to 4 blocks per SM. */
+static void note_dot_occupancy(Emit *e, const DotGen *g) {
+    if (!g->tiled)
+        return;
+    int threads = 32 * e->f->num_warps;
+    int nE = g->r.nE;
+    int cap = 2 * nE > nE + 64 ? 2 * nE : nE + 64;
+    int blocks = 65536 / (threads * cap);
+    if (blocks * threads > 2048)
+        blocks = 2048 / threads;
+    if (blocks < 1)
+        blocks = 1;
+    if (!e->min_blocks || blocks < e->min_blocks)
+        e->min_blocks = blocks;
+}
+
+/* A dot outside a pipelined loop: write, barrier, compute, and (single
+ * stage) a barrier before the buffers can be written again. */
+static int emit_dot(Emit *e, Op *op) {
+    bool staged = op->res[0] == e->staged_dot;
+    DotGen g;
+    dot_prepare(e, op, staged ? 2 : 1, &g);
+    const char *stage = staged ? "dot_stage" : "0";
+    ValId acc = op->args[2];
+    const char *init = acc ? elem_expr(e, acc, &g.r, op->loc) : "0.0f";
+    dot_writes(e, &g, stage, NULL, NULL);
     line(e, "__syncthreads();");
-    e->name[res] = fmt(e, "v%d", res);
-    line(e, "float v%d[%d];", res, r.nE);
-    pragma_unroll(e);
-    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
-    line(e, "    v%d[%s] = %s;", res, SLOT, init);
-    StrBuf la, lb;
-    sb_init(&la);
-    sb_init(&lb);
-    smem_element_text(&la, &A, stage,
-                      coord_text(e, &r, 0, slot_along(e, &r, 0, SLOT)), "dot_k");
-    smem_element_text(&lb, &B, stage, "dot_k",
-                      coord_text(e, &r, 1, slot_along(e, &r, 1, SLOT)));
-    pragma_unroll(e);
-    line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
-    pragma_unroll(e);
-    line(e, "    for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, r.nE, SLOT);
-    line(e, "        v%d[%s] += dot_lhs[%s] * dot_rhs[%s];", res, SLOT,
-         sb_str(&la), sb_str(&lb));
-    line(e, "}");
-    sb_free(&la);
-    sb_free(&lb);
+    dot_compute(e, &g, stage, init, NULL);
     if (!staged)
         line(e, "__syncthreads();");
-    e->dist[res] = r;
-    e->has_dist[res] = true;
-    (void)rt;
     return 0;
+}
+
+/* The body ops that compute the dot's operands (all but the dot and its
+ * accumulate, as match_pipeline proved), in program order. */
+static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op == plan->dot_op || op == plan->add_op)
+            continue;
+        if (emit_op(e, op) < 0 || HAS_ERROR(e->c))
+            return -1;
+    }
+    return 0;
+}
+
+/* The software-pipelined K loop (Version 18 stages, used as a real
+ * double buffer):
+ *
+ *     if (0 < K) { operands of tile 0 -> stage 0 }
+ *     __syncthreads();
+ *     for (k_base = 0; k_base < K; k_base += BK) {
+ *         dot_stage = (k_base / BK) & 1;
+ *         if (more) operands of tile t + 1 -> registers (global loads)
+ *         FMAs on stage dot_stage
+ *         if (more) registers -> stage dot_stage ^ 1
+ *         __syncthreads();
+ *     }
+ *
+ * The global loads of the next tile are in flight during the FMAs.  One
+ * barrier per iteration suffices: stage dot_stage ^ 1 was last read in
+ * iteration t - 1, which ended with the barrier, and the barrier at the
+ * end of t publishes it to t + 1 and ends t's reads of dot_stage before
+ * t + 1 overwrites it.  `more` is the original loop's own condition for
+ * t + 1, so tile t + 1's loads run exactly when the original program
+ * runs them.  Emits the header and the body up to the barrier; the
+ * caller adds the yields and closes the loop. */
+static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
+                               const Dist *carried) {
+    Func *f = e->f;
+    Op *dot = plan->dot_op;
+    ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[0];
+    long long BK = val(f, loop->args[2])->c.i;
+    const char *lo = vname(e, loop->args[0]), *hi = vname(e, loop->args[1]);
+    line(e, "if (%s < %s) {", lo, hi);
+    e->indent++;
+    line(e, "const int k_base = %s;", lo);
+    e->name[loop->index] = "k_base";
+    if (emit_operand_ops(e, loop, plan) < 0)
+        return -1;
+    DotGen g;
+    dot_prepare(e, dot, 2, &g);
+    dot_writes(e, &g, "0", NULL, NULL);
+    e->indent--;
+    line(e, "}");
+    line(e, "__syncthreads();");
+    line(e, "for (int k_base = %s; k_base < %s; k_base += %lld) {", lo, hi, BK);
+    e->indent++;
+    line(e, "int dot_stage = (k_base / %lld) & 1;", BK);
+    line(e, "const bool mt_more = k_base + %lld < %s;", BK, hi);
+    const char *ta = ctype_of(e, type_elem(val_type(f, a)));
+    const char *tb = ctype_of(e, type_elem(val_type(f, b)));
+    line(e, "%s mt_na[%d];", ta, e->dist[a].nE);
+    line(e, "%s mt_nb[%d];", tb, e->dist[b].nE);
+    line(e, "if (mt_more) {");
+    e->indent++;
+    line(e, "const int mt_k_next = k_base + %lld;", BK);
+    e->name[loop->index] = "mt_k_next";
+    if (emit_operand_ops(e, loop, plan) < 0)
+        return -1;
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, e->dist[a].nE, SLOT);
+    line(e, "    mt_na[%s] = %s[%s];", SLOT, e->name[a], SLOT);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, e->dist[b].nE, SLOT);
+    line(e, "    mt_nb[%s] = %s[%s];", SLOT, e->name[b], SLOT);
+    e->indent--;
+    line(e, "}");
+    e->name[loop->index] = "k_base";
+    mark_line(e, dot->loc);
+    dot_prepare(e, dot, 2, &g);
+    e->pipelined = true;
+    bool in_place = plan->in_place && memcmp(&g.r, carried, sizeof g.r) == 0;
+    if (in_place) {
+        dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
+        e->name[plan->next] = e->name[acc];
+        e->dist[plan->next] = g.r;
+        e->has_dist[plan->next] = true;
+    } else {
+        ValId in = dot->args[2];
+        const char *init = in ? elem_expr(e, in, &g.r, dot->loc) : "0.0f";
+        dot_compute(e, &g, "dot_stage", init, NULL);
+        if (plan->add_op && emit_op(e, plan->add_op) < 0)
+            return -1;
+    }
+    line(e, "if (mt_more) {");
+    e->indent++;
+    dot_writes(e, &g, "dot_stage ^ 1", "mt_na", "mt_nb");
+    e->indent--;
+    line(e, "}");
+    line(e, "__syncthreads();");
+    return HAS_ERROR(e->c) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- for */
@@ -1500,7 +1700,7 @@ static void declare_copy(Emit *e, const char *ct, const char *dst,
 
 static int emit_for(Emit *e, Op *op) {
     Func *f = e->f;
-    DotPlan plan = {0, 1};
+    DotPlan plan = {0, 1, false, NULL, NULL, 0, false};
     bool staged = match_dot_loop(f, op, &plan);
     e->loop_of[op->index] = op;
     int n = op->nres;
@@ -1523,20 +1723,26 @@ static int emit_for(Emit *e, Op *op) {
     }
     const char *iv = staged ? "k_base" : fmt(e, "v%d", op->index);
     e->name[op->index] = iv;
-    line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
-         vname(e, op->args[0]), iv, vname(e, op->args[1]), iv,
-         vname(e, op->args[2]));
-    e->indent++;
     ValId saved = e->staged_dot;
-    if (staged) {
-        line(e, "int dot_stage = (k_base / %lld) & 1;",
-             (long long)val(f, op->args[2])->c.i);
-        e->staged_dot = plan.dot;
-    } else {
+    if (plan.pipelined) {
         e->staged_dot = 0;
+        if (emit_pipelined_loop(e, op, &plan, &cd[0]) < 0)
+            return -1;
+    } else {
+        line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
+             vname(e, op->args[0]), iv, vname(e, op->args[1]), iv,
+             vname(e, op->args[2]));
+        e->indent++;
+        if (staged) {
+            line(e, "int dot_stage = (k_base / %lld) & 1;",
+                 (long long)val(f, op->args[2])->c.i);
+            e->staged_dot = plan.dot;
+        } else {
+            e->staged_dot = 0;
+        }
+        if (emit_region(e, op->body) < 0)
+            return -1;
     }
-    if (emit_region(e, op->body) < 0)
-        return -1;
     e->staged_dot = saved;
     /* yields: a parallel copy */
     const char **src = arena_alloc(f->arena, sizeof(char *) * (size_t)(n ? n : 1));
@@ -1574,7 +1780,9 @@ static int emit_for(Emit *e, Op *op) {
     }
     e->indent--;
     line(e, "}");
-    if (staged) /* the last stage may still be read by slower threads */
+    /* the last stage may still be read by slower threads (the pipelined
+     * loop ends every iteration with its barrier) */
+    if (staged && !plan.pipelined)
         line(e, "__syncthreads();");
     return 0;
 }
@@ -1696,9 +1904,14 @@ int cuda_emit(Func *f, StrBuf *out) {
         return -1;
     }
     int threads = 32 * f->num_warps;
-    sb_printf(out,
-              "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
-              threads, f->name, sb_str(&sig));
+    if (e.pipelined && e.min_blocks > 1)
+        sb_printf(out,
+                  "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s) {\n",
+                  threads, e.min_blocks, f->name, sb_str(&sig));
+    else
+        sb_printf(out,
+                  "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
+                  threads, f->name, sb_str(&sig));
     if (scratch_words)
         sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
                   (long long)scratch_words);

@@ -670,6 +670,7 @@ typedef struct MMOpts {
     bool nested;      /* wrap the dot in a one-trip inner loop */
     bool fused;       /* dot(a, b, acc) */
     bool hint;        /* pointers carry the 16-byte alignment hint */
+    bool body_store;  /* a store in the K loop body (not pipelinable) */
 } MMOpts;
 
 static void build_matmul(K *k, const MMOpts *o) {
@@ -735,6 +736,10 @@ static void build_matmul(K *k, const MMOpts *o) {
                 next = d;
         }
     }
+    if (o->body_store) /* masked off at run time (K >= 0): other programs
+                          would race with c[0] otherwise */
+        store(k, bin(k, OP_ADDPTR, C, ci(k, 0)), const_f32(f, 0.0),
+              bin(k, OP_CMP_LT, Kp, ci(k, 0)));
     loop->yields[0] = next;
     k->r = outer;
     ValId rm2 = expand(k, rm, 1), rn0 = expand(k, rn, 0);
@@ -786,18 +791,18 @@ static void run_matmul(const MMOpts *o, int M, int N, int Kd, char **text_out) {
 
 static void test_run_matmul_broadcast(void **state) {
     (void)state;
-    MMOpts o = {false, 16, 32, 1, 4, 0, 1, false, false, false, false, false};
+    MMOpts o = {false, 16, 32, 1, 4, 0, 1, false, false, false, false, false, false};
     char *s = NULL;
     run_matmul(&o, 37, 45, 19, &s);
     free(s);
-    MMOpts o2 = {false, 32, 32, 1, 8, 0, 1, false, false, false, false, false};
+    MMOpts o2 = {false, 32, 32, 1, 8, 0, 1, false, false, false, false, false, false};
     run_matmul(&o2, 33, 64, 7, &s);
     free(s);
 }
 
 static void test_run_dot(void **state) {
     (void)state;
-    MMOpts o = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false};
+    MMOpts o = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false, false};
     char *s = NULL;
     run_matmul(&o, 50, 70, 45, &s); /* partial edge tiles, 3 K tiles */
     assert_non_null(s);
@@ -805,24 +810,25 @@ static void test_run_dot(void **state) {
     assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * "));
     assert_non_null(strstr(s, "#pragma unroll\n        for (int dot_k = 0; dot_k < 16; ++dot_k) {"));
     free(s);
-    MMOpts o2 = {true, 64, 64, 8, 4, 0, 1, false, false, false, true, false};
+    MMOpts o2 = {true, 64, 64, 8, 4, 0, 1, false, false, false, true, false, false};
     run_matmul(&o2, 70, 65, 30, &s);
     assert_non_null(strstr(s, "dot_stage"));
     free(s);
-    MMOpts o3 = {true, 16, 16, 16, 1, 0, 1, false, false, false, false, false};
+    MMOpts o3 = {true, 16, 16, 16, 1, 0, 1, false, false, false, false, false, false};
     run_matmul(&o3, 20, 17, 40, &s);
     free(s);
     /* fallback forms still compute the same product */
-    MMOpts o4 = {true, 32, 16, 8, 2, 0, 1, false, false, true, false, false};
+    MMOpts o4 = {true, 32, 16, 8, 2, 0, 1, false, false, true, false, false, false};
     run_matmul(&o4, 33, 20, 17, &s);
     assert_null(strstr(s, "dot_stage"));
     free(s);
 }
 
-/* Barriers inside the runtime K loop body (between its header and the
- * closing brace at the loop's indentation). */
+/* Barriers inside the runtime K loop body (between its header, the one
+ * line with the condition "< K; ", and the closing brace at the loop's
+ * indentation). */
 static int loop_barriers(const char *s) {
-    const char *start = strstr(s, " += ");
+    const char *start = strstr(s, " < K; ");
     if (!start)
         return -1;
     const char *body = strchr(start, '\n');
@@ -969,7 +975,7 @@ static void test_run_vector_add(void **state) {
  * transposed A and of B) on ragged shapes, matched and fallback loops. */
 static void test_run_dot_tiled(void **state) {
     (void)state;
-    MMOpts o = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false};
+    MMOpts o = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false, false};
     char *s = NULL;
     run_matmul(&o, 70, 65, 45, &s);
     assert_non_null(s);
@@ -985,12 +991,12 @@ static void test_run_dot_tiled(void **state) {
     free(s);
     /* 8 x 8 outputs per thread, and hinted pointers: vector global loads
      * with masked fallback on the ragged edges */
-    MMOpts o2 = {true, 128, 128, 8, 8, 0, 1, false, false, false, false, true};
+    MMOpts o2 = {true, 128, 128, 8, 8, 0, 1, false, false, false, false, true, false};
     run_matmul(&o2, 131, 130, 21, &s);
     assert_non_null(strstr(s, "*(const float4*)(v"));
     assert_non_null(strstr(s, "mt_fa[8], mt_fb[8]"));
     free(s);
-    MMOpts o3 = {true, 64, 128, 8, 4, 0, 1, false, false, true, false, true};
+    MMOpts o3 = {true, 64, 128, 8, 4, 0, 1, false, false, true, false, true, false};
     run_matmul(&o3, 64, 128, 16, &s); /* single-stage fallback loop */
     assert_null(strstr(s, "dot_stage"));
     assert_non_null(strstr(s, "mt_fa["));
@@ -999,7 +1005,7 @@ static void test_run_dot_tiled(void **state) {
 
 static void test_dot_matcher(void **state) {
     (void)state;
-    MMOpts canon = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false};
+    MMOpts canon = {true, 32, 32, 16, 4, 0, 1, false, false, false, false, false, false};
     K k;
     build_matmul(&k, &canon);
     char *s = emit(&k);
@@ -1034,10 +1040,151 @@ static void test_dot_matcher(void **state) {
     }
 }
 
+/* The array the dot's FMAs add into must be the loop-carried one, declared
+ * before the K loop (no separate dot result, no add after the loop). */
+static void assert_in_place(const char *s) {
+    const char *fma = strstr(s, "] += mt_fa[");
+    assert_non_null(fma);
+    const char *start = fma;
+    while (start > s && start[-1] != ' ')
+        start--;
+    char decl[64];
+    snprintf(decl, sizeof decl, "float %.*s[", (int)(strchr(start, '[') - start),
+             start);
+    const char *d = strstr(s, decl), *loop = strstr(s, "for (int k_base");
+    assert_non_null(d);
+    assert_non_null(loop);
+    assert_true(d < loop);
+}
+
+/* The software-pipelined K loop: the prologue fills stage 0, each
+ * iteration loads tile t + 1 into registers before the FMAs on stage
+ * dot_stage, stores them into dot_stage ^ 1 after, then one barrier. */
+static void test_dot_pipeline_text(void **state) {
+    (void)state;
+    MMOpts canon = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false, false};
+    K k;
+    build_matmul(&k, &canon);
+    char *s = emit(&k);
+    assert_non_null(s);
+    const char *pro = strstr(s, "    if (0 < K) {\n        const int k_base = 0;\n");
+    const char *head = strstr(s, "for (int k_base = 0; k_base < K; k_base += 16) {\n"
+                                 "        int dot_stage = (k_base / 16) & 1;\n"
+                                 "        const bool mt_more = k_base + 16 < K;\n");
+    assert_non_null(pro);
+    assert_non_null(head);
+    assert_true(pro < head);
+    /* prologue: stage 0, then the one barrier before the loop */
+    assert_non_null(strstr(pro, "    }\n    __syncthreads();\n    for (int k_base"));
+    const char *next = strstr(head, "const int mt_k_next = k_base + 16;");
+    const char *fma = strstr(head, "for (int dot_k = 0; dot_k < 16; ++dot_k)");
+    const char *wr = strstr(head, "dot_lhs[(dot_stage ^ 1) * 1088 + ");
+    const char *wrb = strstr(head, "*(float4*)&dot_rhs[(dot_stage ^ 1) * 1024 + ");
+    assert_non_null(next);
+    assert_non_null(fma);
+    assert_non_null(wr);
+    assert_non_null(wrb);
+    assert_true(next < fma && fma < wr && wr < wrb);
+    /* the loads of the next tile use mt_k_next, the reads dot_stage */
+    assert_non_null(strstr(s, "(mt_k_next + v"));
+    assert_non_null(strstr(s, "*(const float4*)&dot_lhs[dot_stage * 1088 + dot_k * 68 + "));
+    assert_int_equal(loop_barriers(s), 1);
+    assert_int_equal(count(s, "__syncthreads();"), 2); /* none after the loop */
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1088];"));
+    assert_in_place(s);
+    /* 32 accumulators, 128 threads: cap 96 registers -> 5 blocks */
+    assert_non_null(strstr(s, "__launch_bounds__(128, 5) matmul("));
+    free(s);
+    k_free(&k);
+    /* 128 x 64, 4 warps: 64 accumulators -> 128 registers, 4 blocks */
+    MMOpts big = canon;
+    big.bm = 128;
+    build_matmul(&k, &big);
+    s = emit(&k);
+    assert_non_null(strstr(s, "__launch_bounds__(128, 4) matmul("));
+    free(s);
+    k_free(&k);
+    /* dot(a, b, acc) is pipelined the same way */
+    MMOpts fused = canon;
+    fused.fused = true;
+    build_matmul(&k, &fused);
+    s = emit(&k);
+    assert_non_null(strstr(s, "const bool mt_more = k_base + 16 < K;"));
+    assert_in_place(s);
+    free(s);
+    k_free(&k);
+    /* a store in the body: the Version 18 two-stage form, not pipelined */
+    MMOpts st = canon;
+    st.body_store = true;
+    build_matmul(&k, &st);
+    s = emit(&k);
+    assert_non_null(strstr(s, "int dot_stage = (k_base / 16) & 1;"));
+    assert_null(strstr(s, "mt_more"));
+    assert_null(strstr(s, "if (0 < K)"));
+    assert_int_equal(loop_barriers(s), 1);
+    assert_non_null(strstr(s, "    }\n    __syncthreads();\n"));
+    assert_non_null(strstr(s, "__launch_bounds__(128) matmul("));
+    free(s);
+    k_free(&k);
+}
+
+/* Execution on the host backend: ragged M and N, K not a multiple of BK,
+ * K < BK, K == BK (one tile: prologue only, mt_more never set), two exact
+ * tiles, and the forms around the pipelined one. */
+static void test_run_dot_pipeline(void **state) {
+    (void)state;
+    MMOpts o = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false, false};
+    static const int shapes[][3] = {
+        {70, 65, 45}, {20, 30, 5}, {64, 64, 16}, {33, 64, 32}, {1, 1, 1},
+        {130, 7, 17}};
+    char *s = NULL;
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        run_matmul(&o, shapes[i][0], shapes[i][1], shapes[i][2], &s);
+        assert_non_null(s);
+        assert_non_null(strstr(s, "mt_more"));
+        free(s);
+    }
+    /* hinted 128 x 64: vector global loads of the next tile */
+    MMOpts h = {true, 128, 64, 16, 4, 0, 1, false, false, false, false, true, false};
+    run_matmul(&h, 131, 67, 21, &s);
+    assert_non_null(strstr(s, "mt_more"));
+    assert_non_null(strstr(s, "*(const float4*)(v"));
+    free(s);
+    run_matmul(&h, 128, 64, 64, &s);
+    free(s);
+    /* BK 32, and dot(a, b, acc) */
+    MMOpts b32 = {true, 64, 64, 32, 4, 0, 1, false, false, false, true, true, false};
+    run_matmul(&b32, 65, 70, 100, &s);
+    assert_non_null(strstr(s, "mt_more"));
+    free(s);
+    run_matmul(&b32, 64, 64, 31, &s);
+    free(s);
+    /* the scalar (untiled) dot, pipelined too */
+    MMOpts small = {true, 16, 16, 16, 1, 0, 1, false, false, false, false, false, false};
+    run_matmul(&small, 20, 17, 40, &s);
+    assert_non_null(strstr(s, "mt_more"));
+    assert_null(strstr(s, "mt_fa"));
+    free(s);
+    /* not pipelined: a store in the body (two stages), a nested loop
+     * (one stage) */
+    MMOpts st = o;
+    st.body_store = true;
+    run_matmul(&st, 70, 65, 45, &s);
+    assert_non_null(strstr(s, "dot_stage"));
+    assert_null(strstr(s, "mt_more"));
+    free(s);
+    MMOpts nest = o;
+    nest.nested = true;
+    run_matmul(&nest, 70, 65, 45, &s);
+    assert_null(strstr(s, "dot_stage"));
+    assert_null(strstr(s, "mt_more"));
+    free(s);
+}
+
 static void test_smem_budget(void **state) {
     (void)state;
     /* 2 * (128 * (32 + pad) + 32 * 128) * 4 bytes > 49152 */
-    MMOpts big = {true, 128, 128, 32, 4, 0, 1, false, false, false, false, false};
+    MMOpts big = {true, 128, 128, 32, 4, 0, 1, false, false, false, false, false, false};
     K k;
     build_matmul(&k, &big);
     char *s = emit(&k);
@@ -1121,6 +1268,7 @@ int main(void) {
         cmocka_unit_test(test_scalar_store_and_literals),
         cmocka_unit_test(test_emit_softmax_text),
         cmocka_unit_test(test_dot_matcher),
+        cmocka_unit_test(test_dot_pipeline_text),
         cmocka_unit_test(test_smem_budget),
         cmocka_unit_test(test_run_add),
         cmocka_unit_test(test_run_masked_other),
@@ -1132,6 +1280,7 @@ int main(void) {
         cmocka_unit_test(test_run_matmul_broadcast),
         cmocka_unit_test(test_run_dot),
         cmocka_unit_test(test_run_dot_tiled),
+        cmocka_unit_test(test_run_dot_pipeline),
         cmocka_unit_test(test_emit_vector_text),
         cmocka_unit_test(test_run_vector_add),
     };
