@@ -31,8 +31,13 @@ static char *read_file(const char *path, size_t *n) {
     while (buf) {
         size_t got = fread(buf + len, 1, cap - len - 1, f);
         len += got;
-        if (got == 0)
+        if (got == 0) {
+            if (ferror(f)) { /* a directory, an I/O error */
+                free(buf);
+                buf = NULL;
+            }
             break;
+        }
         if (cap - len - 1 == 0) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
@@ -147,8 +152,11 @@ int main(int argc, char **argv) {
             fwrite(text, 1, len, out);
             if (stage != 5 && len && text[len - 1] != '\n')
                 fputc('\n', out);
-            if (out != stdout && fclose(out) != 0)
+            if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
+                fprintf(stderr, "mytriton: cannot write '%s': %s\n",
+                        outpath ? outpath : "standard output", strerror(errno));
                 rc = 1;
+            }
         }
     }
     mt_kernel_destroy(k);

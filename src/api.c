@@ -15,6 +15,7 @@
  * than this file. */
 #include "mt.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct mt_context {
     mt_status cuda_status;
     StrBuf cuda_err;          /* why CUDA could not be opened */
     mt_kernel *kernels;       /* in-memory cache */
+    locale_t c_locale;        /* "C": numbers read and print the same anywhere */
 };
 
 int mt_version(void) { return MT_API_VERSION; }
@@ -69,7 +71,10 @@ mt_status mt_context_create(mt_context **out) {
     if (!out)
         return MT_ERR_ARG;
     *out = calloc(1, sizeof **out);
-    return *out ? MT_OK : MT_ERR_NOMEM;
+    if (!*out)
+        return MT_ERR_NOMEM;
+    (*out)->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return MT_OK;
 }
 
 static void kernel_free(mt_kernel *k) {
@@ -106,6 +111,8 @@ void mt_context_destroy(mt_context *ctx) {
     sb_free(&ctx->err);
     sb_free(&ctx->cuda_err);
     free(ctx->err_file);
+    if (ctx->c_locale)
+        freelocale(ctx->c_locale);
     free(ctx);
 }
 
@@ -201,18 +208,35 @@ int mt_cuda_available(mt_context *ctx) {
 
 static const Loc no_loc = {0, 0};
 
+/* Bumped whenever the generated code or the NVRTC options change, so that
+ * on-disk cubins of an older mytriton are never reused. */
+#define MT_CODEGEN_VERSION "cg3"
+
+
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
-static void make_key(const mt_compile_options *o, int num_warps, char out[33]) {
+/* Every field is length-prefixed, so no two option sets share a text. */
+static void key_field(StrBuf *sb, const char *s) {
+    s = s ? s : "";
+    sb_printf(sb, "%zu:", strlen(s));
+    sb_puts(sb, s);
+}
+
+static void make_key(const mt_compile_options *o, int num_warps, const char *arch,
+                     char out[33]) {
     StrBuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "v%d|%s|%s|%s|%d|%d|%s|%d|", MT_API_VERSION, o->kernel,
-              o->signature, o->filename ? o->filename : "", num_warps,
-              (int)o->backend, o->arch ? o->arch : "", o->stages_only);
-    for (int i = 0; i < o->nglobals; i++)
-        sb_printf(&sb, "%s=%s;", o->globals[i].name, o->globals[i].value);
-    sb_putc(&sb, '|');
-    sb_puts(&sb, o->source);
+    sb_printf(&sb, "mytriton %d %s|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
+              num_warps, (int)o->backend, o->stages_only);
+    key_field(&sb, o->kernel);
+    key_field(&sb, o->signature);
+    key_field(&sb, o->filename);
+    key_field(&sb, arch);
+    for (int i = 0; i < o->nglobals; i++) {
+        key_field(&sb, o->globals[i].name);
+        key_field(&sb, o->globals[i].value);
+    }
+    key_field(&sb, o->source);
     cache_digest(sb.data, sb.len, out);
     sb_free(&sb);
 }
@@ -318,11 +342,19 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
         rc = layout_assign(f);
     if (rc == 0)
         rc = cuda_emit(f, &sb);
-    if (rc == 0)
+    if (rc == 0) {
         k->text[MT_STAGE_CUDA] = dup_sb(&sb, &k->textlen[MT_STAGE_CUDA]);
+        k->shared_bytes = (size_t)f->shared_bytes;
+    }
+    bool lost = sb.failed;
     sb_free(&sb);
     if (rc < 0)
         return -1;
+    for (int s = MT_STAGE_AST; s <= MT_STAGE_CUDA; s++)
+        if (!k->text[s])
+            lost = true;
+    if (lost)
+        return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     k->nparams = f->nparams;
     k->ptypes = calloc((size_t)f->nparams + 1, sizeof *k->ptypes);
     k->pnames = calloc((size_t)f->nparams + 1, sizeof *k->pnames);
@@ -368,14 +400,20 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
             char key[33];
             StrBuf kb;
             sb_init(&kb);
-            sb_printf(&kb, "%s|%s|%s", k->text[MT_STAGE_CUDA], arch, nvrtc_version(d));
+            sb_printf(&kb, "mytriton %d %s|%s|%s|%s", MT_API_VERSION, MT_CODEGEN_VERSION,
+                      k->text[MT_STAGE_CUDA], arch, nvrtc_version(d));
             cache_digest(kb.data, kb.len, key);
             sb_free(&kb);
             Arena *a = arena_new();
             char *dir = a ? cache_dir(a) : NULL;
             void *bin = NULL;
             size_t n = 0;
-            if (dir && cache_get(dir, key, "cubin", &bin, &n) == 0) {
+            if (dir && cache_get(dir, key, "cubin", &bin, &n) == 0 &&
+                !(n >= 4 && !memcmp(bin, "\177ELF", 4))) {
+                free(bin); /* truncated or foreign entry: compile again */
+                bin = NULL;
+            }
+            if (bin) {
                 k->text[MT_STAGE_CUBIN] = bin;
                 k->textlen[MT_STAGE_CUBIN] = n;
             } else {
@@ -402,9 +440,24 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
     return MT_OK;
 }
 
+static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
+                              mt_kernel **out);
+
+/* Number parsing (strtod) and printing (snprintf %e) follow the thread's
+ * locale: under a comma-decimal locale "1.5" would read as 1.0.  The
+ * compiler runs in the "C" locale, set for this thread only. */
 mt_status mt_compile(mt_context *ctx, const mt_compile_options *o, mt_kernel **out) {
     if (!ctx)
         return MT_ERR_ARG;
+    locale_t old = ctx->c_locale ? uselocale(ctx->c_locale) : (locale_t)0;
+    mt_status st = compile_impl(ctx, o, out);
+    if (old)
+        uselocale(old);
+    return st;
+}
+
+static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
+                              mt_kernel **out) {
     if (!out || !o || !o->source || !o->kernel || !o->signature)
         return set_error(ctx, MT_ERR_ARG,
                          "mt_compile needs options with source, kernel and signature");
@@ -419,8 +472,24 @@ mt_status mt_compile(mt_context *ctx, const mt_compile_options *o, mt_kernel **o
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
             return set_error(ctx, MT_ERR_ARG, "global %d has no name or value", i);
+    /* The CUDA backend without an explicit arch compiles for the current
+     * device: its arch is part of the key, so switching devices of another
+     * architecture does not return a kernel built for the first one. */
+    char dev_arch[16] = "";
+    if (o->backend == MT_BACKEND_CUDA && !o->arch && !o->stages_only) {
+        CudaDriver *d = need_cuda(ctx);
+        if (!d)
+            return ctx->status;
+        Ctx ac;
+        ctx_init(&ac, NULL, NULL, NULL);
+        int arc = cuda_device_arch(&ac, d, dev_arch);
+        mt_status st = arc < 0 ? take_error(ctx, &ac) : MT_OK;
+        sb_free(&ac.err);
+        if (arc < 0)
+            return st;
+    }
     char key[33];
-    make_key(o, num_warps, key);
+    make_key(o, num_warps, o->arch ? o->arch : dev_arch, key);
     for (mt_kernel *k = ctx->kernels; k; k = k->next)
         if (!strcmp(k->key, key)) {
             k->refs++;
@@ -493,6 +562,9 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
         return MT_ERR_ARG;
     if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_CUBIN)
         return set_error(ctx, MT_ERR_ARG, "mt_kernel_stage: bad arguments");
+    if (k->ctx != ctx)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
+                         k->name);
     if (!k->text[stage] && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
         Ctx c;
         ctx_init(&c, NULL, NULL, NULL);
@@ -562,7 +634,8 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
     if (!k->cuda && cuda_module_load(c, d, k->text[MT_STAGE_CUBIN],
                                      k->textlen[MT_STAGE_CUBIN], k->name, &k->cuda) < 0)
         return -1;
-    return cuda_launch(c, d, k->cuda, grid, threads, k->shared_bytes, stream, args);
+    /* all shared memory is static (__shared__ arrays): none is dynamic */
+    return cuda_launch(c, d, k->cuda, grid, threads, 0, stream, args);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],

@@ -59,7 +59,15 @@ char *cache_dir(Arena *a) {
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/')
         dir[--len] = 0;
-    return make_dirs(dir) == 0 ? dir : NULL;
+    if (make_dirs(dir) != 0)
+        return NULL;
+    /* The host backend dlopens shared objects from here: a directory that
+     * someone else owns or can write to would let them run code in this
+     * process, so such a cache is not used at all. */
+    struct stat st;
+    if (stat(dir, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
+        return NULL;
+    return dir;
 }
 
 /* ---- entries ---- */

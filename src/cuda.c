@@ -1893,6 +1893,7 @@ int cuda_emit(Func *f, StrBuf *out) {
         rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     int64_t scratch_words = (e.scratch_bytes + 7) / 8;
     int64_t total = scratch_words * 8 + 4 * e.lhs_size + 4 * e.rhs_size;
+    f->shared_bytes = total;
     if (rc == 0 && total > MT_SMEM_BUDGET)
         rc = diag_error(c, e.smem_loc, MT_ERR_RESOURCE,
                         "kernel needs %lld bytes of shared memory, more than "

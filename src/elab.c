@@ -32,6 +32,8 @@
 #define MAX_NEST 1100         /* expression/statement recursion (parse.c allows trees 1000 tall) */
 #define MAX_INLINE 32         /* @jit helper inlining depth */
 #define MAX_UNROLL 65536      /* total unrolled iterations per kernel */
+#define MAX_WORK 1000000      /* statements and helper calls per kernel */
+#define MAX_SEQUENCE 1000000  /* elements of a compile-time string or tuple */
 #define MAX_AUTO_UNROLL 64    /* range() with constant bounds unrolls up to */
 #define MAX_BLOCK_NUMEL (1 << 24)
 
@@ -205,6 +207,7 @@ typedef struct Elab {
     Region *region;   /* where ops go */
     Scope *scope;
     int nest;         /* recursion depth of eval/stmt */
+    long work;        /* statements run + helper calls made: bounds inlining */
     int inline_depth;
     int loop_depth;   /* loops enclosing the current statement (this function) */
     int64_t unrolled;
@@ -582,6 +585,13 @@ static bool ct_is(CV a, CV b) {
 static int ct_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
     const char *os = optok_str(op);
     /* sequences */
+    if (op == OT_PLUS && ((a.kind == CV_STR && b.kind == CV_STR) ||
+                          (a.kind == CV_TUPLE && b.kind == CV_TUPLE)) &&
+        (int64_t)a.n + b.n > MAX_SEQUENCE)
+        return err(E, loc, MT_ERR_UNSUPPORTED,
+                   "compile-time %s of %lld elements is longer than %d",
+                   a.kind == CV_STR ? "string" : "sequence",
+                   (long long)a.n + b.n, MAX_SEQUENCE);
     if (op == OT_PLUS && a.kind == CV_STR && b.kind == CV_STR) {
         char *s = arena_alloc(E->c->arena, (size_t)a.n + (size_t)b.n + 1);
         memcpy(s, a.s, (size_t)a.n);
@@ -2215,6 +2225,11 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
         return err(E, loc, MT_ERR_NAME, "function '%s' is not a @jit function", tf->name);
     if (E->inline_depth >= MAX_INLINE)
         return err(E, loc, MT_ERR_UNSUPPORTED, "recursion too deep inlining '%s'", tf->name);
+    /* depth alone does not bound f(n-1) + f(n-1): count the work too */
+    if (++E->work > MAX_WORK)
+        return err(E, loc, MT_ERR_UNSUPPORTED,
+                   "kernel elaboration too large (more than %d statements and calls) "
+                   "inlining '%s'", MAX_WORK, tf->name);
     Node *fn = parse_function(E->c, E->m, tf);
     if (!fn)
         return -1;
@@ -2566,6 +2581,10 @@ static int exec_for(Elab *E, Node *s) {
 }
 
 static int exec_stmt(Elab *E, Node *s) {
+    if (++E->work > MAX_WORK)
+        return err(E, s->loc, MT_ERR_UNSUPPORTED,
+                   "kernel elaboration too large (more than %d statements and calls)",
+                   MAX_WORK);
     switch (s->kind) {
     case ND_EXPR_STMT: {
         CV v;

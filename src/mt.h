@@ -394,6 +394,7 @@ typedef struct Func {
     int num_warps;
     Layout *layouts;   /* layout.c */
     int nlayouts;
+    int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
 } Func;
 
 Func *func_new(Ctx *c, const char *name);

@@ -150,7 +150,14 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
                     if (hv < (1 << 30))
                         hv = hv * 10 + (*h - '0');
                 }
-                e.hint = hv > (1 << 30) ? (1 << 30) : (int32_t)hv;
+                /* the emitter trusts the hint for alignment: only powers
+                 * of two up to 2^30 mean what they say */
+                if (hv < 1 || hv > (1 << 30) || (hv & (hv - 1)))
+                    return sig_error(c, sig, colon,
+                                     "specialisation hint must be a power of two up to "
+                                     "2^30 in '%.*s'",
+                                     start, (int)(end - start));
+                e.hint = (int32_t)hv;
             }
             e.kind = is_ptr ? SIG_PTR : SIG_SCALAR;
             e.dtype = d;

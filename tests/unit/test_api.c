@@ -7,7 +7,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <locale.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +95,12 @@ static void test_sig_errors_are_located(void **state) {
     assert_non_null(strstr(sb_str(&c.err), "invalid constexpr literal '12x'"));
     done(&c);
     assert_int_equal(parse_sig("*i32:", &e, &n, &c), -1);
+    done(&c);
+    assert_int_equal(parse_sig("*fp32:12", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "power of two"));
+    done(&c);
+    assert_int_equal(parse_sig("*fp32:16, i32:1", &e, &n, &c), 0);
+    assert_int_equal(e[0].hint, 16);
     done(&c);
     assert_int_equal(parse_sig("", &e, &n, &c), 0);
     assert_int_equal(n, 0);
@@ -227,6 +238,86 @@ static void test_host_launch(void **state) {
     mt_context_destroy(ctx);
 }
 
+/* A host program under a comma-decimal locale (after setlocale(LC_ALL,
+ * "")) must still read 1.5 as 1.5 in kernels and signatures.  It runs in a
+ * child process: glibc keeps a locale loaded through LOCPATH for good,
+ * which LeakSanitizer would report. */
+static int locale_child(const char *dir) {
+    setenv("LOCPATH", dir, 1);
+    locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+    if (!de)
+        return 77;
+    uselocale(de);
+    if (strtod("1.5", NULL) != 1.0)
+        return 10; /* the trap itself is not armed */
+    mt_context *ctx;
+    if (mt_context_create(&ctx) != MT_OK)
+        return 11;
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,64");
+    o.source = "def add_kernel(x, y, out, n, BLOCK: tl.constexpr):\n"
+               "    tl.store(out, tl.load(x) * 1.5 + BLOCK * 0.25)\n";
+    mt_kernel *k;
+    const char *ssa, *cuda;
+    if (mt_compile(ctx, &o, &k) != MT_OK ||
+        mt_kernel_stage(ctx, k, MT_STAGE_SSA_OPT, &ssa, NULL) != MT_OK ||
+        mt_kernel_stage(ctx, k, MT_STAGE_CUDA, &cuda, NULL) != MT_OK)
+        return 12;
+    if (!strstr(ssa, "mul %0, 1.5 : f32") || !strstr(ssa, "add %1, 16.0 : f32"))
+        return 13;
+    if (!strstr(cuda, "1.5f"))
+        return 14;
+    if (uselocale((locale_t)0) != de)
+        return 15; /* the caller's locale must be back */
+    return 0;
+}
+
+static void test_locale_independent_numbers(void **state) {
+    (void)state;
+    char dir[] = "/tmp/mt_locale_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    int made = system(cmd);
+    pid_t pid = made == 0 ? fork() : -1;
+    if (pid == 0)
+        _exit(locale_child(dir));
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    if (made != 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 77))
+        skip(); /* no locale sources (Debian package 'locales') */
+    assert_true(pid > 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* A cache directory others can write to is never used (the host backend
+ * loads shared objects from it). */
+static void test_untrusted_cache_dir(void **state) {
+    (void)state;
+    char dir[] = "/tmp/mt_cache_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *saved = getenv("MYTRITON_CACHE_DIR");
+    char *keep = saved ? strdup(saved) : NULL;
+    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    Arena *a = arena_new();
+    assert_non_null(cache_dir(a));
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_null(cache_dir(a));
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_non_null(cache_dir(a));
+    arena_free(a);
+    rmdir(dir);
+    if (keep)
+        setenv("MYTRITON_CACHE_DIR", keep, 1);
+    else
+        unsetenv("MYTRITON_CACHE_DIR");
+    free(keep);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig_types_and_literals),
@@ -234,6 +325,8 @@ int main(void) {
         cmocka_unit_test(test_compile_stages),
         cmocka_unit_test(test_compile_errors),
         cmocka_unit_test(test_host_launch),
+        cmocka_unit_test(test_locale_independent_numbers),
+        cmocka_unit_test(test_untrusted_cache_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,11 @@
 # RUN: %mytriton compile %s --kernel big_block --signature '*fp32,262144' --num-warps 32 --emit ssa-opt | %FileCheck %s --check-prefix=WARPS
 # RUN: %not %mytriton compile %s --kernel huge_zeros --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=HUGE
 # RUN: %not %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,128,128,64' 2>&1 | %FileCheck %s --check-prefix=SMEM
+# Elaboration work is bounded too: exponential helper recursion and
+# doubling strings end in errors, not in minutes of work and gigabytes.
+# RUN: %not %mytriton compile %s --kernel recursive --signature '*fp32,24' 2>&1 | %FileCheck %s --check-prefix=WORK
+# RUN: %mytriton compile %s --kernel recursive --signature '*fp32,5' | %FileCheck %s --check-prefix=SMALL
+# RUN: %not %mytriton compile %s --kernel doubling --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=STR
 import mytriton as triton
 import mytriton.language as tl
 
@@ -35,3 +40,26 @@ def big_dot(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         acc += tl.dot(av, bv)
     tl.store(c + rm[:, None] * BN + rn[None, :], acc)
 # SMEM: error: {{.*}}shared memory{{.*}}49152
+
+
+@triton.jit
+def tree(n: tl.constexpr):
+    if n == 0:
+        return 1
+    return tree(n - 1) + tree(n - 1)
+# WORK: resources.py:[[@LINE-1]]:{{[0-9]+}}: error: kernel elaboration too large (more than 1000000 statements and calls) inlining 'tree'
+
+
+@triton.jit
+def recursive(out, N: tl.constexpr):
+    tl.store(out, tree(N) * 1.0)
+# SMALL: store out, 32.0, none
+
+
+@triton.jit
+def doubling(out):
+    t = "ab"
+    for i in tl.static_range(30):
+        t = t + t
+    tl.store(out, len(t) * 1.0)
+# STR: resources.py:[[@LINE-2]]:13: error: compile-time string of 1048576 elements is longer than 1000000
