@@ -52,21 +52,63 @@ ValId func_add_param(Func *f, const char *name, Type t) {
     return id;
 }
 
-/* Linear search keeps interning simple; kernels have tens of constants. */
-static ValId const_find(Func *f, DType d, int64_t i, double x, bool is_float) {
-    for (int k = 1; k < f->nvals; k++) {
-        Value *v = &f->vals[k];
-        if (v->kind != VK_CONST || v->type.dtype != d || v->type.is_ptr ||
-            v->type.rank)
-            continue;
-        if (is_float) {
-            if (memcmp(&v->c.f, &x, sizeof x) == 0)
-                return k;
-        } else if (v->c.i == i) {
-            return k;
-        }
+/* Constants are interned through an open-addressing table keyed by
+ * (dtype, bits): unrolled loops can create tens of thousands of them. */
+static uint64_t const_hash(DType d, uint64_t bits) {
+    uint64_t h = hash_bytes(HASH_INIT, &bits, sizeof bits);
+    return hash_bytes(h, &d, sizeof d);
+}
+
+static bool const_matches(const Value *v, DType d, uint64_t bits) {
+    uint64_t vb;
+    memcpy(&vb, &v->c, sizeof vb);
+    return v->kind == VK_CONST && v->type.dtype == d && !v->type.is_ptr &&
+           !v->type.rank && vb == bits;
+}
+
+static ValId const_find(Func *f, DType d, uint64_t bits) {
+    if (!f->const_slots)
+        return 0;
+    for (uint64_t i = const_hash(d, bits) & (uint64_t)(f->const_cap - 1);;
+         i = (i + 1) & (uint64_t)(f->const_cap - 1)) {
+        ValId id = f->const_slots[i];
+        if (!id)
+            return 0;
+        if (const_matches(&f->vals[id], d, bits))
+            return id;
     }
-    return 0;
+}
+
+static void const_insert(Func *f, ValId id, DType d, uint64_t bits) {
+    if (2 * (f->nconsts + 1) > f->const_cap) {
+        int cap = f->const_cap ? 2 * f->const_cap : 64;
+        ValId *slots = arena_alloc(f->arena, sizeof(ValId) * (size_t)cap);
+        if (!slots)
+            return; /* without an oom handler: interning degrades, stays correct */
+        ValId *old = f->const_slots;
+        int oldcap = f->const_cap;
+        f->const_slots = slots;
+        f->const_cap = cap;
+        f->nconsts = 0;
+        for (int i = 0; i < oldcap; i++)
+            if (old[i]) {
+                uint64_t ob;
+                memcpy(&ob, &f->vals[old[i]].c, sizeof ob);
+                const_insert(f, old[i], (DType)f->vals[old[i]].type.dtype, ob);
+            }
+    }
+    uint64_t i = const_hash(d, bits) & (uint64_t)(f->const_cap - 1);
+    while (f->const_slots[i])
+        i = (i + 1) & (uint64_t)(f->const_cap - 1);
+    f->const_slots[i] = id;
+    f->nconsts++;
+}
+
+static ValId const_new(Func *f, DType d, uint64_t bits) {
+    ValId id = func_new_value(f, VK_CONST, type_scalar(d));
+    memcpy(&f->vals[id].c, &bits, sizeof bits);
+    const_insert(f, id, d, bits);
+    return id;
 }
 
 ValId const_int(Func *f, DType d, int64_t v) {
@@ -74,24 +116,21 @@ ValId const_int(Func *f, DType d, int64_t v) {
         v = (int32_t)(uint32_t)v;
     else if (d == DT_I1)
         v = v != 0;
-    ValId id = const_find(f, d, v, 0, false);
-    if (id)
-        return id;
-    id = func_new_value(f, VK_CONST, type_scalar(d));
-    f->vals[id].c.i = v;
-    return id;
+    union { int64_t i; double f; } c = {.i = v};
+    uint64_t bits;
+    memcpy(&bits, &c, sizeof bits);
+    ValId id = const_find(f, d, bits);
+    return id ? id : const_new(f, d, bits);
 }
 
 ValId const_f32(Func *f, double v) {
     double x = (double)(float)v;
     if (isnan(x))
         x = NAN; /* one canonical NaN */
-    ValId id = const_find(f, DT_F32, 0, x, true);
-    if (id)
-        return id;
-    id = func_new_value(f, VK_CONST, type_scalar(DT_F32));
-    f->vals[id].c.f = x;
-    return id;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    ValId id = const_find(f, DT_F32, bits);
+    return id ? id : const_new(f, DT_F32, bits);
 }
 
 ValId const_bool(Func *f, bool v) { return const_int(f, DT_I1, v); }

@@ -395,6 +395,8 @@ typedef struct Func {
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
+    ValId *const_slots;   /* interning table of constants (ir.c) */
+    int const_cap, nconsts;
 } Func;
 
 Func *func_new(Ctx *c, const char *name);
