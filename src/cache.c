@@ -171,7 +171,10 @@ int cache_put(const char *dir, const char *key, const char *ext,
                 break;
             off += (size_t)w;
         }
-        if (close(fd) == 0 && off == n && rename(tmp_path, final_path) == 0)
+        /* fsync first: after a crash the entry is whole or absent, never
+         * a renamed file whose blocks were not written yet */
+        bool synced = off == n && fsync(fd) == 0;
+        if (close(fd) == 0 && synced && rename(tmp_path, final_path) == 0)
             rc = 0;
         else
             unlink(tmp_path);
