@@ -535,11 +535,10 @@ static const char *binary_text(Emit *e, int code, const char *a, const char *b,
     case OP_REM:
         if (!flt)
             return fmt(e, "(%s %% %s)", a, b);
-        /* C fmodf: a - trunc(a / b) * b */
-        return fmt(e,
-                   "(%s - ((%s / %s) < 0.0f ? -floorf(-(%s / %s)) : "
-                   "floorf(%s / %s)) * %s)",
-                   a, a, b, a, b, a, b, b);
+        /* Triton's frem is C's fmodf (sign of the dividend), and the
+         * folder computes the same function, so folded and run-time
+         * results agree exactly */
+        return fmt(e, "fmodf(%s, %s)", a, b);
     case OP_AND: return fmt(e, "(%s & %s)", a, b);
     case OP_OR: return fmt(e, "(%s | %s)", a, b);
     case OP_XOR: return fmt(e, "(%s ^ %s)", a, b);
@@ -1825,7 +1824,7 @@ static bool reserved_name(const char *s) {
         "protected", "virtual", "friend", "using", "throw", "catch",
         "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
         "blockDim", "gridDim", "INFINITY", "NAN", "expf", "logf", "sqrtf",
-        "fabsf", "fmaxf", "fminf", "floorf", "isnan", "isinf", "dot_k",
+        "fabsf", "fmaxf", "fminf", "floorf", "fmodf", "isnan", "isinf", "dot_k",
         "dot_stage", "k_base", "dot_lhs", "dot_rhs", "warpSize", "main",
         "for", "while", "if", "else", "return", "break", "continue"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)

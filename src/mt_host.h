@@ -45,7 +45,7 @@
  * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
  * __float_as_int float2 float4 int2 int4 longlong2 make_float2 make_float4
  * make_int2 make_int4 make_longlong2, plus <cmath>'s expf logf sqrtf fabsf
- * floorf isnan isinf.
+ * fmaxf fminf floorf fmodf isnan isinf.
  * This file is embedded in the library as a string (tools/embed.sh) and
  * written next to each kernel it compiles, so it is self-contained. */
 #ifndef MT_HOST_H

@@ -182,3 +182,20 @@ def test_extremum_bits_match_numpy(device, kernel, ref, a, b):
     out = poisoned(device, 1)
     kernel[(1,)](x, y, out)
     same_bits(out, ref(np.float32(a), np.float32(b)).reshape(1))
+
+
+@triton.jit
+def float_rem_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out + offs, tl.load(x + offs, mask=m) % tl.load(y + offs, mask=m, other=1.0),
+             mask=m)
+
+
+def test_float_remainder_is_fmod(device):
+    # Triton's float % is C's fmod (the sign of the dividend), exactly
+    x = torch.tensor([5.5, -5.5, 7.0, -7.25, 1e7 + 1, 3.0], device=device)
+    y = torch.tensor([2.0, 2.0, -3.0, 2.5, 3.0, 0.7], device=device)
+    out = torch.full((6,), float("nan"), device=device)
+    float_rem_kernel[(1,)](x, y, out, 6, BLOCK=8)
+    assert torch.equal(out.cpu(), torch.fmod(x, y).cpu())
