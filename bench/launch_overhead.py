@@ -45,19 +45,24 @@ def _triton_kernel():
     return tr_add
 
 
-def per_call_us(fn, iters, sync):
+def per_call_us(fn, iters, sync, batch=200):
+    """Median host time of one launch over batches of `batch` launches,
+    synchronising (untimed) between batches: a batch never fills the GPU's
+    launch queue, so the figure is the host's cost, not the rate at which
+    the GPU retires tiny kernels."""
     for _ in range(min(1000, iters)):
         fn()
     sync()
-    best = float("inf")
-    for _ in range(5):
+    times = []
+    for _ in range(max(1, iters // batch)):
         t0 = time.perf_counter()
-        for _ in range(iters):
+        for _ in range(batch):
             fn()
         t1 = time.perf_counter()
         sync()
-        best = min(best, (t1 - t0) / iters * 1e6)
-    return best
+        times.append((t1 - t0) / batch * 1e6)
+    times.sort()
+    return times[len(times) // 2]
 
 
 def main():

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_CONTEXTS 16 /* devices (primary contexts) one kernel can run on */
+
 struct mt_kernel {
     char key[33];
     int refs;                 /* the cache's reference + one per mt_compile */
@@ -36,7 +38,8 @@ struct mt_kernel {
     bool launchable;          /* built for its backend (not stages_only) */
     mt_context *ctx;          /* the context that made it */
     HostModule *host;
-    CudaModule *cuda;
+    CudaModule *cuda[MAX_CONTEXTS]; /* one per CUDA context it ran in */
+    int ncuda;
     mt_kernel *next;          /* cache list */
 };
 
@@ -82,8 +85,9 @@ static void kernel_free(mt_kernel *k) {
         return;
     if (k->host)
         host_module_free(k->host);
-    if (k->cuda && k->ctx && k->ctx->cuda)
-        cuda_module_unload(k->ctx->cuda, k->cuda);
+    for (int i = 0; i < k->ncuda; i++)
+        if (k->ctx && k->ctx->cuda)
+            cuda_module_unload(k->ctx->cuda, k->cuda[i]);
     for (int i = 0; i < k->nparams; i++)
         free(k->pnames[i]);
     free(k->pnames);
@@ -631,11 +635,29 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
     if (k->backend == MT_BACKEND_HOST)
         return host_launch(c, k->host, grid, threads, args);
     CudaDriver *d = k->ctx->cuda;
-    if (!k->cuda && cuda_module_load(c, d, k->text[MT_STAGE_CUBIN],
-                                     k->textlen[MT_STAGE_CUBIN], k->name, &k->cuda) < 0)
+    /* A module belongs to the context it was loaded in: a launch under
+     * another current context (another device) loads the cubin there. */
+    void *cur;
+    if (cuda_current_context(c, d, &cur) < 0)
         return -1;
+    CudaModule *m = NULL;
+    for (int i = 0; i < k->ncuda && !m; i++)
+        if (cuda_module_context(k->cuda[i]) == cur)
+            m = k->cuda[i];
+    if (!m && !cur && k->ncuda)
+        m = k->cuda[0]; /* no current context: cuda_launch adopts the module's */
+    if (!m) {
+        if (k->ncuda == MAX_CONTEXTS)
+            return diag_error(c, no_loc, MT_ERR_RESOURCE,
+                              "kernel '%s' is loaded in %d CUDA contexts already", k->name,
+                              MAX_CONTEXTS);
+        if (cuda_module_load(c, d, k->text[MT_STAGE_CUBIN], k->textlen[MT_STAGE_CUBIN],
+                             k->name, &m) < 0)
+            return -1;
+        k->cuda[k->ncuda++] = m;
+    }
     /* all shared memory is static (__shared__ arrays): none is dynamic */
-    return cuda_launch(c, d, k->cuda, grid, threads, 0, stream, args);
+    return cuda_launch(c, d, m, grid, threads, 0, stream, args);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],

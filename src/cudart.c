@@ -529,6 +529,17 @@ const char *nvrtc_version(CudaDriver *d) {
 
 /* ---- modules and launches ---- */
 
+int cuda_current_context(Ctx *c, CudaDriver *d, void **out) {
+    CUcontext cur = NULL;
+    *out = NULL;
+    if (CU(c, d, cuCtxGetCurrent(&cur)) != 0)
+        return -1;
+    *out = cur;
+    return 0;
+}
+
+void *cuda_module_context(const CudaModule *m) { return m ? m->context : NULL; }
+
 int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
                      const char *kernel, CudaModule **out) {
     *out = NULL;

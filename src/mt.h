@@ -576,6 +576,10 @@ const char *nvrtc_version(CudaDriver *d);
 int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
                      const char *kernel, CudaModule **out);
 void cuda_module_unload(CudaDriver *d, CudaModule *m);
+/* The CUDA context current on this thread (NULL when none), and the one a
+ * module was loaded in: a kernel keeps one module per context it runs in. */
+int cuda_current_context(Ctx *c, CudaDriver *d, void **out);
+void *cuda_module_context(const CudaModule *m);
 /* Device memory for mt_malloc & co. (cuMemAlloc_v2, cuMemFree_v2,
  * cuMemcpyHtoD_v2 / DtoH_v2, cuCtxSynchronize), in the current context
  * (device 0's primary context when none is current). */
