@@ -70,6 +70,9 @@ static const char *const host_cxx_flags[] = {
 
 #define HOST_MAX_OUTPUT 65536 /* compiler output kept for the error */
 
+/* run_capture's answer when the exit status cannot be read */
+#define HOST_STATUS_UNKNOWN (-2)
+
 static const Loc no_loc = {0, 0};
 
 /* ---- finding the compiler ---- */
@@ -226,6 +229,9 @@ static int run_capture(char *const argv[], StrBuf *out) {
     close(fds[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
+        if (errno == ECHILD)
+            return HOST_STATUS_UNKNOWN; /* the application ignores SIGCHLD:
+                                           the child was reaped for us */
         if (errno != EINTR) {
             sb_printf(out, "waitpid failed: %s", strerror(errno));
             return -1;
@@ -283,6 +289,15 @@ static int compile_unit(Ctx *c, const char *cxx, const char *unit_text,
     sb_init(&output);
     int status = run_capture(argv, &output);
     remove_tree_files(dir, files, 2);
+    if (status == HOST_STATUS_UNKNOWN) {
+        /* no exit status to read: judge by the output the compiler left
+         * (it writes the object only on success) */
+        struct stat st;
+        status = stat(out_path, &st) == 0 && st.st_size > 0 ? 0 : -1;
+        if (status < 0)
+            sb_puts(&output, "the compiler produced no output (exit status unknown: "
+                             "SIGCHLD is ignored)");
+    }
     int rc = 0;
     if (status < 0) {
         rc = diag_error(c, no_loc, MT_ERR_HOST_CC, "host compiler failed:\n%s",
