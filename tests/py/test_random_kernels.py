@@ -738,12 +738,32 @@ def load_kernel(name, src):
     return getattr(mod, name)
 
 
-def run_seed(seed):
+def _to_cuda(a):
+    """A CUDA copy of a NumPy argument, misaligned by the same 4 bytes when
+    the NumPy array was (so the unaligned path runs on the GPU too)."""
+    import torch
+    t = torch.from_numpy(np.ascontiguousarray(a))
+    if a.ctypes.data % 16 == 0:
+        return t.to("cuda")
+    base = torch.empty(t.numel() + 1, dtype=t.dtype, device="cuda")
+    view = base[1:]
+    view.copy_(t)
+    return view
+
+
+def run_seed(seed, device="cpu"):
     name, src, make, expected, ot, info = generate(seed)
     kern = load_kernel(name, src)
     args, kw, grid, nw, out_index = make()
-    kern[grid](*args, num_warps=nw, **kw)
-    got = args[out_index]
+    if device == "cuda":
+        import torch
+        dev_args = [_to_cuda(a) if isinstance(a, np.ndarray) else a for a in args]
+        kern[grid](*dev_args, num_warps=nw, **kw)
+        torch.cuda.synchronize()
+        got = dev_args[out_index].cpu().numpy()
+    else:
+        kern[grid](*args, num_warps=nw, **kw)
+        got = args[out_index]
     detail = f"seed {seed} grid={grid} num_warps={nw} {kw}\n{src}"
     if ot == "f":
         scale = max(1.0, float(np.nanmax(np.abs(expected))) if np.isfinite(expected).any() else 1.0)
@@ -758,16 +778,17 @@ SEEDS = list(range(0, 50))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_kernel(seed):
-    run_seed(seed)
+def test_random_kernel(seed, device):
+    run_seed(seed, device)
 
 
 if __name__ == "__main__":
     lo, hi = int(sys.argv[1]), int(sys.argv[2])
+    dev = sys.argv[3] if len(sys.argv) > 3 else "cpu"
     bad = 0
     for s in range(lo, hi):
         try:
-            run_seed(s)
+            run_seed(s, dev)
         except Exception as e:  # noqa: BLE001 - report and continue
             bad += 1
             print(f"=== seed {s} FAILED: {type(e).__name__}: {str(e)[:3000]}\n")
