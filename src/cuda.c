@@ -1333,6 +1333,18 @@ static bool dot_tiled(const Dist *r) {
     return true;
 }
 
+/* For each slot the thread owns: sbuf[addr(slot)] = src[slot]. */
+static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
+                            const SharedBuffer *sbuf, const char *addr,
+                            const char *src) {
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
+    if (*own)
+        line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name, addr, src, SLOT);
+    else
+        line(e, "    %s[%s] = %s[%s];", sbuf->name, addr, src, SLOT);
+}
+
 /* Cooperative write of a dot operand x (its values in array `src`, laid
  * out as x's distribution) into shared buffer sbuf, every element once by
  * its owner; `transpose` stores x[i][j] at (j, i).  When x's thread holds
@@ -1361,14 +1373,7 @@ static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
              sbuf->name, sb_str(&addr), src, src, src, src);
         line(e, "}");
     } else {
-        pragma_unroll(e);
-        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
-        if (*own)
-            line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
-                 sb_str(&addr), src, SLOT);
-        else
-            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr), src,
-                 SLOT);
+        emit_owned_copy(e, d, own, sbuf, sb_str(&addr), src);
     }
     sb_free(&addr);
 }
@@ -1474,15 +1479,7 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         sb_init(&addr);
         smem_element_text(&addr, sbuf, stage, value_coord(e, d, 0, SLOT),
                           value_coord(e, d, 1, SLOT));
-        const char *own = owner_text(e, d, SLOT);
-        pragma_unroll(e);
-        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, d->nE, SLOT);
-        if (*own)
-            line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name,
-                 sb_str(&addr), src, SLOT);
-        else
-            line(e, "    %s[%s] = %s[%s];", sbuf->name, sb_str(&addr), src,
-                 SLOT);
+        emit_owned_copy(e, d, owner_text(e, d, SLOT), sbuf, sb_str(&addr), src);
         sb_free(&addr);
     }
 }
