@@ -195,6 +195,7 @@ struct mt_worker {
     size_t stacks_bytes;
     pthread_t tid;
     bool started;
+    bool is_caller; /* worker 0 runs on the launching thread */
 };
 
 struct mt_run_state {
@@ -316,21 +317,35 @@ static void mt_run_fail(mt_run_state *run, const char *msg) {
     pthread_mutex_unlock(&run->err_lock);
 }
 
-static int mt_worker_setup(mt_worker *w) {
+/* The calling thread's fiber stacks, kept from one launch to the next:
+ * mapping them, setting the guard pages and faulting the first pages in
+ * again cost about a millisecond per launch of a small kernel. */
+static thread_local char *mt_cached_stacks;
+static thread_local size_t mt_cached_bytes;
+
+static int mt_worker_setup(mt_worker *w, bool reuse) {
     long page = sysconf(_SC_PAGESIZE);
     size_t psz = page > 0 ? (size_t)page : 4096;
     size_t per = MT_HOST_FIBER_STACK + psz; /* a guard page below each stack */
     w->stacks_bytes = per * w->nfibers;
-    void *mem = mmap(nullptr, w->stacks_bytes, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) {
-        w->stacks = nullptr;
-        return -1;
+    bool fresh = true;
+    if (reuse && mt_cached_stacks && mt_cached_bytes == w->stacks_bytes) {
+        w->stacks = mt_cached_stacks; /* guard pages already in place */
+        mt_cached_stacks = nullptr;
+        fresh = false;
+    } else {
+        void *mem = mmap(nullptr, w->stacks_bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) {
+            w->stacks = nullptr;
+            return -1;
+        }
+        w->stacks = static_cast<char *>(mem);
     }
-    w->stacks = static_cast<char *>(mem);
     for (unsigned i = 0; i < w->nfibers; i++) {
         char *base = w->stacks + per * i;
-        mprotect(base, psz, PROT_NONE);
+        if (fresh)
+            mprotect(base, psz, PROT_NONE);
         mt_fiber *f = &w->fibers[i];
         f->tid = i;
         f->state = MT_FIBER_READY;
@@ -389,7 +404,7 @@ static void *mt_worker_main(void *p) {
     mt_run_state *run = w->run;
     mt_tls_worker = w;
     char msg[256];
-    if (mt_worker_setup(w) != 0) {
+    if (mt_worker_setup(w, w->is_caller) != 0) {
         std::snprintf(msg, sizeof msg, "cannot map %u fiber stacks of %u KiB",
                       w->nfibers, MT_HOST_FIBER_STACK / 1024);
         mt_run_fail(run, msg);
@@ -414,7 +429,16 @@ static void *mt_worker_main(void *p) {
             break;
         }
     }
-    munmap(w->stacks, w->stacks_bytes);
+    if (w->is_caller && !run->failed.load()) {
+        /* keep them for this thread's next launch (a deadlocked program's
+         * fibers are stuck mid-kernel: those stacks are dropped) */
+        if (mt_cached_stacks)
+            munmap(mt_cached_stacks, mt_cached_bytes);
+        mt_cached_stacks = w->stacks;
+        mt_cached_bytes = w->stacks_bytes;
+    } else {
+        munmap(w->stacks, w->stacks_bytes);
+    }
     w->stacks = nullptr;
     mt_tls_worker = nullptr;
     return nullptr;
@@ -510,6 +534,7 @@ extern "C" int mt_host_run(void (*entry)(void **), void **args, unsigned gx,
     }
     if (attr_ok)
         pthread_attr_destroy(&attr);
+    workers[0].is_caller = true;
     mt_worker_main(&workers[0]);
     for (unsigned i = 1; i < nworkers; i++)
         if (workers[i].started)
