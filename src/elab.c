@@ -74,9 +74,12 @@ enum {
     B_COUNT
 };
 
+/* tl.range has the longest parameter list. */
+#define MAX_BUILTIN_PARAMS 9
+
 typedef struct BuiltinInfo {
     const char *display; /* for messages: "tl.load" */
-    const char *params[8];
+    const char *params[MAX_BUILTIN_PARAMS];
     int nreq;
 } BuiltinInfo;
 
@@ -123,8 +126,12 @@ static const BuiltinInfo builtin_info[B_COUNT] = {
     [B_STATIC_PRINT] = {"tl.static_print", {0}, 0},
     [B_DEVICE_PRINT] = {"tl.device_print", {0}, 0},
     [B_CONSTEXPR] = {"tl.constexpr", {"value"}, 1},
-    [B_STATIC_RANGE] = {"tl.static_range", {0}, 0},
-    [B_TL_RANGE] = {"tl.range", {0}, 0},
+    [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "step"}, 1},
+    [B_TL_RANGE] = {"tl.range",
+                    {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
+                     "disallow_acc_multi_buffer", "flatten", "warp_specialize",
+                     "disable_licm"},
+                    1},
     [B_JIT] = {"triton.jit", {0}, 0},
     [B_RANGE] = {"range", {0}, 0},
     [B_FLOAT] = {"float", {"x"}, 0},
@@ -558,7 +565,9 @@ static bool ct_equal(CV a, CV b) {
     case CV_NONE: case CV_ELLIPSIS: return true;
     case CV_STR: return a.n == b.n && !memcmp(a.s, b.s, (size_t)a.n);
     case CV_TUPLE:
-        if (a.n != b.n || a.is_list != b.is_list)
+        /* Inside a kernel Triton makes every list a tl.tuple, so a list and
+         * a tuple (x.shape == [BLOCK]) are equal when their items are. */
+        if (a.n != b.n)
             return false;
         for (int i = 0; i < a.n; i++)
             if (!ct_equal(a.items[i], b.items[i]))
@@ -1160,13 +1169,14 @@ typedef struct Args {
 } Args;
 
 /* Binds args to the builtin's named parameters. */
-static int bind_builtin(Elab *E, int b, Loc loc, const Args *a, CV out[8],
-                        bool have[8], Loc locs[8]) {
+static int bind_builtin(Elab *E, int b, Loc loc, const Args *a,
+                        CV out[MAX_BUILTIN_PARAMS], bool have[MAX_BUILTIN_PARAMS],
+                        Loc locs[MAX_BUILTIN_PARAMS]) {
     const BuiltinInfo *bi = &builtin_info[b];
     int np = 0;
-    while (np < 8 && bi->params[np])
+    while (np < MAX_BUILTIN_PARAMS && bi->params[np])
         np++;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < MAX_BUILTIN_PARAMS; i++) {
         have[i] = false;
         out[i] = cv_none();
         locs[i] = loc;
@@ -1364,9 +1374,9 @@ static int py_min_max(Elab *E, bool is_max, const Args *a, Loc loc, CV *out) {
 static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
 
 static int call_builtin(Elab *E, int b, const Args *args, Loc loc, CV *out) {
-    CV a[8];
-    bool have[8];
-    Loc locs[8];
+    CV a[MAX_BUILTIN_PARAMS];
+    bool have[MAX_BUILTIN_PARAMS];
+    Loc locs[MAX_BUILTIN_PARAMS];
     const char *fn = builtin_info[b].display;
     ValId x, y, z, r;
     *out = cv_none();
@@ -2455,6 +2465,53 @@ static int loop_bound(Elab *E, CV v, Loc loc, const char *what, ValId *out) {
                cv_kind_name(E, v));
 }
 
+/* The bounds of a range(), tl.range() or tl.static_range() header, bound
+ * as Triton binds them: positionally or by keyword (arg1, arg2, step).
+ * Python's range() takes no keywords; tl.range's scheduling hints
+ * (num_stages, loop_unroll_factor, ...) never change results in Triton and
+ * are checked for type only. */
+typedef struct RangeArgs {
+    CV start, stop, step;
+    Loc start_loc, stop_loc;
+} RangeArgs;
+
+static int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out) {
+    if (b == B_RANGE) {
+        if (a->nkw)
+            return err(E, a->kwloc[0], MT_ERR_TYPE, "range() takes no keyword arguments");
+        if (a->npos < 1 || a->npos > 3)
+            return err(E, loc, MT_ERR_TYPE, "range expected 1 to 3 arguments, got %d",
+                       a->npos);
+    }
+    CV v[MAX_BUILTIN_PARAMS];
+    bool have[MAX_BUILTIN_PARAMS];
+    Loc locs[MAX_BUILTIN_PARAMS];
+    if (b == B_RANGE) {
+        for (int i = 0; i < MAX_BUILTIN_PARAMS; i++) {
+            have[i] = i < a->npos;
+            v[i] = have[i] ? a->pos[i] : cv_none();
+            locs[i] = have[i] ? a->posloc[i] : loc;
+        }
+    } else if (bind_builtin(E, b, loc, a, v, have, locs) < 0) {
+        return -1;
+    }
+    for (int i = 3; b == B_TL_RANGE && i < MAX_BUILTIN_PARAMS; i++) {
+        bool is_flag = i >= 5; /* disallow_acc_multi_buffer and after */
+        if (!have[i] || v[i].kind == CV_NONE)
+            continue;
+        if (is_flag ? !is_intlike(v[i]) : v[i].kind != CV_INT)
+            return err(E, locs[i], MT_ERR_TYPE, "tl.range %s must be a compile-time %s",
+                       builtin_info[b].params[i], is_flag ? "bool" : "integer");
+    }
+    bool two = have[1] && v[1].kind != CV_NONE;
+    out->start = two ? v[0] : cv_int(0);
+    out->start_loc = two ? locs[0] : loc;
+    out->stop = two ? v[1] : v[0];
+    out->stop_loc = two ? locs[1] : locs[0];
+    out->step = have[2] && v[2].kind != CV_NONE ? v[2] : cv_int(1);
+    return 0;
+}
+
 static int exec_for(Elab *E, Node *s) {
     Node *tgt = s->nitems > 0 ? s->items[0] : NULL;
     if (s->norelse > 0)
@@ -2479,11 +2536,10 @@ static int exec_for(Elab *E, Node *s) {
     Args a;
     if (eval_args(E, it, &a) < 0)
         return -1;
-    if (a.npos < 1 || a.npos > 3)
-        return err(E, it->loc, MT_ERR_TYPE, "range expects 1 to 3 arguments, got %d", a.npos);
-    CV start = a.npos > 1 ? a.pos[0] : cv_int(0);
-    CV stop = a.npos > 1 ? a.pos[1] : a.pos[0];
-    CV step = a.npos > 2 ? a.pos[2] : cv_int(1);
+    RangeArgs ra;
+    if (bind_range(E, callee.sub, it->loc, &a, &ra) < 0)
+        return -1;
+    CV start = ra.start, stop = ra.stop, step = ra.step;
     bool all_ct = is_intlike(start) && is_intlike(stop) && is_intlike(step);
     if (is_static && !all_ct)
         return err(E, it->loc, MT_ERR_TYPE, "tl.static_range bounds must be compile-time integers");
@@ -2527,8 +2583,8 @@ static int exec_for(Elab *E, Node *s) {
     if (!is_intlike(step) || step.i <= 0 || !fits_i32(step.i))
         return err(E, it->loc, MT_ERR_TYPE, "runtime loop step must be a positive compile-time integer");
     ValId vstart, vstop, vstep = const_int(E->f, DT_I32, step.i);
-    if (loop_bound(E, start, a.npos > 1 ? a.posloc[0] : it->loc, "start", &vstart) < 0 ||
-        loop_bound(E, stop, a.npos > 1 ? a.posloc[1] : a.posloc[0], "stop", &vstop) < 0)
+    if (loop_bound(E, start, ra.start_loc, "start", &vstart) < 0 ||
+        loop_bound(E, stop, ra.stop_loc, "stop", &vstop) < 0)
         return -1;
     NameList assigned = {0};
     collect_assigned(E, &assigned, s->body, s->nbody, 0);

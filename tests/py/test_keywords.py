@@ -1,0 +1,97 @@
+"""Keyword arguments are bound as Triton binds them, or refused by name
+(issue 17: `step=` was accepted and dropped, a silent wrong result)."""
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+from mtutil import assert_compile_error
+
+
+@triton.jit
+def loop_counts_kernel(out, n):
+    a = 0
+    for i in tl.static_range(0, 8, step=2):
+        a += 1
+    b = 0
+    for i in tl.range(0, n, step=2):
+        b += 1
+    c = 0
+    for i in tl.range(arg1=1, arg2=n, step=3, num_stages=3, flatten=False):
+        c += 1
+    d = 0
+    for i in tl.static_range(arg1=6):
+        d += 1
+    tl.store(out + 0, a)
+    tl.store(out + 1, b)
+    tl.store(out + 2, c)
+    tl.store(out + 3, d)
+
+
+def test_step_keyword_is_honoured():
+    out = torch.zeros(4, dtype=torch.int32)
+    loop_counts_kernel[(1,)](out, 8)
+    assert out.tolist() == [4, 4, 3, 6]
+
+
+@triton.jit
+def python_range_keyword_kernel(out):
+    for i in range(0, 8, step=2):
+        tl.store(out + i, i)
+
+
+@triton.jit
+def tl_range_unknown_keyword_kernel(out, n):
+    for i in tl.range(0, n, stride=2):
+        tl.store(out + i, i)
+
+
+@triton.jit
+def static_range_unknown_keyword_kernel(out):
+    for i in tl.static_range(0, 8, num_stages=2):
+        tl.store(out + i, i)
+
+
+@triton.jit
+def range_hint_type_kernel(out, n):
+    for i in tl.range(0, n, num_stages=1.5):
+        tl.store(out + i, i)
+
+
+@triton.jit
+def range_duplicate_kernel(out, n):
+    for i in tl.range(0, n, 2, step=2):
+        tl.store(out + i, i)
+
+
+def test_python_range_takes_no_keywords():
+    assert_compile_error(python_range_keyword_kernel, (torch.zeros(8),), needle="step=2",
+                         pattern=r"range\(\) takes no keyword arguments")
+
+
+def test_unknown_range_keywords_are_errors():
+    assert_compile_error(tl_range_unknown_keyword_kernel, (torch.zeros(8), 8), needle="stride=2",
+                         pattern=r"tl\.range\(\) got an unexpected keyword argument 'stride'")
+    assert_compile_error(static_range_unknown_keyword_kernel, (torch.zeros(8),), needle="num_stages",
+                         pattern=r"tl\.static_range\(\) got an unexpected keyword argument "
+                                 r"'num_stages'")
+    assert_compile_error(range_hint_type_kernel, (torch.zeros(8), 8), needle="num_stages",
+                         pattern=r"num_stages must be a compile-time integer")
+    assert_compile_error(range_duplicate_kernel, (torch.zeros(8), 8), needle="step=2",
+                         pattern=r"multiple values for argument 'step'")
+
+
+@triton.jit
+def shape_equality_kernel(out, BLOCK: tl.constexpr):
+    x = tl.arange(0, BLOCK)
+    y = x[None, :]
+    tl.static_assert(x.shape == [BLOCK])
+    tl.static_assert([1, BLOCK] == y.shape)
+    tl.static_assert(y.shape != [BLOCK, 1])
+    tl.static_assert(y.shape[1:] == [BLOCK])
+    tl.store(out + x, x)
+
+
+def test_shape_equals_list():
+    out = torch.zeros(8, dtype=torch.int32)
+    shape_equality_kernel[(1,)](out, BLOCK=8)
+    assert out.tolist() == list(range(8))
