@@ -1,0 +1,99 @@
+"""`triton.runtime.driver`: which target kernels run on.
+
+`driver.active` is the CUDA target when the CUDA driver finds a GPU, else
+the host backend, which says so: its target's backend is "cpu" (not "cuda",
+"hip" or the interpreter), so programs that ask which GPU they are on get
+an honest answer.  Which backend a launch uses is still decided by its
+tensors (CUDA tensors run on the GPU, CPU tensors on the host backend).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GPUTarget", "active"]
+
+
+@dataclass(frozen=True)
+class GPUTarget:
+    backend: str
+    arch: object
+    warp_size: int
+
+
+class _Utils:
+    def __init__(self, driver):
+        self._driver = driver
+
+    def get_device_properties(self, device=0):
+        """Triton's property names: multiprocessor_count, max_shared_mem,
+        max_num_regs, warpSize, sm_clock_rate, mem_clock_rate, mem_bus_width."""
+        if self._driver.backend == "cuda":
+            import torch
+            p = torch.cuda.get_device_properties(device)
+            return {"multiprocessor_count": p.multi_processor_count,
+                    "max_shared_mem": getattr(p, "shared_memory_per_block_optin", 49152),
+                    "max_num_regs": getattr(p, "regs_per_multiprocessor", 65536),
+                    "warpSize": getattr(p, "warp_size", 32),
+                    "sm_clock_rate": getattr(p, "clock_rate", 0),
+                    "mem_clock_rate": getattr(p, "memory_clock_rate", 0),
+                    "mem_bus_width": getattr(p, "memory_bus_width", 0)}
+        import os
+        return {"multiprocessor_count": os.cpu_count() or 1, "max_shared_mem": 49152,
+                "max_num_regs": 65536, "warpSize": 32, "sm_clock_rate": 0,
+                "mem_clock_rate": 0, "mem_bus_width": 0}
+
+
+class _Driver:
+    def __init__(self):
+        from .. import cuda_available
+        self.backend = "cuda" if cuda_available() else "cpu"
+        self.utils = _Utils(self)
+
+    def get_current_device(self):
+        if self.backend == "cuda":
+            import torch
+            return torch.cuda.current_device()
+        return 0
+
+    def get_current_stream(self, device=None):
+        if self.backend == "cuda":
+            import torch
+            return torch.cuda.current_stream(device).cuda_stream
+        return 0
+
+    def get_current_target(self):
+        if self.backend == "cuda":
+            import torch
+            major, minor = torch.cuda.get_device_capability()
+            return GPUTarget("cuda", major * 10 + minor, 32)
+        return GPUTarget("cpu", "host", 32)
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cuda" if self.backend == "cuda" else "cpu",
+                            self.get_current_device() if self.backend == "cuda" else None)
+
+    def is_active(self):
+        return True
+
+
+class _ActiveDriver:
+    """Made on first use, so importing the module never opens CUDA."""
+
+    def __init__(self):
+        self._driver = None
+
+    @property
+    def active(self):
+        if self._driver is None:
+            self._driver = _Driver()
+        return self._driver
+
+
+_holder = _ActiveDriver()
+
+
+def __getattr__(name):
+    if name == "active":
+        return _holder.active
+    raise AttributeError(f"module 'triton.runtime.driver' has no attribute '{name}'")

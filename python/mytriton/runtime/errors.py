@@ -1,0 +1,23 @@
+"""Triton's runtime error classes, under Triton's names
+(`triton.runtime.errors`): what a program written for Triton catches."""
+from __future__ import annotations
+
+__all__ = ["InterpreterError", "OutOfResources", "PTXASError"]
+
+
+class InterpreterError(Exception):
+    """Triton raises it from its interpreter (TRITON_INTERPRET=1); mytriton
+    has no interpreter and never raises it, but programs name it."""
+
+
+class OutOfResources(Exception):
+    """A kernel needs more of a resource than the target has."""
+
+    def __init__(self, required: int, limit: int, name: str):
+        self.required, self.limit, self.name = required, limit, name
+        super().__init__(f"out of resource: {name}, Required: {required}, "
+                         f"Hardware limit: {limit}")
+
+
+class PTXASError(Exception):
+    """The PTX assembler failed (never raised: mytriton compiles with NVRTC)."""
