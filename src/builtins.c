@@ -64,7 +64,7 @@ typedef struct Builtin {
                             the name in each namespace of `flags` */
     uint8_t flags;
     BuiltinFn fn;
-    OpCode op;           /* what the generic handlers emit */
+    OpCode op;           /* what the generic handlers emit; OP_COUNT: none */
     int nreq;            /* leading parameters that are required */
     BuiltinParam params[MAX_BUILTIN_PARAMS];
     const char *doc;     /* usage for the Python bindings */
@@ -72,7 +72,6 @@ typedef struct Builtin {
 
 /* A call bound to a builtin's parameters, and the checked values. */
 struct Call {
-    BuiltinId id;
     const Builtin *b;
     Loc loc;
     const Args *args;               /* as written (UNBOUND builtins) */
@@ -119,132 +118,118 @@ static int h_type(Elab *E, Call *c, CV *out);
 #define TLM (IN_TL | IN_METHOD)
 #define ANY(n) {n, P_ANY}
 
-static const Builtin builtins[B_COUNT] = {
-    [B_PROGRAM_ID] = {"tl.program_id", TL_, h_grid_axis, OP_PROGRAM_ID, 1,
-                      {{"axis", P_INT}},
-                      "program_id(axis) -> i32: index of this program along axis 0, 1 or 2"},
-    [B_NUM_PROGRAMS] = {"tl.num_programs", TL_, h_grid_axis, OP_NUM_PROGRAMS, 1,
-                        {{"axis", P_INT}},
-                        "num_programs(axis) -> i32: grid size along axis"},
-    [B_ARANGE] = {"tl.arange", TL_, h_arange, OP_ARANGE, 2, {ANY("start"), ANY("end")},
-                  "arange(start, end) -> block of i32 [start, end)"},
-    [B_LOAD] = {"tl.load", TL_, h_load, OP_LOAD, 1,
-                {{"pointer", P_POINTER}, ANY("mask"), ANY("other"),
-                 ANY("boundary_check"), ANY("padding_option"), ANY("cache_modifier"),
-                 ANY("eviction_policy"), ANY("volatile")},
-                "load(pointer, mask=None, other=None) -> block"},
-    [B_STORE] = {"tl.store", TL_, h_store, OP_STORE, 2,
-                 {{"pointer", P_POINTER}, ANY("value"), ANY("mask"),
-                  ANY("boundary_check"), ANY("cache_modifier"), ANY("eviction_policy")},
-                 "store(pointer, value, mask=None)"},
-    [B_EXP] = {"tl.exp", TL_, h_elementwise, OP_EXP, 1, {{"x", P_TENSOR}},
-               "exp(x): elementwise e**x (f32)"},
-    [B_LOG] = {"tl.log", TL_, h_elementwise, OP_LOG, 1, {{"x", P_TENSOR}},
-               "log(x): elementwise natural logarithm (f32)"},
-    [B_SQRT] = {"tl.sqrt", TL_, h_elementwise, OP_SQRT, 1, {{"x", P_TENSOR}},
-                "sqrt(x): elementwise square root (f32)"},
-    [B_TL_ABS] = {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")},
-                  "abs(x): elementwise absolute value"},
-    [B_MINIMUM] = {"tl.minimum", TL_, h_elementwise, OP_MINIMUM, 2,
-                   {ANY("x"), ANY("y"), ANY("propagate_nan")},
-                   "minimum(x, y): elementwise minimum (NaN propagating)"},
-    [B_MAXIMUM] = {"tl.maximum", TL_, h_elementwise, OP_MAXIMUM, 2,
-                   {ANY("x"), ANY("y"), ANY("propagate_nan")},
-                   "maximum(x, y): elementwise maximum (NaN propagating)"},
-    [B_WHERE] = {"tl.where", TL_, h_where, OP_SELECT, 3,
-                 {ANY("condition"), ANY("x"), ANY("y")},
-                 "where(condition, x, y): elementwise select"},
-    [B_SUM] = {"tl.sum", TLM, h_reduce, OP_SUM, 1,
-               {ANY("input"), ANY("axis"), ANY("keep_dims")},
-               "sum(input, axis=None, keep_dims=False): reduction"},
-    [B_TL_MAX] = {"tl.max", TLM, h_reduce, OP_MAX, 1,
-                  {ANY("input"), ANY("axis"), ANY("keep_dims")},
-                  "max(input, axis=None, keep_dims=False): reduction"},
-    [B_TL_MIN] = {"tl.min", TLM, h_reduce, OP_MIN, 1,
-                  {ANY("input"), ANY("axis"), ANY("keep_dims")},
-                  "min(input, axis=None, keep_dims=False): reduction"},
-    [B_ZEROS] = {"tl.zeros", TL_, h_fill, OP_ZEROS, 2,
-                 {{"shape", P_SHAPE}, {"dtype", P_BLOCK_DTYPE}},
-                 "zeros(shape, dtype) -> block of zeros"},
-    [B_FULL] = {"tl.full", TL_, h_fill, OP_FULL, 3,
-                {{"shape", P_SHAPE}, ANY("value"), {"dtype", P_BLOCK_DTYPE}},
-                "full(shape, value, dtype) -> block filled with value"},
-    [B_EMPTY] = {"tl.empty", TL_, h_fill, OP_EMPTY, 2,
-                 {{"shape", P_SHAPE}, {"dtype", P_BLOCK_DTYPE}},
-                 "empty(shape, dtype) -> block with undefined contents"},
-    [B_ZEROS_LIKE] = {"tl.zeros_like", TL_, h_fill, OP_ZEROS, 1, {{"input", P_BLOCK}},
-                      "zeros_like(input) -> zeros of input's shape and dtype"},
-    [B_FULL_LIKE] = {"tl.full_like", TL_, h_fill, OP_FULL, 2,
-                     {{"input", P_BLOCK}, ANY("fill_value")},
-                     "full_like(input, fill_value) -> block of input's shape filled "
-                     "with fill_value"},
-    [B_CDIV] = {"tl.cdiv", IN_TL | IN_TRITON, h_cdiv, OP_DIV, 2, {ANY("x"), ANY("div")},
-                "cdiv(x, div) = (x + div - 1) // div"},
-    [B_DOT] = {"tl.dot", TL_, h_dot, OP_DOT, 2,
-               {ANY("input"), ANY("other"), ANY("acc"), ANY("input_precision"),
-                ANY("allow_tf32"), ANY("max_num_imprecise_acc"), ANY("out_dtype")},
-               "dot(input, other, acc=None, input_precision=None) -> matrix product"},
-    [B_EXPAND_DIMS] = {"tl.expand_dims", TLM, h_axis_op, OP_EXPAND_DIMS, 2,
-                       {{"input", P_TENSOR}, {"axis", P_NEW_AXIS}},
-                       "expand_dims(input, axis): a new axis of size 1"},
-    [B_BROADCAST_TO] = {"tl.broadcast_to", TLM, h_broadcast_to, OP_BROADCAST, 2,
-                        {{"input", P_TENSOR}, {"shape", P_SHAPE}},
-                        "broadcast_to(input, shape)"},
-    [B_CAST] = {"tl.cast", TL_, h_cast, OP_CAST, 2,
-                {ANY("input"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"),
-                 ANY("bitcast")},
-                "cast(input, dtype)"},
-    [B_TO] = {"to", IN_METHOD, h_cast, OP_CAST, 2,
-              {ANY("self"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"),
-               ANY("bitcast")},
-              "to(dtype): x cast to dtype"},
-    [B_MULTIPLE_OF] = {"tl.multiple_of", TL_, h_identity, OP_COUNT, 2,
-                       {ANY("input"), ANY("values")},
-                       "multiple_of(input, values): a compiler hint"},
-    [B_MAX_CONTIGUOUS] = {"tl.max_contiguous", TL_, h_identity, OP_COUNT, 2,
-                          {ANY("input"), ANY("values")},
-                          "max_contiguous(input, values): a compiler hint"},
-    [B_MAX_CONSTANCY] = {"tl.max_constancy", TL_, h_identity, OP_COUNT, 2,
-                         {ANY("input"), ANY("values")},
-                         "max_constancy(input, values): a compiler hint"},
-    [B_STATIC_ASSERT] = {"tl.static_assert", TL_, h_static_assert, OP_COUNT, 1,
-                         {ANY("cond"), ANY("msg")},
-                         "static_assert(cond, msg=''): checked at compile time"},
-    [B_STATIC_PRINT] = {"tl.static_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
-                        "static_print(*values): printed at compile time"},
-    [B_DEVICE_PRINT] = {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
-                        "device_print(prefix, *values): printed by the kernel"},
-    [B_CONSTEXPR] = {"tl.constexpr", TL_, h_identity, OP_COUNT, 1, {ANY("value")},
-                     "constexpr(value): a compile-time value"},
-    [B_STATIC_RANGE] = {"tl.static_range", TL_ | UNBOUND, h_loop_only, OP_COUNT, 1,
-                        {ANY("arg1"), ANY("arg2"), ANY("step")},
-                        "static_range(arg1, arg2=None, step=None): a loop unrolled "
-                        "at compile time"},
-    [B_TL_RANGE] = {"tl.range", TL_ | UNBOUND, h_loop_only, OP_COUNT, 1,
-                    {ANY("arg1"), ANY("arg2"), ANY("step"), ANY("num_stages"),
-                     ANY("loop_unroll_factor"), ANY("disallow_acc_multi_buffer"),
-                     ANY("flatten"), ANY("warp_specialize"), ANY("disable_licm")},
-                    "range(arg1, arg2=None, step=None, num_stages=None, ...): a "
-                    "runtime loop"},
-    [B_JIT] = {"triton.jit", IN_TRITON | UNBOUND, h_jit, OP_COUNT, 0, {{0}}, NULL},
+static const Builtin builtins[] = {
+    /* the rows code refers to (BuiltinId) */
     [B_RANGE] = {"range", IN_PY | UNBOUND, h_loop_only, OP_COUNT, 0, {{0}}, NULL},
+    [B_STATIC_RANGE] = {"tl.static_range", TL_ | UNBOUND, h_loop_only, OP_COUNT, 1,
+        {ANY("arg1"), ANY("arg2"), ANY("step")},
+        "static_range(arg1, arg2=None, step=None): a loop unrolled at compile time"},
+    [B_TL_RANGE] = {"tl.range", TL_ | UNBOUND, h_loop_only, OP_COUNT, 1,
+        {ANY("arg1"), ANY("arg2"), ANY("step"), ANY("num_stages"),
+         ANY("loop_unroll_factor"), ANY("disallow_acc_multi_buffer"), ANY("flatten"),
+         ANY("warp_specialize"), ANY("disable_licm")},
+        "range(arg1, arg2=None, step=None, num_stages=None, ...): a runtime loop"},
+    [B_CAST] = {"tl.cast", TL_, h_cast, OP_CAST, 2,
+        {ANY("input"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"), ANY("bitcast")},
+        "cast(input, dtype)"},
     [B_FLOAT] = {"float", IN_PY, h_float, OP_COUNT, 0, {ANY("x")}, NULL},
     [B_INT] = {"int", IN_PY, h_int, OP_COUNT, 0, {ANY("x")}, NULL},
     [B_BOOL] = {"bool", IN_PY, h_bool, OP_COUNT, 0, {ANY("x")}, NULL},
     [B_STR] = {"str", IN_PY, h_str, OP_COUNT, 0, {ANY("object")}, NULL},
-    [B_MIN] = {"min", IN_PY | UNBOUND, h_py_min_max, OP_COUNT, 0, {{0}}, NULL},
-    [B_MAX] = {"max", IN_PY | UNBOUND, h_py_min_max, OP_COUNT, 0, {{0}}, NULL},
-    [B_ABS] = {"abs", IN_PY, h_abs, OP_ABS, 1, {ANY("x")}, NULL},
-    [B_LEN] = {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
-    [B_TYPE] = {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
-    [B_PRINT] = {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
     /* only as type(None), so in no namespace */
     [B_NONETYPE] = {"NoneType", UNBOUND, h_nonetype, OP_COUNT, 0, {{0}}, NULL},
+
+    /* the others, found by their names only: a new builtin is one row */
+    [B_NAMED] = {"tl.program_id", TL_, h_grid_axis, OP_PROGRAM_ID, 1, {{"axis", P_INT}},
+        "program_id(axis) -> i32: index of this program along axis 0, 1 or 2"},
+    {"tl.num_programs", TL_, h_grid_axis, OP_NUM_PROGRAMS, 1, {{"axis", P_INT}},
+        "num_programs(axis) -> i32: grid size along axis"},
+    {"tl.arange", TL_, h_arange, OP_ARANGE, 2, {ANY("start"), ANY("end")},
+        "arange(start, end) -> block of i32 [start, end)"},
+    {"tl.load", TL_, h_load, OP_LOAD, 1,
+        {{"pointer", P_POINTER}, ANY("mask"), ANY("other"), ANY("boundary_check"),
+         ANY("padding_option"), ANY("cache_modifier"), ANY("eviction_policy"),
+         ANY("volatile")},
+        "load(pointer, mask=None, other=None) -> block"},
+    {"tl.store", TL_, h_store, OP_STORE, 2,
+        {{"pointer", P_POINTER}, ANY("value"), ANY("mask"), ANY("boundary_check"),
+         ANY("cache_modifier"), ANY("eviction_policy")},
+        "store(pointer, value, mask=None)"},
+    {"tl.exp", TL_, h_elementwise, OP_EXP, 1, {{"x", P_TENSOR}},
+        "exp(x): elementwise e**x (f32)"},
+    {"tl.log", TL_, h_elementwise, OP_LOG, 1, {{"x", P_TENSOR}},
+        "log(x): elementwise natural logarithm (f32)"},
+    {"tl.sqrt", TL_, h_elementwise, OP_SQRT, 1, {{"x", P_TENSOR}},
+        "sqrt(x): elementwise square root (f32)"},
+    {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
+    {"tl.minimum", TL_, h_elementwise, OP_MINIMUM, 2,
+        {ANY("x"), ANY("y"), ANY("propagate_nan")},
+        "minimum(x, y): elementwise minimum (NaN propagating)"},
+    {"tl.maximum", TL_, h_elementwise, OP_MAXIMUM, 2,
+        {ANY("x"), ANY("y"), ANY("propagate_nan")},
+        "maximum(x, y): elementwise maximum (NaN propagating)"},
+    {"tl.where", TL_, h_where, OP_SELECT, 3, {ANY("condition"), ANY("x"), ANY("y")},
+        "where(condition, x, y): elementwise select"},
+    {"tl.sum", TLM, h_reduce, OP_SUM, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
+        "sum(input, axis=None, keep_dims=False): reduction"},
+    {"tl.max", TLM, h_reduce, OP_MAX, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
+        "max(input, axis=None, keep_dims=False): reduction"},
+    {"tl.min", TLM, h_reduce, OP_MIN, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
+        "min(input, axis=None, keep_dims=False): reduction"},
+    {"tl.zeros", TL_, h_fill, OP_ZEROS, 2, {{"shape", P_SHAPE}, {"dtype", P_BLOCK_DTYPE}},
+        "zeros(shape, dtype) -> block of zeros"},
+    {"tl.full", TL_, h_fill, OP_FULL, 3,
+        {{"shape", P_SHAPE}, ANY("value"), {"dtype", P_BLOCK_DTYPE}},
+        "full(shape, value, dtype) -> block filled with value"},
+    {"tl.empty", TL_, h_fill, OP_EMPTY, 2, {{"shape", P_SHAPE}, {"dtype", P_BLOCK_DTYPE}},
+        "empty(shape, dtype) -> block with undefined contents"},
+    {"tl.zeros_like", TL_, h_fill, OP_ZEROS, 1, {{"input", P_BLOCK}},
+        "zeros_like(input) -> zeros of input's shape and dtype"},
+    {"tl.full_like", TL_, h_fill, OP_FULL, 2, {{"input", P_BLOCK}, ANY("fill_value")},
+        "full_like(input, fill_value) -> block of input's shape filled with fill_value"},
+    {"tl.cdiv", IN_TL | IN_TRITON, h_cdiv, OP_COUNT, 2, {ANY("x"), ANY("div")},
+        "cdiv(x, div) = (x + div - 1) // div"},
+    {"tl.dot", TL_, h_dot, OP_DOT, 2,
+        {ANY("input"), ANY("other"), ANY("acc"), ANY("input_precision"),
+         ANY("allow_tf32"), ANY("max_num_imprecise_acc"), ANY("out_dtype")},
+        "dot(input, other, acc=None, input_precision=None) -> matrix product"},
+    {"tl.expand_dims", TLM, h_axis_op, OP_EXPAND_DIMS, 2,
+        {{"input", P_TENSOR}, {"axis", P_NEW_AXIS}},
+        "expand_dims(input, axis): a new axis of size 1"},
+    {"tl.broadcast_to", TLM, h_broadcast_to, OP_BROADCAST, 2,
+        {{"input", P_TENSOR}, {"shape", P_SHAPE}}, "broadcast_to(input, shape)"},
+    {"to", IN_METHOD, h_cast, OP_CAST, 2,
+        {ANY("self"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"), ANY("bitcast")},
+        "to(dtype): x cast to dtype"},
+    {"tl.multiple_of", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
+        "multiple_of(input, values): a compiler hint"},
+    {"tl.max_contiguous", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
+        "max_contiguous(input, values): a compiler hint"},
+    {"tl.max_constancy", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
+        "max_constancy(input, values): a compiler hint"},
+    {"tl.static_assert", TL_, h_static_assert, OP_COUNT, 1, {ANY("cond"), ANY("msg")},
+        "static_assert(cond, msg=''): checked at compile time"},
+    {"tl.static_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
+        "static_print(*values): printed at compile time"},
+    {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
+        "device_print(prefix, *values): printed by the kernel"},
+    {"tl.constexpr", TL_, h_identity, OP_COUNT, 1, {ANY("value")},
+        "constexpr(value): a compile-time value"},
+    {"triton.jit", IN_TRITON | UNBOUND, h_jit, OP_COUNT, 0, {{0}}, NULL},
+    {"min", IN_PY | UNBOUND, h_py_min_max, OP_COUNT, 0, {{0}}, NULL},
+    {"max", IN_PY | UNBOUND, h_py_min_max, OP_COUNT, 0, {{0}}, NULL},
+    {"abs", IN_PY, h_abs, OP_ABS, 1, {ANY("x")}, NULL},
+    {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
+    {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
+    {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
 };
 
 #undef TL_
 #undef TLM
 #undef ANY
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define NBUILTINS COUNT(builtins)
 
 /* The dtypes a kernel may name, and those it may not yet. */
 static const struct {
@@ -260,7 +245,6 @@ static const char *const unsupported_dtypes[] = {
     "float8e5b16",
 };
 
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const char *tl_dtype_name(int d) {
     for (int i = 0; i < COUNT(tl_dtypes); i++)
@@ -277,7 +261,7 @@ static const char *short_name(const Builtin *b) {
 
 /* The builtin a namespace (IN_*) calls `name`; -1 when none. */
 static int find_builtin(int where, const char *name) {
-    for (int i = 0; i < B_COUNT; i++)
+    for (int i = 0; i < NBUILTINS; i++)
         if ((builtins[i].flags & where) && !strcmp(short_name(&builtins[i]), name))
             return i;
     return -1;
@@ -294,10 +278,9 @@ static int nparams(const Builtin *b) {
 
 /* Binds a call's arguments to the builtin's parameters (Python's rules
  * for positional and keyword arguments). */
-static int bind_builtin(Elab *E, BuiltinId id, Loc loc, const Args *a, Call *c) {
+static int bind_builtin(Elab *E, int id, Loc loc, const Args *a, Call *c) {
     const Builtin *bi = &builtins[id];
     int np = nparams(bi);
-    c->id = id;
     c->b = bi;
     c->loc = loc;
     c->args = a;
@@ -457,12 +440,11 @@ static int check_params(Elab *E, Call *c) {
     return 0;
 }
 
-static int call_builtin(Elab *E, BuiltinId id, const Args *args, Loc loc, CV *out) {
+static int call_builtin(Elab *E, int id, const Args *args, Loc loc, CV *out) {
     Call c;
     *out = cv_none();
     if (builtins[id].flags & UNBOUND) {
         memset(&c, 0, sizeof c);
-        c.id = id;
         c.b = &builtins[id];
         c.loc = loc;
         c.args = args;
@@ -474,7 +456,7 @@ static int call_builtin(Elab *E, BuiltinId id, const Args *args, Loc loc, CV *ou
 
 int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out) {
     if (callee.kind == CV_BUILTIN)
-        return call_builtin(E, (BuiltinId)callee.sub, a, loc, out);
+        return call_builtin(E, callee.sub, a, loc, out);
     if (callee.kind == CV_BOUND) {
         /* x.sum(axis) is tl.sum(x, axis): the receiver is argument 0 */
         Args b = *a;
@@ -487,7 +469,7 @@ int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out) {
             b.pos[i + 1] = a->pos[i];
             b.posloc[i + 1] = a->posloc[i];
         }
-        return call_builtin(E, (BuiltinId)callee.sub, &b, loc, out);
+        return call_builtin(E, callee.sub, &b, loc, out);
     }
     /* tl.float32(x) is tl.cast(x, tl.float32) */
     if (a->npos != 1 || a->nkw)
@@ -854,7 +836,7 @@ static int h_jit(Elab *E, Call *c, CV *out) {
 /* min/max of compile-time values, as arguments or one sequence. */
 static int h_py_min_max(Elab *E, Call *c, CV *out) {
     const Args *a = c->args;
-    bool is_max = c->id == B_MAX;
+    bool is_max = !strcmp(c->b->display, "max");
     const CV *items = a->pos;
     int n = a->npos;
     const char *fn = c->b->display;
@@ -1013,7 +995,7 @@ static int h_type(Elab *E, Call *c, CV *out) {
  * Python's range() takes no keywords; tl.range's scheduling hints
  * (num_stages, loop_unroll_factor, ...) never change results in Triton and
  * are checked for type only. */
-int bind_range(Elab *E, BuiltinId b, Loc loc, const Args *a, RangeArgs *out) {
+int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out) {
     Call c;
     if (b == B_RANGE) {
         if (a->nkw)
@@ -1053,7 +1035,7 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     switch (obj.sub) {
     case MOD_TL:
         if ((b = find_builtin(IN_TL, name)) >= 0) {
-            *out = cv_builtin((BuiltinId)b);
+            *out = cv_builtin(b);
             return 0;
         }
         for (int i = 0; i < COUNT(tl_dtypes); i++)
@@ -1077,7 +1059,7 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
             return 0;
         }
         if ((b = find_builtin(IN_TRITON, name)) >= 0) {
-            *out = cv_builtin((BuiltinId)b);
+            *out = cv_builtin(b);
             return 0;
         }
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "triton.%s is not supported", name);
@@ -1131,7 +1113,7 @@ static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     int b = find_builtin(IN_METHOD, name);
     if (b < 0)
         return 1;
-    CV m = cv_builtin((BuiltinId)b);
+    CV m = cv_builtin(b);
     m.kind = CV_BOUND;
     m.items = arena_alloc(E->c->arena, sizeof(CV));
     m.items[0] = obj;
@@ -1162,7 +1144,7 @@ bool builtin_global(const char *name, CV *out) {
     int b = find_builtin(IN_PY, name);
     if (b < 0)
         return false;
-    *out = cv_builtin((BuiltinId)b);
+    *out = cv_builtin(b);
     return true;
 }
 
@@ -1181,7 +1163,7 @@ const char *mt_language_name(mt_name_group group, int i, const char **doc) {
         return i < COUNT(tl_dtypes) ? tl_dtypes[i].name : NULL;
     if ((int)group < 0 || (int)group >= COUNT(where) || !where[group])
         return NULL;
-    for (int b = 0; b < B_COUNT; b++)
+    for (int b = 0; b < NBUILTINS; b++)
         if ((builtins[b].flags & where[group]) && i-- == 0) {
             if (doc && builtins[b].doc)
                 *doc = builtins[b].doc;

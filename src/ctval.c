@@ -34,7 +34,7 @@ CV cv_int(int64_t i) { return (CV){.kind = CV_INT, .i = i}; }
 CV cv_float(double f) { return (CV){.kind = CV_FLOAT, .f = f}; }
 CV cv_bool(bool b) { return (CV){.kind = CV_BOOL, .i = b}; }
 CV cv_tensor(ValId id) { return (CV){.kind = CV_TENSOR, .v = id}; }
-CV cv_builtin(BuiltinId b) { return (CV){.kind = CV_BUILTIN, .sub = (int16_t)b}; }
+CV cv_builtin(int b) { return (CV){.kind = CV_BUILTIN, .sub = (int16_t)b}; }
 CV cv_dtype(int d) { return (CV){.kind = CV_DTYPE, .sub = (int16_t)d}; }
 
 CV cv_module(ModKind k, const char *path) {

@@ -842,7 +842,7 @@ static int exec_for(Elab *E, Node *s) {
     if (eval_args(E, it, &a) < 0)
         return -1;
     RangeArgs ra;
-    if (bind_range(E, (BuiltinId)callee.sub, it->loc, &a, &ra) < 0)
+    if (bind_range(E, callee.sub, it->loc, &a, &ra) < 0)
         return -1;
     CV start = ra.start, stop = ra.stop, step = ra.step;
     bool all_ct = cv_is_intlike(start) && cv_is_intlike(stop) && cv_is_intlike(step);

@@ -563,7 +563,7 @@ typedef struct CV CV;
 struct CV {
     uint8_t kind;
     uint8_t is_list;  /* CV_TUPLE: a list */
-    int16_t sub;      /* dtype, module kind, BuiltinId */
+    int16_t sub;      /* dtype, module kind, builtin row */
     int n;            /* tuple length, string length */
     int64_t i;
     double f;
@@ -573,18 +573,12 @@ struct CV {
     ValId v;
 };
 
-/* The builtins (tl.*, triton.*, Python builtins, tensor methods): rows of
- * builtins.c's table, in the order of its rows. */
+/* The builtins that code refers to: rows of builtins.c's table (the other
+ * rows are found by their names).  CV.sub of a CV_BUILTIN is a row. */
 typedef enum BuiltinId {
-    B_PROGRAM_ID, B_NUM_PROGRAMS, B_ARANGE, B_LOAD, B_STORE, B_EXP, B_LOG,
-    B_SQRT, B_TL_ABS, B_MINIMUM, B_MAXIMUM, B_WHERE, B_SUM, B_TL_MAX,
-    B_TL_MIN, B_ZEROS, B_FULL, B_EMPTY, B_ZEROS_LIKE, B_FULL_LIKE, B_CDIV,
-    B_DOT, B_EXPAND_DIMS, B_BROADCAST_TO, B_CAST, B_TO, B_MULTIPLE_OF,
-    B_MAX_CONTIGUOUS, B_MAX_CONSTANCY, B_STATIC_ASSERT, B_STATIC_PRINT,
-    B_DEVICE_PRINT, B_CONSTEXPR, B_STATIC_RANGE, B_TL_RANGE, B_JIT,
-    B_RANGE, B_FLOAT, B_INT, B_BOOL, B_STR, B_MIN, B_MAX, B_ABS, B_LEN,
-    B_TYPE, B_PRINT, B_NONETYPE,
-    B_COUNT
+    B_RANGE, B_STATIC_RANGE, B_TL_RANGE, B_CAST, B_FLOAT, B_INT, B_BOOL, B_STR,
+    B_NONETYPE,
+    B_NAMED /* the first row without a name here */
 } BuiltinId;
 
 #define MAX_BUILTIN_PARAMS 9 /* tl.range has the longest parameter list */
@@ -657,7 +651,7 @@ CV cv_bool(bool b);
 CV cv_str(const char *s, int n);
 CV cv_tuple(Elab *E, int n); /* n items to fill */
 CV cv_tensor(ValId id);
-CV cv_builtin(BuiltinId b);
+CV cv_builtin(int b); /* row of the builtin table */
 CV cv_module(ModKind k, const char *path);
 CV cv_dtype(int d);
 int cv_from_const(Elab *E, const ConstVal *k, CV *out); /* a signature literal */
@@ -686,7 +680,7 @@ int cv_unary(Elab *E, OpTok op, CV v, Loc loc, CV *out); /* + - ~ */
 int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out);
 int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
 bool builtin_global(const char *name, CV *out); /* range, len, ... */
-int bind_range(Elab *E, BuiltinId b, Loc loc, const Args *a, RangeArgs *out);
+int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 
 /* ------------------------------------------------------------- cudart.c */
 
