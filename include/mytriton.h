@@ -163,6 +163,20 @@ int mt_cuda_available(mt_context *ctx);
 /* Name of a status ("MT_ERR_SYNTAX"). */
 const char *mt_status_name(mt_status s);
 
+/* The names the kernel language knows, listed from the compiler's own
+ * tables (the source of the Python module mytriton.language): entry i of
+ * a group, i = 0, 1, ... until NULL.  When doc is not NULL, *doc receives
+ * a one-line usage ("exp(x): elementwise e**x (f32)"), or "" when the
+ * name has none.  The strings are static. */
+typedef enum mt_name_group {
+    MT_NAMES_TL,      /* tl.* functions: "program_id", "load", "exp", ... */
+    MT_NAMES_DTYPE,   /* tl.* dtypes: "int1", "int32", "int64", "float32" */
+    MT_NAMES_METHOD,  /* tensor methods: "to", "sum", ... */
+    MT_NAMES_BUILTIN, /* Python builtins a kernel may call: "range", "len", ... */
+    MT_NAMES_TRITON   /* triton.* functions: "cdiv", "jit" */
+} mt_name_group;
+const char *mt_language_name(mt_name_group group, int i, const char **doc);
+
 #ifdef __cplusplus
 }
 #endif

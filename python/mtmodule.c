@@ -1504,6 +1504,35 @@ static PyObject *mod_register(PyObject *mod, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
+/* language_names() -> {group: [(name, usage), ...]}: the names the kernel
+ * language knows, listed from the compiler's own tables; mytriton.language
+ * is built from them, so it offers what the compiler accepts. */
+static PyObject *mod_language_names(PyObject *mod, PyObject *unused) {
+    static const struct {
+        mt_name_group group;
+        const char *key;
+    } groups[] = {
+        {MT_NAMES_TL, "tl"},           {MT_NAMES_DTYPE, "dtype"},
+        {MT_NAMES_METHOD, "method"},   {MT_NAMES_BUILTIN, "builtin"},
+        {MT_NAMES_TRITON, "triton"},
+    };
+    PyObject *d = PyDict_New();
+    for (size_t g = 0; d && g < sizeof groups / sizeof groups[0]; g++) {
+        PyObject *list = PyList_New(0);
+        const char *name, *doc;
+        for (int i = 0; list && (name = mt_language_name(groups[g].group, i, &doc)); i++) {
+            PyObject *entry = Py_BuildValue("(ss)", name, doc);
+            if (!entry || PyList_Append(list, entry) < 0)
+                Py_CLEAR(list);
+            Py_XDECREF(entry);
+        }
+        if (!list || PyDict_SetItemString(d, groups[g].key, list) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(list);
+    }
+    return d;
+}
+
 static PyMethodDef module_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))mod_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(source, filename, kernel, signature, globals=None, num_warps=4, "
@@ -1511,6 +1540,8 @@ static PyMethodDef module_methods[] = {
     {"cuda_available", (PyCFunction)mod_cuda_available, METH_NOARGS,
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
+    {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,
+     "language_names() -> {group: [(name, usage)]}: the kernel language's names"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

@@ -546,6 +546,142 @@ typedef struct ElabInput {
  * Returns NULL with a located error. */
 Func *elaborate(Ctx *c, const ElabInput *in);
 
+/* ------------------------------- elaborator internals: elab.c, ctval.c,
+ * builtins.c (the three files of the elaborator; nothing else uses these) */
+
+/* A compile-time value: a Python value of the kernel language, or a
+ * TENSOR, an SSA value.  Python values stay compile-time until they meet a
+ * tensor. */
+typedef enum CVKind {
+    CV_NONE, CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_TUPLE, CV_DTYPE, CV_MODULE,
+    CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR
+} CVKind;
+
+typedef enum ModKind { MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER } ModKind;
+
+typedef struct CV CV;
+struct CV {
+    uint8_t kind;
+    uint8_t is_list;  /* CV_TUPLE: a list */
+    int16_t sub;      /* dtype, module kind, builtin row */
+    int n;            /* tuple length, string length */
+    int64_t i;
+    double f;
+    const char *s;    /* string, module path */
+    CV *items;        /* tuple items; slice (3); bound method receiver (1) */
+    TopFunc *fn;
+    ValId v;
+};
+
+/* The builtins that code refers to: rows of builtins.c's table (the other
+ * rows are found by their names).  CV.sub of a CV_BUILTIN is a row. */
+typedef enum BuiltinId {
+    B_RANGE, B_STATIC_RANGE, B_TL_RANGE, B_CAST, B_FLOAT, B_INT, B_BOOL, B_STR,
+    B_NONETYPE,
+    B_NAMED /* the first row without a name here */
+} BuiltinId;
+
+#define MAX_BUILTIN_PARAMS 9 /* tl.range has the longest parameter list */
+
+typedef struct Scope Scope; /* elab.c: names in scope */
+
+/* One elaboration: where ops go, what is in scope, and the bounds that
+ * keep every input finite (nesting, inlining, work, unrolling). */
+typedef struct Elab {
+    Ctx *c;
+    Func *f;
+    Module *m;
+    const ElabInput *in;
+    Region *region;   /* where ops go */
+    Scope *scope;
+    int nest;         /* recursion depth of eval/stmt */
+    long work;        /* statements run + helper calls made: bounds inlining */
+    int inline_depth;
+    int loop_depth;   /* loops enclosing the current statement (this function) */
+    int64_t unrolled;
+    int const_eval;   /* > 0: evaluating a module constant, no ops allowed */
+    bool returned;
+    CV retval;
+    CV *const_vals;   /* per TopConst */
+    uint8_t *const_state; /* 0 new, 1 evaluating, 2 done */
+} Elab;
+
+/* The evaluated arguments of a call: positional, then keyword. */
+typedef struct Args {
+    int npos;
+    CV *pos;
+    Loc *posloc;
+    int nkw;
+    const char **kwname;
+    CV *kw;
+    Loc *kwloc;
+} Args;
+
+/* The bounds of a range(), tl.range() or tl.static_range() loop header. */
+typedef struct RangeArgs {
+    CV start, stop, step;
+    Loc start_loc, stop_loc;
+} RangeArgs;
+
+static inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+static inline bool cv_is_num(CV v) {
+    return v.kind == CV_INT || v.kind == CV_FLOAT || v.kind == CV_BOOL;
+}
+static inline bool cv_is_intlike(CV v) { return v.kind == CV_INT || v.kind == CV_BOOL; }
+static inline double cv_num_f(CV v) { return v.kind == CV_FLOAT ? v.f : (double)v.i; }
+static inline Type cv_type(Elab *E, CV v) { return val_type(E->f, v.v); }
+
+/* elab.c: every error of the elaborator, located; the first one wins. */
+int elab_err(Elab *E, Loc loc, mt_status st, const char *fmt, ...) MT_PRINTF(4, 5);
+
+/* ctval.c: values, their Python operators, and the ops made from them.
+ * Every op goes through elab_emit, which types it by ir_infer_type (none
+ * while a module constant is evaluated); elab_emit_typed passes the
+ * requested result type of cast, broadcast, zeros, full and empty. */
+int elab_emit(Elab *E, OpCode code, Loc loc, const ValId *args, int n, int64_t a0,
+              int64_t a1, ValId *out);
+int elab_emit_typed(Elab *E, OpCode code, Loc loc, const ValId *args, int n,
+                    int64_t a0, int64_t a1, Type want, ValId *out);
+int elab_cast(Elab *E, ValId x, DType d, Loc loc, ValId *out);
+int elab_expand_dims(Elab *E, ValId x, int axis, Loc loc, ValId *out);
+CV cv_none(void);
+CV cv_int(int64_t i);
+CV cv_float(double f);
+CV cv_bool(bool b);
+CV cv_str(const char *s, int n);
+CV cv_tuple(Elab *E, int n); /* n items to fill */
+CV cv_tensor(ValId id);
+CV cv_builtin(int b); /* row of the builtin table */
+CV cv_module(ModKind k, const char *path);
+CV cv_dtype(int d);
+int cv_from_const(Elab *E, const ConstVal *k, CV *out); /* a signature literal */
+const char *cv_kind_name(Elab *E, CV v); /* "int", "tuple", "vector<8 x f32>" */
+const char *elab_type_text(Elab *E, Type t);
+/* A compile-time int; else "<what> must be a compile-time integer". */
+int cv_need_int(Elab *E, CV v, Loc loc, const char *what, int64_t *out);
+/* Python truth of a compile-time value; a tensor is an error saying `what`. */
+int cv_truth(Elab *E, CV v, Loc loc, const char *what, bool *out);
+int cv_materialise(Elab *E, CV v, Loc loc, ValId *out);
+/* A number next to a tensor of type `like` takes its dtype (weak constant). */
+int cv_materialise_like(Elab *E, CV v, Type like, Loc loc, ValId *out);
+int cv_convert(Elab *E, CV v, DType d, Loc loc, ValId *out); /* number -> d */
+int ct_overflow(Elab *E, Loc loc);
+int ct_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
+int ct_compare(Elab *E, OpTok op, CV a, CV b, Loc loc, bool *out);
+int ct_index(Elab *E, CV seq, CV idx, Loc loc, CV *out); /* t[i], t[lo:hi] */
+/* A Python operator on any two values: folded when both are compile-time,
+ * else an op on tensors (numbers adopt the tensor's dtype). */
+int cv_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
+int cv_compare(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
+int cv_unary(Elab *E, OpTok op, CV v, Loc loc, CV *out); /* + - ~ */
+
+/* builtins.c: the kernel language's names and the builtins behind them. */
+/* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
+int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out);
+int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
+bool builtin_global(const char *name, CV *out); /* range, len, ... */
+int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
+
 /* ------------------------------------------------------------- cudart.c */
 
 /* libcuda.so.1 and libnvrtc opened with dlopen at first use, with the few

@@ -1,25 +1,24 @@
 """mytriton.language (``tl``): the names of the kernel language.
 
 Kernels are never executed by Python: the C library reads their source
-text and compiles it.  The objects here exist so that kernels import,
-editors resolve the names, and parameters can be annotated
-``tl.constexpr``.  Calling a builtin outside a kernel raises a clear error.
+text and compiles it.  The objects here exist so that kernels import and
+parameters can be annotated ``tl.constexpr``.  Calling a builtin outside a
+kernel raises a clear error.
+
+The names come from the compiler's own tables (``_C.language_names()``):
+every builtin the compiler accepts is here, with its usage as the
+docstring, and nothing it rejects.  Only ``constexpr``, ``dtype``,
+``tensor``, ``range`` and ``static_range`` are written out below, because
+Python code uses them as classes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = [
-    "constexpr", "dtype", "int1", "int32", "int64", "float32",
-    "program_id", "num_programs", "arange", "load", "store",
-    "exp", "log", "sqrt", "abs", "minimum", "maximum", "where",
-    "sum", "max", "min", "zeros", "full", "empty", "zeros_like", "full_like",
-    "device_print",
-    "cdiv", "dot", "expand_dims", "broadcast_to", "cast",
-    "multiple_of", "max_contiguous", "static_range", "range",
-    "static_assert", "static_print", "tensor",
-]
+from . import _C
+
+_NAMES = _C.language_names()
 
 
 class constexpr:
@@ -71,12 +70,6 @@ class dtype:
         return hash(("mytriton.dtype", self.name))
 
 
-int1 = dtype("int1")
-int32 = dtype("int32")
-int64 = dtype("int64")
-float32 = dtype("float32")
-
-
 class tensor:
     """Type of block values inside a kernel (annotation only)."""
 
@@ -100,38 +93,6 @@ def _builtin(name: str, doc: str):
     return fn
 
 
-program_id = _builtin("program_id", "program_id(axis) -> i32: index of this program along axis 0, 1 or 2")
-num_programs = _builtin("num_programs", "num_programs(axis) -> i32: grid size along axis")
-arange = _builtin("arange", "arange(start, end) -> block of i32 [start, end)")
-load = _builtin("load", "load(pointer, mask=None, other=None) -> block")
-store = _builtin("store", "store(pointer, value, mask=None)")
-exp = _builtin("exp", "exp(x): elementwise e**x (f32)")
-log = _builtin("log", "log(x): elementwise natural logarithm (f32)")
-sqrt = _builtin("sqrt", "sqrt(x): elementwise square root (f32)")
-abs = _builtin("abs", "abs(x): elementwise absolute value")
-minimum = _builtin("minimum", "minimum(a, b): elementwise minimum (NaN propagating)")
-maximum = _builtin("maximum", "maximum(a, b): elementwise maximum (NaN propagating)")
-where = _builtin("where", "where(cond, a, b): elementwise select")
-sum = _builtin("sum", "sum(x, axis=None): reduction")
-max = _builtin("max", "max(x, axis=None): reduction")
-min = _builtin("min", "min(x, axis=None): reduction")
-zeros = _builtin("zeros", "zeros(shape, dtype) -> block of zeros")
-full = _builtin("full", "full(shape, value, dtype) -> block filled with value")
-empty = _builtin("empty", "empty(shape, dtype) -> block with undefined contents")
-full_like = _builtin("full_like", "full_like(x, value) -> block of x's shape filled with value")
-device_print = _builtin("device_print", "device_print(prefix, *values): printed by the kernel")
-zeros_like = _builtin("zeros_like", "zeros_like(x) -> zeros of x's shape and dtype")
-cdiv = _builtin("cdiv", "cdiv(x, y) = (x + y - 1) // y")
-dot = _builtin("dot", "dot(a, b, acc=None, input_precision=None) -> matrix product")
-expand_dims = _builtin("expand_dims", "expand_dims(x, axis)")
-broadcast_to = _builtin("broadcast_to", "broadcast_to(x, shape)")
-cast = _builtin("cast", "cast(x, dtype)")
-multiple_of = _builtin("multiple_of", "multiple_of(x, values): a compiler hint")
-max_contiguous = _builtin("max_contiguous", "max_contiguous(x, values): a compiler hint")
-static_assert = _builtin("static_assert", "static_assert(cond, msg=''): checked at compile time")
-static_print = _builtin("static_print", "static_print(*values): printed at compile time")
-
-
 class static_range:
     """``for i in tl.static_range(start, stop, step)``: unrolled at compile time."""
 
@@ -144,3 +105,26 @@ class range:  # noqa: A001 - the kernel language's name
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         _outside("range")
+
+
+def _method(name: str, doc: str):
+    def fn(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _outside(name)
+    fn.__name__ = name
+    fn.__qualname__ = f"tensor.{name}"
+    fn.__doc__ = doc
+    return fn
+
+
+for _name, _doc in _NAMES["tl"]:
+    if _name not in globals():
+        globals()[_name] = _builtin(_name, _doc)
+for _name, _doc in _NAMES["method"]:
+    setattr(tensor, _name, _method(_name, _doc))
+for _name, _doc in _NAMES["dtype"]:
+    globals()[_name] = dtype(_name)
+
+__all__ = ["constexpr", "dtype", "tensor"] + sorted(
+    {n for n, _ in _NAMES["tl"] + _NAMES["dtype"]} - {"constexpr"})
+
+del _name, _doc

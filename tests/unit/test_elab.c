@@ -835,10 +835,9 @@ static const BadCase bad_cases[] = {
      "k.py:13:9: error: tl.foo is not supported"},
 };
 
-static void test_rejections(void **state) {
-    (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-        const BadCase *b = &bad_cases[i];
+static void run_bad_cases(const BadCase *cases, size_t ncases) {
+    for (size_t i = 0; i < ncases; i++) {
+        const BadCase *b = &cases[i];
         size_t n = strlen(bad_prelude) + strlen(b->params) + strlen(b->body) + 32;
         char *src = malloc(n);
         assert_non_null(src);
@@ -852,6 +851,129 @@ static void test_rejections(void **state) {
         free(r.text);
         free(src);
     }
+}
+
+static void test_rejections(void **state) {
+    (void)state;
+    run_bad_cases(bad_cases, sizeof bad_cases / sizeof bad_cases[0]);
+}
+
+/* The builtin table's binding and per-parameter checks, one case each,
+ * in the forms a call can take (function, method, dtype call). */
+static const BadCase builtin_cases[] = {
+    /* binding */
+    {"out, n", "*fp32,i32", "    x = tl.exp(1.0, 2.0)\n", MT_ERR_TYPE,
+     "k.py:13:9: error: tl.exp() takes at most 1 arguments, got 2"},
+    {"out, n", "*fp32,i32", "    x = tl.exp(y=1.0)\n", MT_ERR_TYPE,
+     "k.py:13:16: error: tl.exp() got an unexpected keyword argument 'y'"},
+    {"out, n", "*fp32,i32", "    x = tl.exp(1.0, x=1.0)\n", MT_ERR_TYPE,
+     "k.py:13:21: error: tl.exp() got multiple values for argument 'x'"},
+    {"out, n", "*fp32,i32", "    tl.store(out)\n", MT_ERR_TYPE,
+     "k.py:13:5: error: tl.store() missing required argument 'value'"},
+    {"out, n", "*fp32,i32", "    x = tl.arange(0, 4).sum(dim=0)\n", MT_ERR_TYPE,
+     "k.py:13:29: error: tl.sum() got an unexpected keyword argument 'dim'"},
+    /* one case per parameter check */
+    {"out, n", "*fp32,i32", "    x = tl.exp(\"a\")\n", MT_ERR_TYPE,
+     "k.py:13:16: error: tl.exp() expects a tensor, got str"},
+    {"out, n", "*fp32,i32", "    x = tl.load(n)\n", MT_ERR_TYPE,
+     "k.py:13:17: error: tl.load() expects a pointer, got i32"},
+    {"out, n", "*fp32,i32", "    x = tl.zeros_like(n)\n", MT_ERR_TYPE,
+     "k.py:13:23: error: tl.zeros_like() expects a block, got i32"},
+    {"out, n", "*fp32,i32", "    x = tl.zeros_like(2)\n", MT_ERR_TYPE,
+     "k.py:13:23: error: tl.zeros_like() expects a tensor, got int"},
+    {"out, n", "*fp32,i32", "    x = tl.program_id(1.0)\n", MT_ERR_TYPE,
+     "k.py:13:23: error: axis must be a compile-time integer, got float"},
+    {"out, n", "*fp32,i32", "    x = tl.expand_dims(tl.arange(0, 4), -3)\n", MT_ERR_TYPE,
+     "k.py:13:41: error: axis -3 is out of range for a rank-1 value"},
+    {"out, n", "*fp32,i32", "    x = tl.zeros((4, 0), tl.float32)\n", MT_ERR_TYPE,
+     "k.py:13:18: error: block dimensions must be positive integers"},
+    {"out, n", "*fp32,i32", "    x = tl.full((4,), 1.0, 3)\n", MT_ERR_TYPE,
+     "k.py:13:28: error: block dtype must be int1, int32, int64 or float32"},
+    {"out, n", "*fp32,i32", "    x = n.to(\"f\")\n", MT_ERR_TYPE,
+     "k.py:13:14: error: to() dtype must be a tl dtype, got str"},
+    /* checks run in parameter order: the tensor before the axis */
+    {"out, n", "*fp32,i32", "    x = tl.expand_dims(\"a\", \"b\")\n", MT_ERR_TYPE,
+     "k.py:13:24: error: tl.expand_dims() expects a tensor, got str"},
+    /* handlers: range outside a for, a dtype called, a reduction's own name */
+    {"out, n", "*fp32,i32", "    x = tl.range(3)\n", MT_ERR_UNSUPPORTED,
+     "k.py:13:9: error: tl.range() can only be used in a for loop"},
+    {"out, n", "*fp32,i32", "    x = tl.int32(1, 2)\n", MT_ERR_TYPE,
+     "k.py:13:9: error: tl.int32() takes one argument"},
+    {"out, n", "*fp32,i32", "    x = tl.max(\"s\")\n", MT_ERR_TYPE,
+     "k.py:13:16: error: max() expects a tensor, got str"},
+    {"out, n", "*fp32,i32", "    x = tl.sqrt(n)\n", MT_ERR_TYPE,
+     "k.py:13:9: error: sqrt requires f32, got i32"},
+};
+
+static void test_builtin_checks(void **state) {
+    (void)state;
+    run_bad_cases(builtin_cases, sizeof builtin_cases / sizeof builtin_cases[0]);
+}
+
+/* Compiles "x = <fmt with name>" as the body of k(out, n), expecting want. */
+static void expect_line(const char *fmt, const char *name, mt_status want) {
+    char src[512], line[256];
+    snprintf(line, sizeof line, fmt, name);
+    snprintf(src, sizeof src,
+             "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+             "def k(out, n):\n    x = %s\n",
+             line);
+    Result r = compile(src, "k", "*fp32,i32");
+    if (r.status != want)
+        print_error("%s:\n%s\n", line, r.text);
+    assert_int_equal(r.status, want);
+    free(r.text);
+}
+
+/* Every name mt_language_name lists is one the compiler resolves, in its
+ * namespace; the lists hold what mytriton.language must offer. */
+static void test_language_names(void **state) {
+    (void)state;
+    static const struct {
+        mt_name_group g;
+        const char *form;
+    } groups[] = {
+        {MT_NAMES_TL, "tl.%s"},
+        {MT_NAMES_DTYPE, "tl.%s"},
+        {MT_NAMES_METHOD, "tl.arange(0, 4).%s"},
+        {MT_NAMES_BUILTIN, "%s"},
+        {MT_NAMES_TRITON, "triton.%s"},
+    };
+    int total[5] = {0};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        const char *name, *doc;
+        for (int i = 0; (name = mt_language_name(groups[g].g, i, &doc)); i++) {
+            expect_line(groups[g].form, name, MT_OK);
+            assert_non_null(doc);
+            /* a usage line names the function it documents */
+            if (groups[g].g == MT_NAMES_TL || groups[g].g == MT_NAMES_METHOD) {
+                size_t n = strlen(name);
+                if (strncmp(doc, name, n) || doc[n] != '(')
+                    print_error("%s: doc '%s'\n", name, doc);
+                assert_true(!strncmp(doc, name, n) && doc[n] == '(');
+            }
+            total[g]++;
+        }
+    }
+    assert_int_equal(total[MT_NAMES_DTYPE], 4);
+    assert_int_equal(total[MT_NAMES_METHOD], 6);
+    assert_int_equal(total[MT_NAMES_BUILTIN], 11);
+    assert_int_equal(total[MT_NAMES_TRITON], 2);
+    /* the tl list has what language.py once lacked, and no method-only name */
+    bool constancy = false, to = false;
+    const char *name;
+    for (int i = 0; (name = mt_language_name(MT_NAMES_TL, i, NULL)); i++) {
+        constancy |= !strcmp(name, "max_constancy");
+        to |= !strcmp(name, "to");
+    }
+    assert_true(constancy);
+    assert_false(to);
+    assert_null(mt_language_name(MT_NAMES_TL, -1, NULL));
+    assert_null(mt_language_name((mt_name_group)99, 0, NULL));
+    assert_null(mt_language_name(MT_NAMES_DTYPE, 4, NULL));
+    /* what is not listed is refused */
+    expect_line("tl.%s", "float16", MT_ERR_UNSUPPORTED);
+    expect_line("tl.%s", "no_such_builtin", MT_ERR_UNSUPPORTED);
 }
 
 static void test_missing_kernel(void **state) {
@@ -887,6 +1009,8 @@ int main(void) {
         cmocka_unit_test(test_weak_scalars),
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_builtin_checks),
+        cmocka_unit_test(test_language_names),
         cmocka_unit_test(test_missing_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
