@@ -407,8 +407,9 @@ static const char *convert(Emit *e, ValId x, const Dist *t, Loc loc) {
     return out;
 }
 
-/* Values made only of aranges, fills, scalars and pure elementwise ops
- * can be recomputed in any distribution instead of being moved. */
+/* Values made only of constructors, scalars and pure elementwise or shape
+ * ops can be recomputed in any distribution instead of being moved; a
+ * reduction or a dot would be recomputed whole, and reads may not move. */
 static bool recomputable(Func *f, ValId x, int depth) {
     Value *v = val(f, x);
     if (v->type.rank == 0)
@@ -416,16 +417,8 @@ static bool recomputable(Func *f, ValId x, int depth) {
     if (v->kind != VK_OP || !v->def || depth > 6)
         return false;
     Op *d = v->def;
-    switch (d->code) {
-    case OP_ARANGE: case OP_ZEROS: case OP_FULL:
-        return true;
-    case OP_DOT: case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR:
-    case OP_EMPTY: case OP_LOAD: case OP_STORE:
-        return false;
-    default:
-        break;
-    }
-    if (!(op_info[d->code].flags & F_PURE))
+    const OpInfo *oi = &op_info[d->code];
+    if (oi->kind == K_REDUCE || oi->kind == K_DOT || !(oi->flags & F_PURE))
         return false;
     for (int i = 0; i < d->nargs; i++)
         if (d->args[i] && !recomputable(f, d->args[i], depth + 1))
@@ -505,84 +498,34 @@ static const char *elem_expr(Emit *e, ValId x, const Dist *r, Loc loc) {
 }
 
 static const char *cast_to(Emit *e, const char *x, Type from, Type to) {
-    if (from.dtype == to.dtype && from.is_ptr == to.is_ptr)
-        return x;
-    if (to.dtype == DT_I1 && !to.is_ptr)
-        return fmt(e, "(%s != 0)", x);
-    return fmt(e, "((%s)%s)", ctype_of(e, type_elem(to)), x);
+    return ctext_convert(e->f->arena, x, from, to);
 }
 
 /* ------------------------------------------------------- op expressions */
-
-static const char *fmax_text(Emit *e, const char *a, const char *b, bool is_max,
-                             bool is_float) {
-    const char *cmp = is_max ? ">" : "<";
-    const char *plain = fmt(e, "(%s %s %s ? %s : %s)", a, cmp, b, a, b);
-    if (!is_float)
-        return plain;
-    return fmt(e, "(isnan(%s) ? %s : (isnan(%s) ? %s : %s))", a, a, b, b,
-               plain);
-}
-
-static const char *binary_text(Emit *e, int code, const char *a, const char *b,
-                               Type rt) {
-    bool flt = type_is_float(rt);
-    switch (code) {
-    case OP_ADD: return fmt(e, "(%s + %s)", a, b);
-    case OP_SUB: return fmt(e, "(%s - %s)", a, b);
-    case OP_MUL: return fmt(e, "(%s * %s)", a, b);
-    case OP_DIV: return fmt(e, "(%s / %s)", a, b);
-    case OP_REM:
-        if (!flt)
-            return fmt(e, "(%s %% %s)", a, b);
-        /* Triton's frem is C's fmodf (sign of the dividend), and the
-         * folder computes the same function, so folded and run-time
-         * results agree exactly */
-        return fmt(e, "fmodf(%s, %s)", a, b);
-    case OP_AND: return fmt(e, "(%s & %s)", a, b);
-    case OP_OR: return fmt(e, "(%s | %s)", a, b);
-    case OP_XOR: return fmt(e, "(%s ^ %s)", a, b);
-    case OP_SHL: return fmt(e, "(%s << %s)", a, b);
-    case OP_SHR: return fmt(e, "(%s >> %s)", a, b);
-    case OP_CMP_LT: return fmt(e, "(%s < %s)", a, b);
-    case OP_CMP_LE: return fmt(e, "(%s <= %s)", a, b);
-    case OP_CMP_GT: return fmt(e, "(%s > %s)", a, b);
-    case OP_CMP_GE: return fmt(e, "(%s >= %s)", a, b);
-    case OP_CMP_EQ: return fmt(e, "(%s == %s)", a, b);
-    case OP_CMP_NE: return fmt(e, "(%s != %s)", a, b);
-    case OP_MAXIMUM: return fmax_text(e, a, b, true, flt);
-    case OP_MINIMUM: return fmax_text(e, a, b, false, flt);
-    default: return NULL;
-    }
-}
 
 static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
                            const Dist *r);
 
 /* Element expression of an elementwise op for slot SLOT of r. */
 static const char *elementwise_expr(Emit *e, Op *op, const Dist *r) {
-    Func *f = e->f;
-    const char *a[3] = {0, 0, 0};
-    Type at[3];
-    for (int i = 0; i < op->nargs && i < 3; i++) {
-        if (!op->args[i])
-            continue;
-        at[i] = val_type(f, op->args[i]);
-        a[i] = elem_expr(e, op->args[i], r, op->loc);
-    }
-    return op_text(e, op, a, at, r);
+    return recompute_text(e, op->res[0], r, op->loc);
 }
 
+/* Element expression of x's defining op for slot SLOT of t (NULL: a scalar
+ * result), its operands located from loc.  An op of kind K_SHAPE inserts a
+ * unit dim at attr[0]: its block operand's dims map around it instead of
+ * right-aligned. */
 static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc) {
     Func *f = e->f;
     Op *op = val(f, x)->def;
+    bool shape = op_info[op->code].kind == K_SHAPE;
     const char *a[3] = {0, 0, 0};
     Type at[3];
     for (int i = 0; i < op->nargs && i < 3; i++) {
         if (!op->args[i])
             continue;
         at[i] = val_type(f, op->args[i]);
-        if (op->code == OP_EXPAND_DIMS && at[i].rank > 0) {
+        if (shape && at[i].rank > 0) {
             int map[2];
             for (int j = 0; j < at[i].rank; j++)
                 map[j] = j < op->attr[0] ? j : j + 1;
@@ -594,11 +537,14 @@ static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc) {
     return op_text(e, op, a, at, t);
 }
 
+/* The C expression of op's element from its operands' texts a (NULL for
+ * absent optional operands) of types at: the op's C template from ops.def,
+ * or for constructors and loads, which read the program's position, the
+ * layout or memory, the text written here; NULL when the op has none. */
 static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
                            const Dist *r) {
     Func *f = e->f;
     Type rt = val_type(f, op->res[0]);
-    const OpInfo *oi = &op_info[op->code];
     switch (op->code) {
     case OP_PROGRAM_ID:
         return fmt(e, "(int)blockIdx.%c", "xyz"[op->attr[0] % 3]);
@@ -612,24 +558,6 @@ static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
     case OP_ZEROS:
     case OP_EMPTY:
         return zero_of((DType)rt.dtype);
-    case OP_FULL:
-    case OP_BROADCAST:
-    case OP_EXPAND_DIMS:
-        return cast_to(e, a[0], at[0], rt);
-    case OP_NEG: return fmt(e, "(-%s)", a[0]);
-    case OP_NOT:
-        return type_is_bool(rt) ? fmt(e, "(!%s)", a[0]) : fmt(e, "(~%s)", a[0]);
-    case OP_ABS:
-        return type_is_float(rt) ? fmt(e, "fabsf(%s)", a[0])
-                                 : fmt(e, "(%s < 0 ? -%s : %s)", a[0], a[0], a[0]);
-    case OP_EXP: return fmt(e, "expf(%s)", a[0]);
-    case OP_LOG: return fmt(e, "logf(%s)", a[0]);
-    case OP_SQRT: return fmt(e, "sqrtf(%s)", a[0]);
-    case OP_CAST: return cast_to(e, a[0], at[0], rt);
-    case OP_SELECT:
-        return fmt(e, "(%s ? %s : %s)", a[0], cast_to(e, a[1], at[1], rt),
-                   cast_to(e, a[2], at[2], rt));
-    case OP_ADDPTR: return fmt(e, "(%s + %s)", a[0], a[1]);
     case OP_LOAD: {
         Type pt = type_scalar((DType)rt.dtype);
         const char *other = a[2] ? cast_to(e, a[2], at[2], pt)
@@ -641,18 +569,11 @@ static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
     default:
         break;
     }
-    if (oi->nargs == 2 && a[0] && a[1]) {
-        /* operands in the promoted type (comparisons: promoted of both) */
-        Type ct = rt;
-        if (oi->rule == R_CMP)
-            ct = type_scalar(type_is_bool(at[0]) && type_is_bool(at[1])
-                                 ? DT_I1
-                                 : promote_dtype((DType)at[0].dtype,
-                                                 (DType)at[1].dtype));
-        return binary_text(e, op->code, cast_to(e, a[0], at[0], ct),
-                           cast_to(e, a[1], at[1], ct), rt);
-    }
-    return NULL;
+    int kind = op_info[op->code].kind;
+    const char *tmpl = op_ctext(op->code, rt);
+    if (!tmpl || kind == K_REDUCE)
+        return NULL; /* a reduce's text combines partials, see emit_reduce */
+    return ctext_expand(f->arena, tmpl, a, at, op->nargs, rt);
 }
 
 /* ------------------------------------------------------- axis analysis */
@@ -1094,23 +1015,18 @@ static int emit_store(Emit *e, Op *op) {
 }
 
 static const char *reduce_identity(int code, Type t) {
-    bool flt = type_is_float(t);
-    if (code == OP_SUM)
+    int id = op_info[code].identity;
+    if (id == ID_ZERO)
         return zero_of((DType)t.dtype);
-    if (code == OP_MAX)
-        return flt ? "(-__int_as_float(0x7f800000))"
-               : t.dtype == DT_I64 ? "(-9223372036854775807LL - 1LL)"
-                                   : "(-2147483647 - 1)";
-    return flt ? "__int_as_float(0x7f800000)"
-           : t.dtype == DT_I64 ? "9223372036854775807LL"
-                               : "2147483647";
+    return ctext_limit((DType)t.dtype, id == ID_HIGHEST);
 }
 
+/* The reduce row's C text combines two partials of element type t. */
 static const char *combine_text(Emit *e, int code, Type t, const char *a,
                                 const char *b) {
-    if (code == OP_SUM)
-        return fmt(e, "%s + %s", a, b);
-    return fmax_text(e, a, b, code == OP_MAX, type_is_float(t));
+    const char *args[2] = {a, b};
+    Type at[2] = {t, t};
+    return ctext_expand(e->f->arena, op_ctext(code, t), args, at, 2, t);
 }
 
 static int emit_reduce(Emit *e, Op *op) {

@@ -14,9 +14,22 @@
 #include <string.h>
 
 const OpInfo op_info[OP_COUNT] = {
-#define OP(e, name, nargs, rule, flags) {name, nargs, rule, flags},
+#define OP(e, name, nargs, rule, flags, kind, attrs, optional, identity, \
+           text, ftext, btext)                                             \
+    {name, nargs, rule, flags, kind, attrs, optional, identity, text, ftext, \
+     btext},
 #include "ops.def"
 #undef OP
+};
+
+static const char *const precisions[] = {"ieee", "tf32", "tf32x3"};
+
+const AttrInfo attr_info[AS_COUNT] = {
+    [AS_NONE] = {0, {0, 0}, NULL, 0},
+    [AS_AXIS] = {1, {"axis", 0}, NULL, 0},
+    [AS_RANGE] = {2, {"start", "end"}, NULL, 0},
+    [AS_SHAPE] = {0, {0, 0}, NULL, 0},
+    [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -93,41 +93,31 @@ static void print_shape(StrBuf *sb, Type t) {
     sb_putc(sb, ')');
 }
 
+/* Attributes by the op's schema (ops.def): " {axis=0}", " {start=0,
+ * end=8}", " {input_precision=tf32}", or the result's shape and dtype. */
 static void print_attrs(Printer *p, const Op *op) {
     StrBuf *sb = p->sb;
-    switch (op->code) {
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_EXPAND_DIMS:
-        sb_printf(sb, " {axis=%lld}", (long long)op->attr[0]);
-        break;
-    case OP_ARANGE:
-        sb_printf(sb, " {start=%lld, end=%lld}", (long long)op->attr[0],
-                  (long long)op->attr[1]);
-        break;
-    case OP_ZEROS:
-    case OP_EMPTY:
-    case OP_FULL: {
+    if (op->code >= OP_COUNT)
+        return;
+    int schema = op_info[op->code].attrs;
+    const AttrInfo *ai = &attr_info[schema];
+    if (schema == AS_SHAPE) {
         Type t = op->nres ? val_type(p->f, op->res[0]) : type_scalar(DT_VOID);
         sb_puts(sb, " {shape=");
         print_shape(sb, t);
         sb_printf(sb, ", dtype=%s}", dtype_name((DType)t.dtype));
-        break;
+        return;
     }
-    case OP_DOT: {
-        static const char *const prec[] = {"ieee", "tf32", "tf32x3"};
-        if (op->attr[0] >= 0 && op->attr[0] <= 2)
-            sb_printf(sb, " {input_precision=%s}", prec[op->attr[0]]);
+    for (int i = 0; i < ai->nattr; i++) {
+        int64_t v = op->attr[i];
+        sb_printf(sb, "%s%s=", i ? ", " : " {", ai->names[i]);
+        if (ai->values && v >= 0 && v < ai->nvalues)
+            sb_puts(sb, ai->values[v]);
         else
-            sb_printf(sb, " {input_precision=%lld}", (long long)op->attr[0]);
-        break;
+            sb_printf(sb, "%lld", (long long)v);
     }
-    default:
-        break;
-    }
+    if (ai->nattr)
+        sb_putc(sb, '}');
 }
 
 static void begin_line(Printer *p, int depth) {

@@ -71,14 +71,10 @@ static int check_value(Func *f, ValId v, Loc loc) {
     return 0;
 }
 
+/* Ops whose result element i goes with operand element i (ops.def kinds). */
 static bool is_elementwise(int code) {
-    switch (code) {
-    case OP_SUM: case OP_MAX: case OP_MIN: case OP_EXPAND_DIMS:
-    case OP_DOT: case OP_FOR:
-        return false;
-    default:
-        return true;
-    }
+    int k = op_info[code].kind;
+    return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY;
 }
 
 static int walk(Assign *a, Region *r) {

@@ -318,23 +318,57 @@ typedef enum ValKind {
     VK_NONE, VK_OP, VK_PARAM, VK_CONST, VK_LOOP_INDEX, VK_LOOP_ARG
 } ValKind;
 
+/* ops.def's columns, in order: e, name, nargs, rule, flags, kind, attrs,
+ * optional, identity, text, ftext, btext. */
 typedef enum OpCode {
-#define OP(e, name, nargs, rule, flags) OP_##e,
+#define OP(e, ...) OP_##e,
 #include "ops.def"
 #undef OP
     OP_COUNT
 } OpCode;
 
-enum { R_ARITH, R_INT, R_CMP, R_FLOAT1, R_SAME1, R_REDUCE, R_SPECIAL };
+/* Type rules: one function each in verify.c. */
+enum {
+    R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
+    R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_COUNT
+};
 enum { F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16 };
+typedef enum OpKind {
+    K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION
+} OpKind;
+typedef enum AttrSchema {
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_COUNT
+} AttrSchema;
+typedef enum ReduceIdentity {
+    ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
+} ReduceIdentity;
 
 typedef struct OpInfo {
     const char *name;
-    int nargs; /* -1: variable */
-    int rule;
-    int flags;
+    int nargs;         /* -1: variable */
+    uint8_t rule;
+    uint8_t flags;
+    uint8_t kind;      /* OpKind */
+    uint8_t attrs;     /* AttrSchema */
+    uint8_t optional;  /* bit i: operand i may be none */
+    uint8_t identity;  /* ReduceIdentity of a K_REDUCE op */
+    const char *text;  /* C expression template (see ops.def), or NULL */
+    const char *ftext; /* the template for f32 results, NULL: text */
+    const char *btext; /* the template for bool results, NULL: text */
 } OpInfo;
 extern const OpInfo op_info[OP_COUNT];
+
+/* What an attribute schema means: how many of Op.attr it uses and their
+ * printed names; `values` names the values of an enumerated attribute
+ * (input precisions), NULL for plain integers. */
+typedef struct AttrInfo {
+    int nattr;
+    const char *names[2];
+    const char *const *values;
+    int nvalues;
+} AttrInfo;
+extern const AttrInfo attr_info[AS_COUNT];
 
 typedef struct Op Op;
 
@@ -359,12 +393,9 @@ typedef struct Value {
                              multiple of it; 0 or 1 = nothing known */
 } Value;
 
-/* Attribute meanings per op:
- *   program_id, num_programs: attr[0] = axis (0..2)
- *   arange: attr[0] = start, attr[1] = end
- *   sum/max/min, expand_dims: attr[0] = axis
- *   dot: attr[0] = input precision (0 ieee, 1 tf32, 2 tf32x3)
- *   zeros/full/empty/cast/broadcast: shape and dtype are the result type */
+/* Attributes: ops.def's attribute schema of the op says which of attr[0..1]
+ * mean something (axis, range, input precision); the others are 0.  For
+ * zeros/full/empty/cast/broadcast the shape and dtype are the result type. */
 struct Op {
     uint16_t code;     /* OpCode */
     Loc loc;
@@ -426,6 +457,40 @@ void region_push(Func *f, Region *r, Op *op);
  * renumbered %0, %1, ... in definition order; params print by name,
  * constants inline ("0.0", "256", "True", "-inf"), none as "none". */
 void ir_print(StrBuf *sb, Func *f);
+
+/* --------------------------------------------------------------- ctext.c */
+
+/* The C expression templates of ops.def (syntax and evaluated subset: see
+ * ops.def and ctext.c). */
+
+/* A compile-time scalar of a C type: bool, int, long long or float. */
+typedef struct CScalar {
+    uint8_t dtype; /* DT_I1, DT_I32, DT_I64, DT_F32 */
+    int64_t i;     /* integers and bool, sign-extended */
+    float f;       /* DT_F32 */
+} CScalar;
+
+/* The template of op `code` for a result of type rt: its f32 or bool
+ * variant when it has one, else its text; NULL when the op has none. */
+const char *op_ctext(int code, Type rt);
+/* C text of the template: args[i] is the C text of operand i, at[i] its
+ * type; conversions as ctext_convert writes them. */
+const char *ctext_expand(Arena *a, const char *tmpl, const char *const *args,
+                         const Type *at, int nargs, Type rt);
+/* x (of type from) converted to the element type of `to`: x itself when
+ * they agree, "(x != 0)" to bool, "((T)x)" otherwise. */
+const char *ctext_convert(Arena *a, const char *x, Type from, Type to);
+/* The lowest (-inf) or highest (+inf) value of d as C text. */
+const char *ctext_limit(DType d, bool highest);
+/* Evaluates the template on args with C's semantics and converts the
+ * result to rd as the generated assignment would.  -1 when C leaves the
+ * value undefined (division by zero, INT_MIN / -1, a shift out of range, a
+ * float that no integer of the type holds; float division by zero too) or
+ * the text is outside the evaluated subset. */
+int ctext_eval(const char *tmpl, const CScalar *args, int nargs, DType rd,
+               CScalar *out);
+/* name is a function templates may call (expf, cosf, isnan, ...). */
+bool ctext_is_function(const char *name);
 
 /* ------------------------------------------------------------ verify.c */
 

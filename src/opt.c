@@ -9,14 +9,16 @@
  *
  * Replacements go through a map ValId -> ValId applied to operands, loop
  * inits and yields before an op is looked at, so a chain of replacements
- * resolves in one forward sweep.  Folding computes exactly what the
- * generated code would compute at run time: f32 in float (not double),
- * i32 and i64 with two's complement wrap-around; what would trap or be
- * undefined (division by zero, INT_MIN / -1, shift amounts out of range,
- * float-to-int casts out of range) is left in place. */
+ * resolves in one forward sweep.  Folding evaluates the op's C template
+ * from ops.def (ctext.c), the very text the emitter writes, so it computes
+ * exactly what the generated code would compute at run time: f32 in float
+ * (not double), i32 and i64 with two's complement wrap-around; what would
+ * trap or be undefined (division by zero, INT_MIN / -1, shift amounts out
+ * of range, float-to-int casts out of range) is left in place.  CSE keys
+ * an op by its code, operands, the attributes of its schema and its
+ * result type. */
 #include "mt.h"
 
-#include <math.h>
 #include <string.h>
 
 typedef struct CseEntry {
@@ -72,48 +74,36 @@ static void replace(Opt *o, ValId from, ValId to) {
 
 /* ------------------------------------------------------------------ fold */
 
-static int64_t cint(Func *f, ValId v) { return f->vals[v].c.i; }
-
-/* A constant's value as the f32 the generated code would convert it to. */
-static float cflt(Func *f, ValId v) {
-    const Value *x = &f->vals[v];
-    return x->type.dtype == DT_F32 ? (float)x->c.f : (float)x->c.i;
-}
-
 static ValId accept(Func *f, ValId cand, Type rt) {
     return cand && type_eq(val_type(f, cand), rt) ? cand : 0;
 }
 
-static ValId make_f32(Func *f, float x) { return const_f32(f, (double)x); }
-
-/* The constant v converted to a scalar of type to, as a C cast would;
- * 0 when the conversion is undefined (NaN or out-of-range float to int). */
-static ValId convert_const(Func *f, ValId v, DType to) {
-    const Value *x = &f->vals[v];
-    DType from = (DType)x->type.dtype;
-    if (from == to)
-        return v;
-    if (to == DT_F32)
-        return make_f32(f, (float)x->c.i);
-    if (to == DT_I1)
-        return const_bool(f, from == DT_F32 ? x->c.f != 0 : x->c.i != 0);
-    if (from != DT_F32)
-        return const_int(f, to, x->c.i);
-    double d = x->c.f;
-    bool ok = to == DT_I32 ? d > -2147483649.0 && d < 2147483648.0
-                           : d >= -9223372036854775808.0 &&
-                                 d < 9223372036854775808.0;
-    return ok ? const_int(f, to, (int64_t)d) : 0;
+/* The C template evaluated on constant operands (ctext.c computes what
+ * the generated code would), as an interned constant of dtype d; 0 when
+ * C leaves the value undefined, so the op stays. */
+static ValId eval_const(Func *f, const char *tmpl, const ValId *args,
+                        int nargs, DType d) {
+    CScalar a[3];
+    for (int i = 0; i < nargs && i < 3; i++) {
+        const Value *x = &f->vals[args[i]];
+        a[i].dtype = x->type.dtype;
+        a[i].i = x->type.dtype == DT_F32 ? 0 : x->c.i;
+        a[i].f = x->type.dtype == DT_F32 ? (float)x->c.f : 0.0f;
+    }
+    CScalar r;
+    if (nargs > 3 || ctext_eval(tmpl, a, nargs, d, &r) < 0)
+        return 0;
+    return d == DT_F32 ? const_f32(f, (double)r.f) : const_int(f, d, r.i);
 }
 
 static ValId fold_select(Func *f, Op *op, Type rt) {
     ValId c = op->args[0], x = op->args[1], y = op->args[2];
     if (val_is_const(f, c)) {
-        ValId arm = cint(f, c) ? x : y;
+        ValId arm = f->vals[c].c.i ? x : y;
         if (type_eq(val_type(f, arm), rt))
             return arm;
         if (val_is_const(f, arm) && rt.rank == 0 && !rt.is_ptr)
-            return convert_const(f, arm, (DType)rt.dtype);
+            return eval_const(f, "%r0", &arm, 1, (DType)rt.dtype);
         return 0;
     }
     return x == y ? accept(f, x, rt) : 0;
@@ -148,155 +138,31 @@ static ValId fold_identity(Func *f, Op *op, Type rt) {
     }
 }
 
-static ValId fold_float_binary(Func *f, int code, float x, float y) {
-    float r;
-    switch (code) {
-    case OP_ADD: r = x + y; break;
-    case OP_SUB: r = x - y; break;
-    case OP_MUL: r = x * y; break;
-    case OP_DIV:
-        if (y == 0)
-            return 0;
-        r = x / y;
-        break;
-    case OP_REM:
-        if (y == 0)
-            return 0;
-        r = fmodf(x, y);
-        break;
-    /* NaN wins, lhs first; ties give rhs, so max(0.0, -0.0) is -0.0 */
-    case OP_MAXIMUM: r = isnan(x) ? x : isnan(y) ? y : x > y ? x : y; break;
-    case OP_MINIMUM: r = isnan(x) ? x : isnan(y) ? y : x < y ? x : y; break;
-    default: return 0;
-    }
-    return make_f32(f, r);
-}
-
-/* Integer ops of dtype d on sign-extended operands; const_int wraps i32. */
-static ValId fold_int_binary(Func *f, int code, DType d, int64_t x, int64_t y) {
-    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-    int bits = d == DT_I32 ? 32 : 64;
-    int64_t min = d == DT_I32 ? INT32_MIN : INT64_MIN;
-    uint64_t r;
-    switch (code) {
-    case OP_ADD: r = ux + uy; break;
-    case OP_SUB: r = ux - uy; break;
-    case OP_MUL: r = ux * uy; break;
-    case OP_DIV:
-    case OP_REM:
-        if (y == 0 || (x == min && y == -1))
-            return 0;
-        r = (uint64_t)(code == OP_DIV ? x / y : x % y);
-        break;
-    case OP_AND: r = ux & uy; break;
-    case OP_OR: r = ux | uy; break;
-    case OP_XOR: r = ux ^ uy; break;
-    case OP_SHL:
-        if (y < 0 || y >= bits)
-            return 0;
-        r = ux << y;
-        break;
-    case OP_SHR: /* arithmetic, as C compilers do for signed ints */
-        if (y < 0 || y >= bits)
-            return 0;
-        r = x < 0 ? ~(~ux >> y) : ux >> y;
-        break;
-    case OP_MAXIMUM: r = (uint64_t)(x > y ? x : y); break;
-    case OP_MINIMUM: r = (uint64_t)(x < y ? x : y); break;
-    default: return 0;
-    }
-    return const_int(f, d, (int64_t)r);
-}
-
-static ValId fold_compare(Func *f, int code, ValId a, ValId b) {
-    bool r;
-    if (val_type(f, a).dtype == DT_F32 || val_type(f, b).dtype == DT_F32) {
-        float x = cflt(f, a), y = cflt(f, b);
-        switch (code) {
-        case OP_CMP_LT: r = x < y; break;
-        case OP_CMP_LE: r = x <= y; break;
-        case OP_CMP_GT: r = x > y; break;
-        case OP_CMP_GE: r = x >= y; break;
-        case OP_CMP_EQ: r = x == y; break;
-        default: r = x != y; break;
-        }
-    } else {
-        int64_t x = cint(f, a), y = cint(f, b);
-        switch (code) {
-        case OP_CMP_LT: r = x < y; break;
-        case OP_CMP_LE: r = x <= y; break;
-        case OP_CMP_GT: r = x > y; break;
-        case OP_CMP_GE: r = x >= y; break;
-        case OP_CMP_EQ: r = x == y; break;
-        default: r = x != y; break;
-        }
-    }
-    return const_bool(f, r);
-}
-
-static ValId fold_unary(Func *f, int code, DType d, ValId a) {
-    if (d == DT_F32) {
-        float x = cflt(f, a), r;
-        switch (code) {
-        case OP_NEG: r = -x; break;
-        case OP_ABS: r = fabsf(x); break;
-        case OP_EXP: r = expf(x); break;
-        case OP_LOG: r = logf(x); break;
-        case OP_SQRT: r = sqrtf(x); break;
-        default: return 0;
-        }
-        return make_f32(f, r);
-    }
-    int64_t x = cint(f, a);
-    uint64_t ux = (uint64_t)x;
-    switch (code) {
-    case OP_NEG: return const_int(f, d, (int64_t)(0 - ux));
-    case OP_ABS: return const_int(f, d, (int64_t)(x < 0 ? 0 - ux : ux));
-    case OP_NOT: return d == DT_I1 ? const_bool(f, !x) : const_int(f, d, ~x);
-    default: return 0;
-    }
-}
-
-/* The replacement of op's result, or 0 to keep the op. */
+/* The replacement of op's result, or 0 to keep the op.  Constant operands
+ * fold through the op's C template (ops.def); no op is named here except
+ * for the algebraic rewrites of select and the identities. */
 static ValId fold_op(Func *f, Op *op) {
     if (op->nres != 1 || op->code >= OP_COUNT)
         return 0;
+    const OpInfo *oi = &op_info[op->code];
     Type rt = val_type(f, op->res[0]);
     if (op->code == OP_SELECT && op->nargs == 3)
         return fold_select(f, op, rt);
-    if (op->nargs == 2 && op_info[op->code].rule == R_ARITH &&
+    if (op->nargs == 2 && oi->rule == R_ARITH &&
         !(val_is_const(f, op->args[0]) && val_is_const(f, op->args[1]))) {
         ValId r = fold_identity(f, op, rt);
         if (r)
             return r;
     }
-    if (op->nargs == 0 || rt.rank != 0 || rt.is_ptr)
+    if (op->nargs == 0 || rt.rank != 0 || rt.is_ptr ||
+        oi->kind != K_ELEMENTWISE)
         return 0; /* only scalar constants exist */
     for (int i = 0; i < op->nargs; i++)
         if (!val_is_const(f, op->args[i]))
             return 0;
-    DType d = (DType)rt.dtype;
-    ValId a = op->args[0], b = op->nargs > 1 ? op->args[1] : 0;
-    switch (op_info[op->code].rule) {
-    case R_ARITH:
-    case R_INT:
-        if (op->nargs != 2)
-            return 0;
-        if (d == DT_F32)
-            return fold_float_binary(f, op->code, cflt(f, a), cflt(f, b));
-        return fold_int_binary(f, op->code, d, cint(f, a), cint(f, b));
-    case R_CMP:
-        return op->nargs == 2 ? fold_compare(f, op->code, a, b) : 0;
-    case R_FLOAT1:
-    case R_SAME1:
-        return fold_unary(f, op->code, d, a);
-    default:
-        if (op->code == OP_NOT)
-            return fold_unary(f, op->code, d, a);
-        if (op->code == OP_CAST)
-            return convert_const(f, a, d);
-        return 0;
-    }
+    const char *tmpl = op_ctext(op->code, rt);
+    return tmpl ? eval_const(f, tmpl, op->args, op->nargs, (DType)rt.dtype)
+                : 0;
 }
 
 static void fold_region(Opt *o, Region *r) {
@@ -342,6 +208,11 @@ static void key_args(const Op *op, ValId out[3]) {
     }
 }
 
+/* The attributes that mean something for the op (its schema's). */
+static int key_nattr(const Op *op) {
+    return attr_info[op_info[op->code].attrs].nattr;
+}
+
 static uint64_t cse_hash(Func *f, const Op *op) {
     ValId k[3] = {0, 0, 0};
     key_args(op, k);
@@ -349,7 +220,7 @@ static uint64_t cse_hash(Func *f, const Op *op) {
     uint64_t h = HASH_INIT;
     h = hash_bytes(h, &op->code, sizeof op->code);
     h = hash_bytes(h, k, sizeof k);
-    h = hash_bytes(h, op->attr, sizeof op->attr);
+    h = hash_bytes(h, op->attr, sizeof op->attr[0] * (size_t)key_nattr(op));
     h = hash_bytes(h, &t.dtype, 1);
     h = hash_bytes(h, &t.is_ptr, 1);
     h = hash_bytes(h, &t.rank, 1);
@@ -358,9 +229,11 @@ static uint64_t cse_hash(Func *f, const Op *op) {
 }
 
 static bool cse_equal(Func *f, const Op *a, const Op *b) {
-    if (a->code != b->code || a->nargs != b->nargs ||
-        a->attr[0] != b->attr[0] || a->attr[1] != b->attr[1])
+    if (a->code != b->code || a->nargs != b->nargs)
         return false;
+    for (int i = 0; i < key_nattr(a); i++)
+        if (a->attr[i] != b->attr[i])
+            return false;
     ValId ka[3] = {0, 0, 0}, kb[3] = {0, 0, 0};
     key_args(a, ka);
     key_args(b, kb);

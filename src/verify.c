@@ -1,19 +1,23 @@
 /* verify.c: the type rules of every op and the SSA verifier.
  *
  * ir_infer_type is THE definition of the op type rules (ops.def names the
- * rule of each op): the elaborator calls it to type each op it builds, so
- * its messages are user-facing (status MT_ERR_TYPE at the op's source
- * location), and ir_verify calls it again to check every op of a finished
- * function, so the IR the passes see is always typed exactly as the
- * elaborator would have typed it.  For cast, broadcast, zeros, full and
- * empty the result type is not a function of the operands: the caller
- * passes the requested type in *out and the rule validates it.
+ * rule of each op; `rules` below maps a rule to its function, whether the
+ * result type is an input, and the result count): the elaborator calls it
+ * to type each op it builds, so its messages are user-facing (status
+ * MT_ERR_TYPE at the op's source location), and ir_verify calls it again to
+ * check every op of a finished function, so the IR the passes see is always
+ * typed exactly as the elaborator would have typed it.  For cast,
+ * broadcast, zeros, full and empty (rtype_in) the result type is not a
+ * function of the operands: the caller passes the requested type in *out
+ * and the rule validates it.
  *
  * ir_verify walks the regions with a scope of visible ValIds (a loop body
  * sees a copy of the enclosing scope plus its index and carried arguments;
  * nothing defined in a body is visible after the loop) and a function-wide
  * record of every definition, so that a ValId defined twice anywhere is
- * caught.  It checks the rules of inventory section 5.4 in that order and
+ * caught.  Which operands may be none and which attributes an op has come
+ * from ops.def (an attribute outside the op's schema must be 0).
+ * It checks the rules of inventory section 5.4 in that order and
  * reports the first failure as "ssa-verifier: op #N 'name': text", N being
  * the op's position in its own region, operands as %<ValId> (the verifier
  * renumbers nothing). */
@@ -112,16 +116,157 @@ static bool convertible(Type from, DType to) {
 }
 
 static bool operand_optional(int code, int i) {
-    return (code == OP_LOAD && i >= 1) || (code == OP_STORE && i == 2) ||
-           (code == OP_DOT && i == 2);
+    return i < 8 && (op_info[code].optional >> i & 1);
 }
 
 static Type with_dtype(Type shape_from, DType d) {
     return type_with_elem(shape_from, type_scalar(d));
 }
 
-static int infer_block_ctor(Func *f, int code, const ValId *args, Type *out,
-                            char *msg) {
+/* ------------------------------------------------------------ the rules */
+
+/* One function per type rule of ops.def.  A rule sees the op's operands
+ * (count and presence already checked), its attributes and, for rules
+ * whose table entry says so, the requested result type in *out. */
+typedef struct RuleIn {
+    Func *f;
+    int code;
+    const OpInfo *oi;
+    const ValId *args;
+    const int64_t *attr;
+    Type a, b; /* types of operands 0 and 1 (void when absent) */
+} RuleIn;
+
+typedef int (*RuleFn)(const RuleIn *in, Type *out, char *msg);
+
+static int rule_arith(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, b = in->b, r;
+    if (!type_is_numeric(a) || !type_is_numeric(b))
+        return fail(msg, "cannot combine %s and %s", tt_elem(a).s,
+                    tt_elem(b).s);
+    if (bcast(a, b, &r, msg) < 0)
+        return -1;
+    *out = with_dtype(r, promote_dtype((DType)a.dtype, (DType)b.dtype));
+    return 0;
+}
+
+static int int_or_logic(const RuleIn *in, bool logical, Type *out,
+                        char *msg) {
+    Type a = in->a, b = in->b, r;
+    DType d;
+    if (type_is_int(a) && type_is_int(b))
+        d = promote_dtype((DType)a.dtype, (DType)b.dtype);
+    else if (logical && type_is_bool(a) && type_is_bool(b))
+        d = DT_I1;
+    else if (logical)
+        return fail(msg,
+                    "'%s' requires two integer or two bool operands, got "
+                    "%s and %s",
+                    in->oi->name, tt_elem(a).s, tt_elem(b).s);
+    else
+        return fail(msg, "'%s' requires integer operands, got %s and %s",
+                    in->oi->name, tt_elem(a).s, tt_elem(b).s);
+    if (bcast(a, b, &r, msg) < 0)
+        return -1;
+    *out = with_dtype(r, d);
+    return 0;
+}
+
+static int rule_int(const RuleIn *in, Type *out, char *msg) {
+    return int_or_logic(in, false, out, msg);
+}
+
+static int rule_logic(const RuleIn *in, Type *out, char *msg) {
+    return int_or_logic(in, true, out, msg);
+}
+
+static int compare(const RuleIn *in, bool eq, Type *out, char *msg) {
+    Type a = in->a, b = in->b, r;
+    bool ok = (type_is_numeric(a) && type_is_numeric(b)) ||
+              (eq && type_is_bool(a) && type_is_bool(b)) ||
+              (eq && a.is_ptr && b.is_ptr && a.dtype == b.dtype);
+    if (!ok)
+        return fail(msg, "cannot compare %s and %s", tt_elem(a).s,
+                    tt_elem(b).s);
+    if (bcast(a, b, &r, msg) < 0)
+        return -1;
+    *out = with_dtype(r, DT_I1);
+    return 0;
+}
+
+static int rule_order(const RuleIn *in, Type *out, char *msg) {
+    return compare(in, false, out, msg);
+}
+
+static int rule_equal(const RuleIn *in, Type *out, char *msg) {
+    return compare(in, true, out, msg);
+}
+
+static int rule_float1(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_float(in->a))
+        return fail(msg, "%s requires f32, got %s", in->oi->name, tt(in->a).s);
+    *out = in->a;
+    return 0;
+}
+
+static int rule_same1(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_numeric(in->a)) {
+        if (in->code == OP_NEG) /* the message of Python's unary minus */
+            return fail(msg, "cannot negate %s", tt(in->a).s);
+        return fail(msg, "%s requires a numeric operand, got %s",
+                    in->oi->name, tt(in->a).s);
+    }
+    *out = in->a;
+    return 0;
+}
+
+static int rule_not(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_int(in->a) && !type_is_bool(in->a))
+        return fail(msg, "'not' requires an integer or bool operand, got %s",
+                    tt(in->a).s);
+    *out = in->a;
+    return 0;
+}
+
+static int rule_reduce(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, r;
+    const int64_t *attr = in->attr;
+    if (a.rank == 0)
+        return fail(msg, "%s expects a block, got %s", in->oi->name, tt(a).s);
+    if (!type_is_numeric(a))
+        return fail(msg, "cannot reduce elements of type %s", tt_elem(a).s);
+    if (attr[0] < 0 || attr[0] >= a.rank)
+        return fail(msg, "invalid reduction axis %lld for %s",
+                    (long long)attr[0], tt(a).s);
+    r = a;
+    r.rank = (uint8_t)(a.rank - 1);
+    for (int i = (int)attr[0]; i < r.rank; i++)
+        r.shape[i] = a.shape[i + 1];
+    r.shape[r.rank] = 0;
+    *out = r;
+    return 0;
+}
+
+static int rule_grid(const RuleIn *in, Type *out, char *msg) {
+    if (in->attr[0] < 0 || in->attr[0] > 2)
+        return fail(msg, "invalid axis %lld", (long long)in->attr[0]);
+    *out = type_scalar(DT_I32);
+    return 0;
+}
+
+static int rule_range(const RuleIn *in, Type *out, char *msg) {
+    const int64_t *attr = in->attr;
+    if (attr[1] <= attr[0] || attr[0] < INT32_MIN || attr[1] > INT32_MAX ||
+        attr[1] - attr[0] > INT32_MAX)
+        return fail(msg, "invalid range [%lld, %lld)", (long long)attr[0],
+                    (long long)attr[1]);
+    int32_t w = (int32_t)(attr[1] - attr[0]);
+    *out = type_block(type_scalar(DT_I32), 1, &w);
+    return 0;
+}
+
+/* zeros, full, empty: the requested block type, and full's fill value */
+static int rule_block(const RuleIn *in, Type *out, char *msg) {
     Type t = *out;
     bool bad_shape = t.rank < 1 || t.rank > MT_MAX_RANK;
     for (int i = 0; i < t.rank && !bad_shape; i++)
@@ -130,8 +275,8 @@ static int infer_block_ctor(Func *f, int code, const ValId *args, Type *out,
         return fail(msg, "invalid block shape %s", tuple_text(t).s);
     if (t.is_ptr || !valid_dtype(t.dtype))
         return fail(msg, "invalid block dtype %s", tt_elem(t).s);
-    if (code == OP_FULL) {
-        Type v = val_type(f, args[0]);
+    if (in->oi->nargs == 1) {
+        Type v = in->a;
         if (v.rank != 0)
             return fail(msg, "fill value must be scalar, got %s", tt(v).s);
         if (!convertible(v, (DType)t.dtype))
@@ -141,184 +286,181 @@ static int infer_block_ctor(Func *f, int code, const ValId *args, Type *out,
     return 0;
 }
 
-static int infer_special(Func *f, int code, const ValId *args,
-                         const int64_t attr[2], Type *out, char *msg) {
-    Type a = args && op_info[code].nargs > 0 ? val_type(f, args[0])
-                                             : type_scalar(DT_VOID);
-    switch (code) {
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-        if (attr[0] < 0 || attr[0] > 2)
-            return fail(msg, "invalid axis %lld", (long long)attr[0]);
-        *out = type_scalar(DT_I32);
-        return 0;
-    case OP_ARANGE: {
-        if (attr[1] <= attr[0] || attr[0] < INT32_MIN || attr[1] > INT32_MAX ||
-            attr[1] - attr[0] > INT32_MAX)
-            return fail(msg, "invalid range [%lld, %lld)", (long long)attr[0],
-                        (long long)attr[1]);
-        int32_t w = (int32_t)(attr[1] - attr[0]);
-        *out = type_block(type_scalar(DT_I32), 1, &w);
-        return 0;
-    }
-    case OP_ZEROS:
-    case OP_EMPTY:
-    case OP_FULL:
-        return infer_block_ctor(f, code, args, out, msg);
-    case OP_NOT:
-        if (!type_is_int(a) && !type_is_bool(a))
-            return fail(msg, "'not' requires an integer or bool operand, got %s",
-                        tt(a).s);
-        *out = a;
-        return 0;
-    case OP_CAST: {
-        Type t = *out;
-        bool src_ok = type_is_numeric(a) || type_is_bool(a);
-        bool dst_ok = !t.is_ptr && valid_dtype(t.dtype);
-        if (!src_ok || !dst_ok || !same_shape(a, t))
-            return fail(msg, "cannot cast %s to %s", tt(a).s, tt(t).s);
-        return 0;
-    }
-    case OP_BROADCAST: {
-        Type t = *out, b;
-        if (a.dtype != t.dtype || a.is_ptr != t.is_ptr)
-            return fail(msg, "broadcast cannot change the element type: %s to %s",
-                        tt(a).s, tt(t).s);
-        if (t.rank > MT_MAX_RANK || broadcast_shapes(a, t, &b) < 0 ||
-            !same_shape(b, t))
-            return fail(msg, "cannot broadcast shape %s to %s",
-                        shape_text(a).s, shape_text(t).s);
-        return 0;
-    }
-    case OP_SELECT: {
-        Type x = val_type(f, args[1]), y = val_type(f, args[2]), s, r;
-        if (!type_is_bool(a))
-            return fail(msg, "condition must be bool, got %s", tt(a).s);
-        Type elem;
-        if (type_is_numeric(x) && type_is_numeric(y))
-            elem = type_scalar(promote_dtype((DType)x.dtype, (DType)y.dtype));
-        else if (type_is_bool(x) && type_is_bool(y))
-            elem = type_scalar(DT_I1);
-        else if (x.is_ptr && y.is_ptr && x.dtype == y.dtype)
-            elem = type_elem(x);
-        else
-            return fail(msg, "cannot combine %s and %s", tt_elem(x).s,
-                        tt_elem(y).s);
-        if (bcast(a, x, &s, msg) < 0 || bcast(s, y, &r, msg) < 0)
-            return -1;
-        *out = type_with_elem(r, elem);
-        return 0;
-    }
-    case OP_ADDPTR: {
-        Type o = val_type(f, args[1]), r;
-        if (!a.is_ptr)
-            return fail(msg, "addptr base must be a pointer, got %s", tt(a).s);
-        if (!type_is_int(o))
-            return fail(msg, "pointer offset must be an integer, got %s",
-                        tt(o).s);
-        if (bcast(a, o, &r, msg) < 0)
-            return -1;
-        *out = type_with_elem(r, type_elem(a));
-        return 0;
-    }
-    case OP_LOAD: {
-        Type r = a;
-        if (!a.is_ptr)
-            return fail(msg, "load expects a pointer, got %s", tt(a).s);
-        if (args[1]) {
-            Type m = val_type(f, args[1]);
-            if (!type_is_bool(m))
-                return fail(msg, "mask must be bool, got %s", tt(m).s);
-            if (bcast(r, m, &r, msg) < 0)
-                return -1;
-        }
-        if (args[2]) {
-            Type o = val_type(f, args[2]);
-            if (!convertible(o, (DType)a.dtype))
-                return fail(msg, "fallback must be convertible to %s, got %s",
-                            dtype_name((DType)a.dtype), tt(o).s);
-            if (bcast(r, o, &r, msg) < 0)
-                return -1;
-        }
-        *out = with_dtype(r, (DType)a.dtype);
-        return 0;
-    }
-    case OP_STORE: {
-        Type v = val_type(f, args[1]), r;
-        if (!a.is_ptr)
-            return fail(msg, "store expects a pointer, got %s", tt(a).s);
-        if (!convertible(v, (DType)a.dtype))
-            return fail(msg, "stored value must be convertible to %s, got %s",
-                        dtype_name((DType)a.dtype), tt(v).s);
-        /* the value must fit the pointer's shape (a block through a scalar
-         * pointer would make every thread write one address); the mask only
-         * has to be compatible: `tl.store(out + row, total, mask=lanes < 1)`
-         * stores a scalar from the lanes the mask selects */
-        if (a.rank == 0 && v.rank > 0)
-            return fail(msg, "cannot store a block through a scalar pointer");
-        if (bcast(a, v, &r, msg) < 0)
-            return -1;
-        if (!same_shape(r, a))
-            return fail(msg, "cannot broadcast shape %s to %s", shape_text(v).s,
-                        shape_text(a).s);
-        if (args[2]) {
-            Type m = val_type(f, args[2]);
-            if (!type_is_bool(m))
-                return fail(msg, "mask must be bool, got %s", tt(m).s);
-            if (bcast(a, m, &r, msg) < 0)
-                return -1;
-        }
-        *out = type_scalar(DT_VOID);
-        return 0;
-    }
-    case OP_EXPAND_DIMS: {
-        if (attr[0] < 0 || attr[0] > a.rank)
-            return fail(msg, "invalid axis %lld for %s", (long long)attr[0],
-                        tt(a).s);
-        if (a.rank >= MT_MAX_RANK)
-            return fail(msg, "expand_dims of %s exceeds the maximum rank %d",
-                        tt(a).s, MT_MAX_RANK);
-        Type r = a;
-        int ax = (int)attr[0];
-        r.rank = (uint8_t)(a.rank + 1);
-        for (int i = 0, j = 0; i < r.rank; i++)
-            r.shape[i] = i == ax ? 1 : a.shape[j++];
-        *out = r;
-        return 0;
-    }
-    case OP_DOT: {
-        Type b = val_type(f, args[1]);
-        if (!type_is_float(a) || a.rank != 2)
-            return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(a).s);
-        if (!type_is_float(b) || b.rank != 2)
-            return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
-        if (a.shape[1] != b.shape[0])
-            return fail(msg, "dot inner dimensions differ: %d and %d",
-                        (int)a.shape[1], (int)b.shape[0]);
-        int32_t mn[2] = {a.shape[0], b.shape[1]};
-        Type r = type_block(type_scalar(DT_F32), 2, mn);
-        if (args[2] && !type_eq(val_type(f, args[2]), r))
-            return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,
-                        tt(val_type(f, args[2])).s);
-        if (attr[0] < 0 || attr[0] > 2)
-            return fail(msg, "invalid input precision %lld",
-                        (long long)attr[0]);
-        *out = r;
-        return 0;
-    }
-    case OP_FOR:
-        return fail(msg, "for loops are checked by the verifier");
-    default:
-        return fail(msg, "missing verifier rule");
-    }
+static int rule_cast(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, t = *out;
+    bool src_ok = type_is_numeric(a) || type_is_bool(a);
+    bool dst_ok = !t.is_ptr && valid_dtype(t.dtype);
+    if (!src_ok || !dst_ok || !same_shape(a, t))
+        return fail(msg, "cannot cast %s to %s", tt(a).s, tt(t).s);
+    return 0;
 }
+
+static int rule_broadcast(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, t = *out, b;
+    if (a.dtype != t.dtype || a.is_ptr != t.is_ptr)
+        return fail(msg, "broadcast cannot change the element type: %s to %s",
+                    tt(a).s, tt(t).s);
+    if (t.rank > MT_MAX_RANK || broadcast_shapes(a, t, &b) < 0 ||
+        !same_shape(b, t))
+        return fail(msg, "cannot broadcast shape %s to %s", shape_text(a).s,
+                    shape_text(t).s);
+    return 0;
+}
+
+static int rule_select(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, x = in->b, y = val_type(in->f, in->args[2]), s, r;
+    if (!type_is_bool(a))
+        return fail(msg, "condition must be bool, got %s", tt(a).s);
+    Type elem;
+    if (type_is_numeric(x) && type_is_numeric(y))
+        elem = type_scalar(promote_dtype((DType)x.dtype, (DType)y.dtype));
+    else if (type_is_bool(x) && type_is_bool(y))
+        elem = type_scalar(DT_I1);
+    else if (x.is_ptr && y.is_ptr && x.dtype == y.dtype)
+        elem = type_elem(x);
+    else
+        return fail(msg, "cannot combine %s and %s", tt_elem(x).s,
+                    tt_elem(y).s);
+    if (bcast(a, x, &s, msg) < 0 || bcast(s, y, &r, msg) < 0)
+        return -1;
+    *out = type_with_elem(r, elem);
+    return 0;
+}
+
+static int rule_addptr(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, o = in->b, r;
+    if (!a.is_ptr)
+        return fail(msg, "addptr base must be a pointer, got %s", tt(a).s);
+    if (!type_is_int(o))
+        return fail(msg, "pointer offset must be an integer, got %s", tt(o).s);
+    if (bcast(a, o, &r, msg) < 0)
+        return -1;
+    *out = type_with_elem(r, type_elem(a));
+    return 0;
+}
+
+static int rule_load(const RuleIn *in, Type *out, char *msg) {
+    Func *f = in->f;
+    Type a = in->a, r = a;
+    if (!a.is_ptr)
+        return fail(msg, "load expects a pointer, got %s", tt(a).s);
+    if (in->args[1]) {
+        Type m = val_type(f, in->args[1]);
+        if (!type_is_bool(m))
+            return fail(msg, "mask must be bool, got %s", tt(m).s);
+        if (bcast(r, m, &r, msg) < 0)
+            return -1;
+    }
+    if (in->args[2]) {
+        Type o = val_type(f, in->args[2]);
+        if (!convertible(o, (DType)a.dtype))
+            return fail(msg, "fallback must be convertible to %s, got %s",
+                        dtype_name((DType)a.dtype), tt(o).s);
+        if (bcast(r, o, &r, msg) < 0)
+            return -1;
+    }
+    *out = with_dtype(r, (DType)a.dtype);
+    return 0;
+}
+
+static int rule_store(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, v = in->b, r;
+    if (!a.is_ptr)
+        return fail(msg, "store expects a pointer, got %s", tt(a).s);
+    if (!convertible(v, (DType)a.dtype))
+        return fail(msg, "stored value must be convertible to %s, got %s",
+                    dtype_name((DType)a.dtype), tt(v).s);
+    /* the value must fit the pointer's shape (a block through a scalar
+     * pointer would make every thread write one address); the mask only
+     * has to be compatible: `tl.store(out + row, total, mask=lanes < 1)`
+     * stores a scalar from the lanes the mask selects */
+    if (a.rank == 0 && v.rank > 0)
+        return fail(msg, "cannot store a block through a scalar pointer");
+    if (bcast(a, v, &r, msg) < 0)
+        return -1;
+    if (!same_shape(r, a))
+        return fail(msg, "cannot broadcast shape %s to %s", shape_text(v).s,
+                    shape_text(a).s);
+    if (in->args[2]) {
+        Type m = val_type(in->f, in->args[2]);
+        if (!type_is_bool(m))
+            return fail(msg, "mask must be bool, got %s", tt(m).s);
+        if (bcast(a, m, &r, msg) < 0)
+            return -1;
+    }
+    *out = type_scalar(DT_VOID);
+    return 0;
+}
+
+static int rule_expand(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    int64_t axis = in->attr[0];
+    if (axis < 0 || axis > a.rank)
+        return fail(msg, "invalid axis %lld for %s", (long long)axis, tt(a).s);
+    if (a.rank >= MT_MAX_RANK)
+        return fail(msg, "expand_dims of %s exceeds the maximum rank %d",
+                    tt(a).s, MT_MAX_RANK);
+    Type r = a;
+    r.rank = (uint8_t)(a.rank + 1);
+    for (int i = 0, j = 0; i < r.rank; i++)
+        r.shape[i] = i == axis ? 1 : a.shape[j++];
+    *out = r;
+    return 0;
+}
+
+static int rule_dot(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, b = in->b;
+    if (!type_is_float(a) || a.rank != 2)
+        return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(a).s);
+    if (!type_is_float(b) || b.rank != 2)
+        return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
+    if (a.shape[1] != b.shape[0])
+        return fail(msg, "dot inner dimensions differ: %d and %d",
+                    (int)a.shape[1], (int)b.shape[0]);
+    int32_t mn[2] = {a.shape[0], b.shape[1]};
+    Type r = type_block(type_scalar(DT_F32), 2, mn);
+    ValId acc = in->args[2];
+    if (acc && !type_eq(val_type(in->f, acc), r))
+        return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,
+                    tt(val_type(in->f, acc)).s);
+    const AttrInfo *ai = &attr_info[in->oi->attrs];
+    if (in->attr[0] < 0 || in->attr[0] >= ai->nvalues)
+        return fail(msg, "invalid input precision %lld",
+                    (long long)in->attr[0]);
+    *out = r;
+    return 0;
+}
+
+static int rule_loop(const RuleIn *in, Type *out, char *msg) {
+    return fail(msg, "for loops are checked by the verifier");
+}
+
+/* Each rule, whether the caller passes the result type in (the type is not
+ * a function of the operands), and how many results its ops have. */
+static const struct {
+    RuleFn fn;
+    bool rtype_in;
+    int nres;
+} rules[R_COUNT] = {
+    [R_ARITH] = {rule_arith, false, 1},   [R_INT] = {rule_int, false, 1},
+    [R_LOGIC] = {rule_logic, false, 1},   [R_ORDER] = {rule_order, false, 1},
+    [R_EQUAL] = {rule_equal, false, 1},   [R_FLOAT1] = {rule_float1, false, 1},
+    [R_SAME1] = {rule_same1, false, 1},   [R_NOT] = {rule_not, false, 1},
+    [R_REDUCE] = {rule_reduce, false, 1}, [R_GRID] = {rule_grid, false, 1},
+    [R_RANGE] = {rule_range, false, 1},   [R_BLOCK] = {rule_block, true, 1},
+    [R_CAST] = {rule_cast, true, 1},      [R_SELECT] = {rule_select, false, 1},
+    [R_ADDPTR] = {rule_addptr, false, 1}, [R_LOAD] = {rule_load, false, 1},
+    [R_STORE] = {rule_store, false, 0},   [R_EXPAND] = {rule_expand, false, 1},
+    [R_BROADCAST] = {rule_broadcast, true, 1},
+    [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
+};
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
                  const int64_t attr[2], Type *out, char *msg) {
     if (code < 0 || code >= OP_COUNT)
         return fail(msg, "unsupported operation");
     const OpInfo *oi = &op_info[code];
-    if (code == OP_FOR)
+    if (oi->flags & F_REGION)
         return fail(msg, "for loops are checked by the verifier");
     if (nargs != oi->nargs)
         return fail(msg, "expected %d operands, got %d", oi->nargs, nargs);
@@ -328,84 +470,12 @@ static int infer(Func *f, int code, const ValId *args, int nargs,
         if (args[i] == 0 && !operand_optional(code, i))
             return fail(msg, "operand %d of '%s' is missing", i + 1, oi->name);
     }
-    Type a = nargs > 0 ? val_type(f, args[0]) : type_scalar(DT_VOID);
-    Type b = nargs > 1 ? val_type(f, args[1]) : type_scalar(DT_VOID);
-    Type r;
-    switch (oi->rule) {
-    case R_ARITH:
-        if (!type_is_numeric(a) || !type_is_numeric(b))
-            return fail(msg, "cannot combine %s and %s", tt_elem(a).s,
-                        tt_elem(b).s);
-        if (bcast(a, b, &r, msg) < 0)
-            return -1;
-        *out = with_dtype(r, promote_dtype((DType)a.dtype, (DType)b.dtype));
-        return 0;
-    case R_INT: {
-        bool logical = code == OP_AND || code == OP_OR || code == OP_XOR;
-        DType d;
-        if (type_is_int(a) && type_is_int(b))
-            d = promote_dtype((DType)a.dtype, (DType)b.dtype);
-        else if (logical && type_is_bool(a) && type_is_bool(b))
-            d = DT_I1;
-        else if (logical)
-            return fail(msg,
-                        "'%s' requires two integer or two bool operands, got "
-                        "%s and %s",
-                        oi->name, tt_elem(a).s, tt_elem(b).s);
-        else
-            return fail(msg, "'%s' requires integer operands, got %s and %s",
-                        oi->name, tt_elem(a).s, tt_elem(b).s);
-        if (bcast(a, b, &r, msg) < 0)
-            return -1;
-        *out = with_dtype(r, d);
-        return 0;
-    }
-    case R_CMP: {
-        bool eq = code == OP_CMP_EQ || code == OP_CMP_NE;
-        bool ok = (type_is_numeric(a) && type_is_numeric(b)) ||
-                  (eq && type_is_bool(a) && type_is_bool(b)) ||
-                  (eq && a.is_ptr && b.is_ptr && a.dtype == b.dtype);
-        if (!ok)
-            return fail(msg, "cannot compare %s and %s", tt_elem(a).s,
-                        tt_elem(b).s);
-        if (bcast(a, b, &r, msg) < 0)
-            return -1;
-        *out = with_dtype(r, DT_I1);
-        return 0;
-    }
-    case R_FLOAT1:
-        if (!type_is_float(a))
-            return fail(msg, "%s requires f32, got %s", oi->name, tt(a).s);
-        *out = a;
-        return 0;
-    case R_SAME1:
-        if (!type_is_numeric(a)) {
-            if (code == OP_NEG)
-                return fail(msg, "cannot negate %s", tt(a).s);
-            return fail(msg, "%s requires a numeric operand, got %s", oi->name,
-                        tt(a).s);
-        }
-        *out = a;
-        return 0;
-    case R_REDUCE: {
-        if (a.rank == 0)
-            return fail(msg, "%s expects a block, got %s", oi->name, tt(a).s);
-        if (!type_is_numeric(a))
-            return fail(msg, "cannot reduce elements of type %s", tt_elem(a).s);
-        if (attr[0] < 0 || attr[0] >= a.rank)
-            return fail(msg, "invalid reduction axis %lld for %s",
-                        (long long)attr[0], tt(a).s);
-        r = a;
-        r.rank = (uint8_t)(a.rank - 1);
-        for (int i = (int)attr[0]; i < r.rank; i++)
-            r.shape[i] = a.shape[i + 1];
-        r.shape[r.rank] = 0;
-        *out = r;
-        return 0;
-    }
-    default:
-        return infer_special(f, code, args, attr, out, msg);
-    }
+    RuleIn in = {f, code, oi, args, attr,
+                 nargs > 0 ? val_type(f, args[0]) : type_scalar(DT_VOID),
+                 nargs > 1 ? val_type(f, args[1]) : type_scalar(DT_VOID)};
+    if (oi->rule >= R_COUNT || !rules[oi->rule].fn)
+        return fail(msg, "missing verifier rule");
+    return rules[oi->rule].fn(&in, out, msg);
 }
 
 int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
@@ -549,22 +619,17 @@ static int verify_for(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return 0;
 }
 
-static bool has_rtype_input(int code) {
-    return code == OP_CAST || code == OP_BROADCAST || code == OP_ZEROS ||
-           code == OP_FULL || code == OP_EMPTY;
-}
-
 static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     Func *f = v->f;
     if (op->code >= OP_COUNT)
         return vfail(v, op, idx, "unsupported operation");
-    if (op->code == OP_FOR)
-        return verify_for(v, op, idx, scope);
     const OpInfo *oi = &op_info[op->code];
+    if (oi->flags & F_REGION)
+        return verify_for(v, op, idx, scope);
     if (op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);
-    if (op->code == OP_STORE) {
+    if (rules[oi->rule].nres == 0) {
         if (op->nres != 0)
             return vfail(v, op, idx, "unexpected result");
     } else if (op->nres == 0) {
@@ -579,11 +644,15 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
         if (a != 0 && !defined(v, scope, a))
             return vfail(v, op, idx, "%%%d used before definition", (int)a);
     }
+    for (int i = attr_info[oi->attrs].nattr; i < 2; i++)
+        if (op->attr[i] != 0)
+            return vfail(v, op, idx, "unexpected attribute %d = %lld", i,
+                         (long long)op->attr[i]);
     ValId res = op->nres ? op->res[0] : 0;
     if (op->nres && !in_range(v, res))
         return vfail(v, op, idx, "invalid result %%%d", (int)res);
     Type rt = op->nres ? val_type(f, res) : type_scalar(DT_VOID);
-    Type t = has_rtype_input(op->code) ? rt : type_scalar(DT_VOID);
+    Type t = rules[oi->rule].rtype_in ? rt : type_scalar(DT_VOID);
     char msg[MSG_MAX];
     if (infer(f, op->code, op->args, op->nargs, op->attr, &t, msg) < 0)
         return vfail(v, op, idx, "%s", msg);

@@ -1094,6 +1094,36 @@ static void test_run_passes_add_kernel_constant_chain(void **state) {
                  "store %2, %3, none");
 }
 
+/* -------------------------------------------------------------- op table */
+
+/* The schema says which attributes exist: the printer names them, the
+ * verifier rejects the others, and CSE tells ops apart by them. */
+static void test_table_attr_schema(void **state) {
+    Ctx *c = *state;
+    Func *f = new_func(c);
+    Region *r = &f->body;
+    ValId out = func_add_param(f, "out", type_ptr(DT_I32));
+    ValId p0 = emit(f, r, OP_PROGRAM_ID, sc(DT_VOID), 0, 0, 0, 0, 0);
+    ValId p1 = emit(f, r, OP_PROGRAM_ID, sc(DT_VOID), 0, 0, 0, 1, 0);
+    ValId p0b = emit(f, r, OP_PROGRAM_ID, sc(DT_VOID), 0, 0, 0, 0, 0);
+    ValId s = e2(f, r, OP_ADD, p0, p1);
+    s = e2(f, r, OP_ADD, s, p0b);
+    store(f, r, out, s, 0);
+    expect_ok(c, f);
+    assert_int_equal(pass_cse(f), 0);
+    expect_ir(f, "%0 = program_id {axis=0} : i32\n"
+                 "%1 = program_id {axis=1} : i32\n"
+                 "%2 = add %0, %1 : i32\n"
+                 "%3 = add %2, %0 : i32\n"
+                 "store out, %3, none");
+    /* an attribute the schema does not name must be 0 */
+    r->ops[2]->attr[0] = 7;
+    expect_verify(c, f, "op #2 'add': unexpected attribute 0 = 7");
+    r->ops[2]->attr[0] = 0;
+    r->ops[0]->attr[1] = 1;
+    expect_verify(c, f, "op #0 'program_id': unexpected attribute 1 = 1");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_print_add_kernel, setup, teardown),
@@ -1132,6 +1162,8 @@ int main(void) {
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_passes_add_kernel_constant_chain,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_table_attr_schema, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
