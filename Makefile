@@ -151,7 +151,25 @@ fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler
 	$(B)/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus tests/fuzz/corpus
 	$(B)/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=1 $(B)/fuzz-corpus-compiler tests/fuzz/corpus
 
+# ---- textual IR: mt-opt and whole-text goldens ----
+# tests/opt/*.ir: a pass on IR text, expected output in the .out beside it.
+# Each file names its command in a "RUN:" comment (tools/golden.sh);
+# `make bless` rewrites the expected files after a reviewed change.
+all: $(B)/mt-opt
+
+$(B)/mt-opt: tools/mt_opt.c $(B)/libmytriton.a $(HDR)
+	$(CC) $(ALLCFLAGS) -Isrc -o $@ tools/mt_opt.c $(B)/libmytriton.a $(LDLIBS)
+
+test: test-opt
+
+test-opt: $(B)/mt-opt
+	sh tools/golden.sh check $(B) .out tests/opt/*.ir
+
+bless: $(B)/mt-opt
+	sh tools/golden.sh bless $(B) .out tests/opt/*.ir
+
 clean:
 	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
 
-.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext
+.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
+        test-opt bless
