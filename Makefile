@@ -152,7 +152,9 @@ fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler
 	$(B)/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=1 $(B)/fuzz-corpus-compiler tests/fuzz/corpus
 
 # ---- textual IR: mt-opt and whole-text goldens ----
-# tests/opt/*.ir: a pass on IR text, expected output in the .out beside it.
+# tests/opt/*.ir: a pass on IR text, expected output in the .out beside it;
+# tests/golden/cuda/*.test: `mytriton compile --emit cuda` of a kernel in
+# tests/golden/cuda/kernels, expected .cu beside it.
 # Each file names its command in a "RUN:" comment (tools/golden.sh);
 # `make bless` rewrites the expected files after a reviewed change.
 all: $(B)/mt-opt
@@ -160,16 +162,20 @@ all: $(B)/mt-opt
 $(B)/mt-opt: tools/mt_opt.c $(B)/libmytriton.a $(HDR)
 	$(CC) $(ALLCFLAGS) -Isrc -o $@ tools/mt_opt.c $(B)/libmytriton.a $(LDLIBS)
 
-test: test-opt
+test: test-opt test-golden
 
 test-opt: $(B)/mt-opt
 	sh tools/golden.sh check $(B) .out tests/opt/*.ir
 
-bless: $(B)/mt-opt
+test-golden: $(B)/mytriton
+	sh tools/golden.sh check $(B) .cu tests/golden/cuda/*.test
+
+bless: $(B)/mt-opt $(B)/mytriton
 	sh tools/golden.sh bless $(B) .out tests/opt/*.ir
+	sh tools/golden.sh bless $(B) .cu tests/golden/cuda/*.test
 
 clean:
 	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
 
 .PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
-        test-opt bless
+        test-opt test-golden bless
