@@ -144,12 +144,19 @@ $(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-# Two targets: the front end alone (fast, deep), and the whole compiler
-# through the public API; each runs FUZZ_SECONDS on its own corpus copy.
-fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-compiler
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc
+	@mkdir -p $(B)
+	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
+
+# Three targets: the front end alone (fast, deep), the whole compiler
+# through the public API, and the IR reader (seeded with tests/opt); each
+# runs FUZZ_SECONDS on its own corpus copy.
+fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler $(B)/fuzz_irparse
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-compiler $(B)/fuzz-corpus-ir
 	$(B)/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus tests/fuzz/corpus
 	$(B)/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=1 $(B)/fuzz-corpus-compiler tests/fuzz/corpus
+	$(B)/fuzz_irparse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus-ir tests/opt
 
 # ---- textual IR: mt-opt and whole-text goldens ----
 # tests/opt/*.ir: a pass on IR text, expected output in the .out beside it;
