@@ -195,6 +195,17 @@ static const char *ident(Reader *r, int *len) {
     return s;
 }
 
+/* An identifier where one is required: NULL, with "expected what"
+ * reported, when there is none. */
+static const char *need_ident(Reader *r, const char *what, int *len, Loc *loc) {
+    skip_space(r);
+    *loc = here(r);
+    const char *s = ident(r, len);
+    if (!s)
+        expected(r, what);
+    return s;
+}
+
 static bool is_word(const char *s, int len, const char *w) {
     return (int)strlen(w) == len && !memcmp(s, w, (size_t)len);
 }
@@ -586,12 +597,11 @@ static const char *const precision_names[] = {"ieee", "tf32", "tf32x3"};
 
 /* One "key=value"; appends it to canon as the printer would write it. */
 static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
-    skip_space(r);
-    Loc loc = here(r);
+    Loc loc;
     int len;
-    const char *s = ident(r, &len);
+    const char *s = need_ident(r, "an attribute name", &len, &loc);
     if (!s)
-        return expected(r, "an attribute name");
+        return -1;
     const struct AttrKey *k = NULL;
     for (size_t i = 0; i < sizeof attr_keys / sizeof attr_keys[0]; i++)
         if (is_word(s, len, attr_keys[i].name))
@@ -855,12 +865,11 @@ static int parse_op(Reader *r, Region *region, int depth) {
     DefNames rn;
     if (result_names(r, &rn) < 0)
         return -1;
-    skip_space(r);
-    Loc loc = here(r);
+    Loc loc;
     int len;
-    const char *s = ident(r, &len);
+    const char *s = need_ident(r, "an op name", &len, &loc);
     if (!s)
-        return expected(r, "an op name");
+        return -1;
     if (is_word(s, len, "for"))
         return parse_for(r, region, &rn, loc, depth);
     OpCode code = OP_COUNT;
@@ -944,12 +953,11 @@ static bool reserved_name(const char *s, int len) {
 
 /* name: type[:hint] */
 static int parse_param(Reader *r) {
-    skip_space(r);
-    Loc loc = here(r);
+    Loc loc;
     int len;
-    const char *s = ident(r, &len);
+    const char *s = need_ident(r, "a parameter name", &len, &loc);
     if (!s)
-        return expected(r, "a parameter name");
+        return -1;
     if (reserved_name(s, len))
         return rerr(r, loc, MT_ERR_SYNTAX,
                     "parameter name '%.*s' reads as a constant", len, s);
@@ -992,16 +1000,14 @@ static int func_attrs(Reader *r) {
     for (int n = 0; !accept(r, '}'); n++) {
         if (n && expect(r, ',') < 0)
             return -1;
-        skip_space(r);
-        Loc loc = here(r);
+        Loc loc;
         int len;
-        const char *s = ident(r, &len);
-        if (!s || !is_word(s, len, "num_warps")) {
-            if (s)
-                return rerr(r, loc, MT_ERR_SYNTAX,
-                            "unknown function attribute '%.*s'", len, s);
-            return expected(r, "'num_warps'");
-        }
+        const char *s = need_ident(r, "'num_warps'", &len, &loc);
+        if (!s)
+            return -1;
+        if (!is_word(s, len, "num_warps"))
+            return rerr(r, loc, MT_ERR_SYNTAX, "unknown function attribute '%.*s'",
+                        len, s);
         int64_t w;
         if (expect(r, '=') < 0)
             return -1;
@@ -1022,11 +1028,10 @@ static Func *parse_func(Reader *r) {
     if (expect_word(r, "func") < 0 || expect(r, '@') < 0)
         return NULL;
     int len;
-    const char *s = ident(r, &len);
-    if (!s) {
-        expected(r, "the function name");
+    Loc loc;
+    const char *s = need_ident(r, "the function name", &len, &loc);
+    if (!s)
         return NULL;
-    }
     char *name = arena_strndup(r->c->arena, s, (size_t)len);
     r->f = func_new(r->c, name);
     if (expect(r, '(') < 0)

@@ -220,7 +220,7 @@ static void print_body(StrBuf *sb, Func *f, int depth, bool first) {
     }
     for (int i = 0; i < f->nvals; i++)
         num[i] = -1;
-    Printer p = {f, sb, num, 0, first};
+    Printer p = {.f = f, .sb = sb, .num = num, .first_line = first};
     number_region(&p, &f->body);
     print_region(&p, &f->body, depth);
     free(num);
@@ -248,6 +248,6 @@ void ir_print_func(StrBuf *sb, Func *f) {
 }
 
 void ir_print_attrs(StrBuf *sb, Func *f, const Op *op) {
-    Printer p = {f, sb, NULL, 0, true};
+    Printer p = {.f = f, .sb = sb, .first_line = true};
     print_attrs(&p, op);
 }

@@ -5,7 +5,8 @@
  * elaborated, printed with its header, read back and printed again (the
  * texts must be equal), before and after the default passes; the passes
  * on the read-back function must print what they print on the original.
- * Then the header (hints, num_warps), literal typing (i32 vs i64), and
+ * tests/opt/roundtrip_all_ops.ir must use every op of ops.def.  Then the
+ * header (hints, num_warps), literal typing (i32 vs i64), and
  * every reader error with its exact location and message.  Runs from the
  * repository root (make test-unit does). */
 #include <setjmp.h>
@@ -190,6 +191,48 @@ static void test_round_trip_lit_ssa(void **state) {
     }
     closedir(d);
     assert_true(kernels >= 50); /* every RUN line, not a lucky few */
+}
+
+static void mark_ops(const Region *r, bool *seen) {
+    for (int i = 0; i < r->nops; i++) {
+        seen[r->ops[i]->code] = true;
+        if (r->ops[i]->body)
+            mark_ops(r->ops[i]->body, seen);
+    }
+}
+
+/* tests/opt/roundtrip_all_ops.ir uses every op of ops.def (so an op
+ * added there must be added to the file, and read back), and its
+ * expected output is itself a fixed point of the reader. */
+static void test_round_trip_all_ops(void **state) {
+    (void)state;
+    char *src = slurp("tests/opt/roundtrip_all_ops.ir");
+    char *out = slurp("tests/opt/roundtrip_all_ops.out");
+    assert_non_null(src);
+    assert_non_null(out);
+    T t;
+    Func *f = must_parse(&t, src);
+    bool seen[OP_COUNT] = {false};
+    mark_ops(&f->body, seen);
+    for (int c = 0; c < OP_COUNT; c++) {
+        if (!seen[c])
+            print_error("op '%s' missing from roundtrip_all_ops.ir\n", op_info[c].name);
+        assert_true(seen[c]);
+    }
+    char *s = print_func(f);
+    size_t n = strlen(out);
+    assert_true(n > 0 && out[n - 1] == '\n');
+    out[n - 1] = 0;
+    assert_string_equal(s, out);
+    free(s);
+    t_free(&t);
+    f = must_parse(&t, out);
+    s = print_func(f);
+    assert_string_equal(s, out);
+    free(s);
+    t_free(&t);
+    free(src);
+    free(out);
 }
 
 /* Hints and num_warps travel in the header; a hinted signature. */
@@ -509,6 +552,7 @@ static void test_embedded_nul(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_lit_ssa),
+        cmocka_unit_test(test_round_trip_all_ops),
         cmocka_unit_test(test_round_trip_header),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_names_and_comments),
