@@ -340,14 +340,16 @@ static int elem_type(Reader *r, Type *out) {
         return 0;
     }
     if (!s || !is_word(s, len, "ptr")) {
-        r->p = s ? s : r->p;
+        if (s)
+            r->p = s; /* the error quotes the word */
         return expected(r, "a type (i32, i64, f32, bool, ptr<...>, vector<...>, block<...>)");
     }
     if (expect(r, '<') < 0)
         return -1;
     s = ident(r, &len);
     if (!s || !dtype_named(s, len, &d)) {
-        r->p = s ? s : r->p;
+        if (s)
+            r->p = s;
         return expected(r, "a pointee type (i32, i64, f32, bool)");
     }
     *out = type_ptr(d);
