@@ -13,8 +13,8 @@ LDLIBS  = -ldl -lpthread -lm
 
 # Library sources in pipeline order.
 SRC = src/util.c src/diag.c src/lex.c src/parse.c src/ast.c src/type.c \
-      src/sig.c src/ir.c src/ctext.c src/irprint.c src/verify.c src/ctval.c \
-      src/builtins.c src/elab.c src/opt.c \
+      src/sig.c src/ir.c src/ctext.c src/irprint.c src/irparse.c src/verify.c \
+      src/ctval.c src/builtins.c src/elab.c src/opt.c \
       src/layout.c src/smem.c src/cuda.c src/cudart.c src/host.c src/cache.c \
       src/api.c
 # While stages land one by one, build those present.
@@ -145,14 +145,45 @@ $(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-# Two targets: the front end alone (fast, deep), and the whole compiler
-# through the public API; each runs FUZZ_SECONDS on its own corpus copy.
-fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-compiler
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc
+	@mkdir -p $(B)
+	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
+
+# Three targets: the front end alone (fast, deep), the whole compiler
+# through the public API, and the IR reader (seeded with tests/opt); each
+# runs FUZZ_SECONDS on its own corpus copy.
+fuzz: $(B)/fuzz_frontend $(B)/fuzz_compiler $(B)/fuzz_irparse
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-compiler $(B)/fuzz-corpus-ir
 	$(B)/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus tests/fuzz/corpus
 	$(B)/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=1 $(B)/fuzz-corpus-compiler tests/fuzz/corpus
+	$(B)/fuzz_irparse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus-ir tests/opt
+
+# ---- textual IR: mt-opt and whole-text goldens ----
+# tests/opt/*.ir: a pass on IR text, expected output in the .out beside it;
+# tests/golden/cuda/*.test: `mytriton compile --emit cuda` of a kernel in
+# tests/golden/cuda/kernels, expected .cu beside it.
+# Each file names its command in a "RUN:" comment (tools/golden.sh);
+# `make bless` rewrites the expected files after a reviewed change.
+all: $(B)/mt-opt
+
+$(B)/mt-opt: tools/mt_opt.c $(B)/libmytriton.a $(HDR)
+	$(CC) $(ALLCFLAGS) -Isrc -o $@ tools/mt_opt.c $(B)/libmytriton.a $(LDLIBS)
+
+test: test-opt test-golden
+
+test-opt: $(B)/mt-opt
+	sh tools/golden.sh check $(B) .out tests/opt/*.ir
+
+test-golden: $(B)/mytriton
+	sh tools/golden.sh check $(B) .cu tests/golden/cuda/*.test
+
+bless: $(B)/mt-opt $(B)/mytriton
+	sh tools/golden.sh bless $(B) .out tests/opt/*.ir
+	sh tools/golden.sh bless $(B) .cu tests/golden/cuda/*.test
 
 clean:
 	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
 
-.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext
+.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
+        test-opt test-golden bless

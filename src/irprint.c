@@ -199,7 +199,8 @@ static void print_region(Printer *p, const Region *r, int depth) {
         print_op(p, r->ops[i], depth);
 }
 
-void ir_print(StrBuf *sb, Func *f) {
+/* The body at depth; first: no newline before the first op. */
+static void print_body(StrBuf *sb, Func *f, int depth, bool first) {
     if (!f || f->nvals <= 0)
         return;
     int *num = malloc(sizeof(int) * (size_t)f->nvals);
@@ -209,8 +210,34 @@ void ir_print(StrBuf *sb, Func *f) {
     }
     for (int i = 0; i < f->nvals; i++)
         num[i] = -1;
-    Printer p = {f, sb, num, 0, true};
+    Printer p = {.f = f, .sb = sb, .num = num, .first_line = first};
     number_region(&p, &f->body);
-    print_region(&p, &f->body, 0);
+    print_region(&p, &f->body, depth);
     free(num);
+}
+
+void ir_print(StrBuf *sb, Func *f) { print_body(sb, f, 0, true); }
+
+/* ---------------------------------------------------- whole functions (.ir) */
+
+/* The header irparse.c reads back: params with their types and
+ * divisibility hints, then what a pass may need that the body does not
+ * say (num_warps). */
+void ir_print_func(StrBuf *sb, Func *f) {
+    sb_printf(sb, "func @%s(", f->name ? f->name : "?");
+    for (int i = 0; i < f->nparams; i++) {
+        const Value *v = &f->vals[f->params[i]];
+        sb_printf(sb, "%s%s: ", i ? ", " : "", v->name ? v->name : "?");
+        type_print(sb, v->type);
+        if (v->divisibility > 1)
+            sb_printf(sb, ":%d", (int)v->divisibility);
+    }
+    sb_printf(sb, ") attributes {num_warps=%d} {", f->num_warps);
+    print_body(sb, f, 1, false);
+    sb_puts(sb, "\n}");
+}
+
+void ir_print_attrs(StrBuf *sb, Func *f, const Op *op) {
+    Printer p = {.f = f, .sb = sb, .first_line = true};
+    print_attrs(&p, op);
 }

@@ -457,6 +457,20 @@ void region_push(Func *f, Region *r, Op *op);
  * renumbered %0, %1, ... in definition order; params print by name,
  * constants inline ("0.0", "256", "True", "-inf"), none as "none". */
 void ir_print(StrBuf *sb, Func *f);
+/* The whole function as an .ir file (docs/ir.md) without a trailing
+ * newline: "func @name(x: ptr<f32>:16, n: i32) attributes {num_warps=4} {",
+ * the body indented by two, "}".  irparse.c reads it back. */
+void ir_print_func(StrBuf *sb, Func *f);
+/* An op's attributes as the body prints them (" {axis=0}"), or nothing. */
+void ir_print_attrs(StrBuf *sb, Func *f, const Op *op);
+
+/* ------------------------------------------------------------ irparse.c */
+
+/* Reads the .ir text in c->src (c->srclen bytes, any bytes) that
+ * ir_print_func writes back into a Func and runs ir_verify on it; NULL
+ * with a located error in c (MT_ERR_SYNTAX, MT_ERR_NAME, MT_ERR_VERIFY).
+ * print(parse(text)) == text for every printed function. */
+Func *ir_parse(Ctx *c);
 
 /* --------------------------------------------------------------- ctext.c */
 
