@@ -162,6 +162,10 @@ int mt_cuda_available(mt_context *ctx);
 
 /* Name of a status ("MT_ERR_SYNTAX"). */
 const char *mt_status_name(mt_status s);
+/* Name of a stage as the CLI's --emit and Python's .asm spell it ("ssa-opt");
+ * NULL for a value that names no stage, so that
+ * `for (s = 0; mt_stage_name(s); s++)` visits every stage. */
+const char *mt_stage_name(mt_stage s);
 
 #ifdef __cplusplus
 }

@@ -546,6 +546,41 @@ typedef struct ElabInput {
  * Returns NULL with a located error. */
 Func *elaborate(Ctx *c, const ElabInput *in);
 
+/* ------------------------------------------------------------ pipeline.c */
+
+/* One past the last mt_stage: the size of per-stage tables. */
+#define MT_NSTAGES (MT_STAGE_CUBIN + 1)
+
+/* Where printed stages go: passes never print, pipeline_run hands each
+ * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;
+ * text is NULL when printing ran out of memory.  No put: nothing is
+ * printed but the CUDA C, which is the pipeline's product. */
+typedef struct StageSink {
+    void (*put)(void *user, mt_stage stage, const char *text, size_t len);
+    void *user;
+} StageSink;
+
+typedef struct PipelineInput {
+    const char *kernel;
+    const char *signature;
+    const mt_global *globals;
+    int nglobals;
+    int num_warps; /* as asked: checked by check_resources, no default */
+} PipelineInput;
+
+/* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
+ * resources, layout, emit; ir_verify after every pass that transforms IR.
+ * Returns the final Func (c's arena) or NULL with c's error. */
+Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
+
+#define MT_MAX_THREADS 1024         /* threads per program (a CUDA block) */
+#define MT_MAX_ELEMS_PER_THREAD 512 /* elements of one block value per thread */
+
+/* The resource pass: every limit that is a compile-time fact (program
+ * size, elements per thread), each a located error; kernel_loc locates
+ * what belongs to the whole kernel. */
+int check_resources(Func *f, Loc kernel_loc);
+
 /* ------------------------------------------------------------- cudart.c */
 
 /* libcuda.so.1 and libnvrtc opened with dlopen at first use, with the few

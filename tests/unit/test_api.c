@@ -109,6 +109,120 @@ static void test_sig_errors_are_located(void **state) {
     done(&c);
 }
 
+/* ---- the pipeline ---- */
+
+typedef struct Seen {
+    int order[16]; /* stages in the order the sink saw them */
+    int n;
+    size_t len[16];
+} Seen;
+
+static void see_stage(void *user, mt_stage stage, const char *text, size_t len) {
+    Seen *s = user;
+    assert_non_null(text);
+    assert_int_equal(strlen(text), len);
+    if (s->n < 16) {
+        s->len[s->n] = len;
+        s->order[s->n++] = (int)stage;
+    }
+}
+
+static Func *run_pipeline(Ctx *c, const char *src, const char *kernel, const char *sig,
+                          int num_warps, const StageSink *sink) {
+    memset(c, 0, sizeof *c);
+    c->arena = arena_new();
+    c->filename = "k.py";
+    c->src = src;
+    c->srclen = strlen(src);
+    sb_init(&c->err);
+    PipelineInput in = {kernel, sig, NULL, 0, num_warps};
+    return pipeline_run(c, &in, sink);
+}
+
+static void test_pipeline_snapshots_in_order(void **state) {
+    (void)state;
+    Ctx c;
+    Seen seen = {0};
+    StageSink sink = {see_stage, &seen};
+    Func *f = run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256", 4, &sink);
+    assert_non_null(f);
+    assert_int_equal(f->nparams, 4);
+    assert_int_equal(f->num_warps, 4);
+    assert_int_equal(seen.n, 4);
+    static const int want[] = {MT_STAGE_AST, MT_STAGE_SSA, MT_STAGE_SSA_OPT, MT_STAGE_CUDA};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(seen.order[i], want[i]);
+        assert_true(seen.len[i] > 0);
+    }
+    done(&c);
+    /* without a sink nothing is printed and the result is the same */
+    assert_non_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256", 4,
+                                 NULL));
+    done(&c);
+    /* a failing pass stops the pipeline: no snapshot after it */
+    memset(&seen, 0, sizeof seen);
+    assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,262144", 4,
+                             &sink));
+    assert_int_equal(c.status, MT_ERR_RESOURCE);
+    assert_int_equal(seen.n, 3);
+    assert_int_equal(seen.order[2], MT_STAGE_SSA_OPT);
+    done(&c);
+}
+
+static void test_resource_pass(void **state) {
+    (void)state;
+    Ctx c;
+    /* elements per thread: located at the op that makes the block */
+    assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,131072", 2, NULL));
+    assert_int_equal(c.status, MT_ERR_RESOURCE);
+    assert_int_equal(c.err_loc.line, 5);
+    assert_non_null(strstr(sb_str(&c.err),
+                           "vector<131072 x i32> gives each of the 64 threads 2048 elements, "
+                           "more than 512; use a smaller block or more warps (num_warps=2 now)"));
+    done(&c);
+    /* the same block fits 32 warps: 128 elements per thread */
+    assert_non_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,131072", 32,
+                                 NULL));
+    done(&c);
+    /* the program size: located at the kernel's def */
+    static const int bad_warps[] = {0, -4, 3, 6, 64, 1 << 30};
+    for (size_t i = 0; i < sizeof bad_warps / sizeof bad_warps[0]; i++) {
+        assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256",
+                                 bad_warps[i], NULL));
+        assert_int_equal(c.status, MT_ERR_ARG);
+        assert_int_equal(c.err_loc.line, 4);
+        assert_non_null(strstr(sb_str(&c.err), "num_warps must be a power of two from 1 to 32"));
+        done(&c);
+    }
+    static const int good_warps[] = {1, 2, 4, 8, 16, 32};
+    for (size_t i = 0; i < sizeof good_warps / sizeof good_warps[0]; i++) {
+        Func *f = run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256",
+                               good_warps[i], NULL);
+        assert_non_null(f);
+        assert_int_equal(f->num_warps, good_warps[i]);
+        done(&c);
+    }
+}
+
+static void test_stage_names(void **state) {
+    (void)state;
+    static const struct { mt_stage s; const char *name; } want[] = {
+        {MT_STAGE_AST, "ast"},   {MT_STAGE_SSA, "ssa"}, {MT_STAGE_SSA_OPT, "ssa-opt"},
+        {MT_STAGE_CUDA, "cuda"}, {MT_STAGE_PTX, "ptx"}, {MT_STAGE_CUBIN, "cubin"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_string_equal(mt_stage_name(want[i].s), want[i].name);
+    /* every stage has a distinct name; the first value without one ends them */
+    int n = 0;
+    while (mt_stage_name((mt_stage)n))
+        n++;
+    assert_int_equal(n, MT_NSTAGES);
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            assert_string_not_equal(mt_stage_name((mt_stage)a), mt_stage_name((mt_stage)b));
+    assert_null(mt_stage_name((mt_stage)-1));
+    assert_null(mt_stage_name((mt_stage)MT_NSTAGES));
+}
+
 /* ---- public API ---- */
 
 static mt_compile_options add_options(const char *sig) {
@@ -357,6 +471,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig_types_and_literals),
         cmocka_unit_test(test_sig_errors_are_located),
+        cmocka_unit_test(test_pipeline_snapshots_in_order),
+        cmocka_unit_test(test_resource_pass),
+        cmocka_unit_test(test_stage_names),
         cmocka_unit_test(test_compile_stages),
         cmocka_unit_test(test_compile_errors),
         cmocka_unit_test(test_host_launch),
