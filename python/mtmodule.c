@@ -193,24 +193,44 @@ static void kernel_dealloc(KernelObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static const char *const stage_names[] = {"ast", "ssa", "ssa-opt", "cuda", "ptx", "cubin"};
+/* STAGES: the stage names in mt_stage order, from the library. */
+static PyObject *stage_tuple(void) {
+    int n = 0;
+    while (mt_stage_name((mt_stage)n))
+        n++;
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *s = PyUnicode_FromString(mt_stage_name((mt_stage)i));
+        if (!s) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
 
 static PyObject *kernel_stage(KernelObject *self, PyObject *arg) {
     int stage = -1;
     if (PyLong_Check(arg)) {
-        stage = (int)PyLong_AsLong(arg);
+        long v = PyLong_AsLong(arg);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        stage = v >= 0 && v <= INT_MAX ? (int)v : -1;
     } else if (PyUnicode_Check(arg)) {
         const char *s = PyUnicode_AsUTF8(arg);
         if (!s)
             return NULL;
-        for (int i = 0; i < 6; i++)
-            if (!strcmp(s, stage_names[i]))
+        for (int i = 0; mt_stage_name((mt_stage)i); i++)
+            if (!strcmp(s, mt_stage_name((mt_stage)i)))
                 stage = i;
     }
-    if (stage < 0 || stage > MT_STAGE_CUBIN) {
-        PyErr_Format(PyExc_KeyError,
-                     "unknown stage %R; expected 'ast', 'ssa', 'ssa-opt', 'cuda', 'ptx' or 'cubin'",
-                     arg);
+    if (stage < 0 || !mt_stage_name((mt_stage)stage)) {
+        PyObject *names = stage_tuple();
+        if (names) {
+            PyErr_Format(PyExc_KeyError, "unknown stage %R; expected one of %R", arg, names);
+            Py_DECREF(names);
+        }
         return NULL;
     }
     const char *text = NULL;
@@ -387,8 +407,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
             }
         }
     }
-    mt_compile_options o;
-    memset(&o, 0, sizeof o);
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = source;
     o.filename = filename;
     o.kernel = kernel;
@@ -1566,6 +1585,11 @@ PyMODINIT_FUNC PyInit__C(void) {
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||
         PyModule_AddIntConstant(m, "API_VERSION", mt_version()) < 0)
+        goto fail;
+    PyObject *stages = stage_tuple();
+    int bad = !stages || PyModule_AddObjectRef(m, "STAGES", stages) < 0;
+    Py_XDECREF(stages);
+    if (bad)
         goto fail;
     return m;
 fail:

@@ -398,6 +398,12 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
 mt_status mt_compile(mt_context *ctx, const mt_compile_options *o, mt_kernel **out) {
     if (!ctx)
         return MT_ERR_ARG;
+    if (o && o->size != sizeof *o)
+        return set_error(ctx, MT_ERR_ARG,
+                         "mt_compile_options.size is %zu, this library's is %zu: "
+                         "start from MT_COMPILE_OPTIONS_INIT and build against the "
+                         "mytriton.h of the library you link (API version %d)",
+                         o->size, sizeof *o, MT_API_VERSION);
     locale_t old = ctx->c_locale ? uselocale(ctx->c_locale) : (locale_t)0;
     mt_status st = compile_impl(ctx, o, out);
     if (old)
@@ -558,7 +564,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
 
 int mt_kernel_num_params(const mt_kernel *k) { return k ? k->nparams : 0; }
 mt_param_type mt_kernel_param_type(const mt_kernel *k, int i) {
-    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_PTR_F32;
+    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_NONE;
 }
 const char *mt_kernel_param_name(const mt_kernel *k, int i) {
     return k && i >= 0 && i < k->nparams ? k->pnames[i] : NULL;
@@ -699,9 +705,11 @@ mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr) {
 }
 
 mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *src,
-                    size_t bytes, int to_device) {
+                    size_t bytes, mt_memcpy_kind kind) {
     if (!ctx)
         return MT_ERR_ARG;
+    if (kind != MT_MEMCPY_HOST_TO_DEVICE && kind != MT_MEMCPY_DEVICE_TO_HOST)
+        return set_error(ctx, MT_ERR_ARG, "mt_memcpy: unknown direction %d", (int)kind);
     if ((!dst || !src) && bytes)
         return set_error(ctx, MT_ERR_ARG, "mt_memcpy: NULL pointer");
     if (backend == MT_BACKEND_HOST) {
@@ -714,7 +722,8 @@ mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *
         return ctx->status;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    return finish(ctx, &c, cuda_memcpy(&c, d, dst, src, bytes, to_device));
+    return finish(ctx, &c, cuda_memcpy(&c, d, dst, src, bytes,
+                                          kind == MT_MEMCPY_HOST_TO_DEVICE));
 }
 
 mt_status mt_synchronize(mt_context *ctx, mt_backend backend) {

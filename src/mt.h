@@ -1,10 +1,14 @@
 /* mt.h: the one internal header of mytriton, in sections named after the
- * files that implement them, in pipeline order:
+ * files that implement them:
  *
- *   kernel text --lex.c--> tokens --parse.c--> AST --elab.c--> SSA (ir.c)
- *   --verify.c--> --opt.c (fold, cse, dce)--> --layout.c--> --cuda.c--> CUDA C
- *   --nvrtc.c/cuda_rt.c--> cubin, launch         (dlopen'ed libnvrtc, libcuda)
- *   --host.c--> system C++ compiler + mt_host.h --> launch on POSIX threads
+ *   kernel text --lex.c--> tokens --parse.c--> AST --sig.c, elab.c--> SSA
+ *   (ir.c) --verify.c--> --opt.c (fold, cse, dce)--> resources --layout.c-->
+ *   --cuda.c--> CUDA C, the passes listed one a line in pipeline.c; then
+ *   --cudart.c--> NVRTC cubin, launch       (dlopen'ed libnvrtc, libcuda)
+ *   --host.c--> system C++ compiler + mt_host.h --> launch on a few worker
+ *               threads, each CUDA thread a fiber
+ *   api.c holds the public API's handles, caches and errors; cache.c the
+ *   on-disk cache.
  *
  * Invariants shared by every stage:
  *   - all memory of one compilation lives in its Arena and is freed at once;
@@ -631,8 +635,9 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
 
 /* The host backend: the CUDA C of a kernel, compiled by the system C++
  * compiler with mt_host.h (blockIdx, threadIdx, __shared__, __syncthreads,
- * warp shuffles, math) into a shared object, then run one program at a
- * time with one POSIX thread per CUDA thread. */
+ * warp shuffles, math) into a shared object, then run on a few worker
+ * threads that each run one program at a time, every CUDA thread of it a
+ * fiber (see mt_host.h). */
 typedef struct HostModule HostModule;
 
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */

@@ -29,7 +29,9 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 _SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1", 5: "i32:16", 6: "i64:16"}
 _POINTER_SIG = {0: "*fp32", 1: "*i32", 2: "*i1", 3: "*i64"}
 
-_STAGES = ("ast", "ssa", "ssa-opt", "cuda", "ptx")
+# Printable stages, named by the library (mt_stage_name); cubin is binary,
+# fetched by name but not listed.
+_STAGES = tuple(s for s in _C.STAGES if s != "cubin")
 
 
 def _is_constexpr_annotation(ann: Any) -> bool:
@@ -104,7 +106,7 @@ class _Asm(Mapping):
 
     def __getitem__(self, stage: str) -> Any:
         if stage not in self._texts:
-            if stage not in _STAGES and stage != "cubin":
+            if stage not in _C.STAGES:
                 raise KeyError(stage)
             self._texts[stage] = self._kernel.stage(stage)
         return self._texts[stage]
