@@ -6,7 +6,7 @@
  *   --cuda.c--> CUDA C, the passes listed one a line in pipeline.c; then
  *   --cudart.c--> NVRTC cubin, launch       (dlopen'ed libnvrtc, libcuda)
  *   --host.c--> system C++ compiler + mt_host.h --> launch on a few worker
- *               threads, each CUDA thread a fiber
+ *               threads, each CUDA thread a fiber (fiber.c)
  *   api.c holds the public API's handles, caches and errors; cache.c the
  *   on-disk cache.
  *
@@ -637,7 +637,7 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
  * compiler with mt_host.h (blockIdx, threadIdx, __shared__, __syncthreads,
  * warp shuffles, math) into a shared object, then run on a few worker
  * threads that each run one program at a time, every CUDA thread of it a
- * fiber (see mt_host.h). */
+ * fiber (fiber.c). */
 typedef struct HostModule HostModule;
 
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */
@@ -646,6 +646,24 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
+
+/* -------------------------------------------------------------- fiber.c */
+
+#include "mt_host.h" /* its C part: the contract with kernel objects */
+
+/* Fiber stacks a caller keeps from one launch to the next (zeroed: none). */
+typedef struct FiberStacks {
+    char *base;
+    size_t bytes;
+} FiberStacks;
+
+/* Runs a grid of programs of `threads` CUDA threads each, every thread a
+ * call of entry(args, ...) on its own fiber; the launching thread's stacks
+ * are reused from and left in *keep (may be NULL).  Returns 0, or -1 with
+ * the reason (deadlock, bad shape, no memory) in err. */
+int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
+              unsigned threads, FiberStacks *keep, char *err, size_t errlen);
+void fiber_stacks_free(FiberStacks *s);
 
 /* -------------------------------------------------------------- cache.c */
 
