@@ -41,13 +41,15 @@
 
 #define MAX_PARAMS 128
 
-/* Classes of runtime arguments, as small ints in the key.  Pointers carry
- * the device slot (0 host, 1 + CUDA device index) above the low nibble. */
+/* Classes of runtime arguments, as small ints in the key (0: a constexpr).
+ * Pointers carry the device slot (0 host, 1 + CUDA device index) above the
+ * low nibble.  jit.py reads them through ARG_SIGNATURES and ARG_CLASS_MASK. */
 enum {
     AK_I32 = 1, AK_I64 = 2, AK_F32 = 3, AK_I1 = 4,
     AK_PTR = 8, /* + 0 f32, 1 i32, 2 i1, 3 i64 */
     AK_ALIGN16 = 4, /* pointer kinds only: the address is a multiple of 16 */
-    AK_DIV16 = 4    /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
+    AK_DIV16 = 4,   /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
+    AK_CLASS_MASK = 15 /* the class without the device slot */
 };
 enum { PD_F32 = 0, PD_I32 = 1, PD_I1 = 2, PD_I64 = 3 };
 
@@ -249,6 +251,38 @@ static const char *param_type_str(mt_param_type t) {
     static const char *const names[] = {"*fp32", "*i32", "*i1", "*i64",
                                         "i32", "i64", "fp32", "i1"};
     return (unsigned)t < 8 ? names[t] : "?";
+}
+
+/* ARG_SIGNATURES: the signature entry ("*fp32:16", "i32") of every
+ * argument class, so that jit.py spells a key's kinds without numbers of
+ * its own. */
+static PyObject *arg_signatures(void) {
+    static const struct { int kind; mt_param_type t; const char *hint; } rows[] = {
+        {AK_I32, MT_PARAM_I32, ""},
+        {AK_I64, MT_PARAM_I64, ""},
+        {AK_F32, MT_PARAM_F32, ""},
+        {AK_I1, MT_PARAM_I1, ""},
+        {AK_I32 + AK_DIV16, MT_PARAM_I32, ":16"},
+        {AK_I64 + AK_DIV16, MT_PARAM_I64, ":16"},
+        {AK_PTR + PD_F32, MT_PARAM_PTR_F32, ""},
+        {AK_PTR + PD_I32, MT_PARAM_PTR_I32, ""},
+        {AK_PTR + PD_I1, MT_PARAM_PTR_I1, ""},
+        {AK_PTR + PD_I64, MT_PARAM_PTR_I64, ""},
+        {AK_PTR + PD_F32 + AK_ALIGN16, MT_PARAM_PTR_F32, ":16"},
+        {AK_PTR + PD_I32 + AK_ALIGN16, MT_PARAM_PTR_I32, ":16"},
+        {AK_PTR + PD_I1 + AK_ALIGN16, MT_PARAM_PTR_I1, ":16"},
+        {AK_PTR + PD_I64 + AK_ALIGN16, MT_PARAM_PTR_I64, ":16"},
+    };
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d && i < sizeof rows / sizeof rows[0]; i++) {
+        PyObject *k = PyLong_FromLong(rows[i].kind);
+        PyObject *v = PyUnicode_FromFormat("%s%s", param_type_str(rows[i].t), rows[i].hint);
+        if (!k || !v || PyDict_SetItem(d, k, v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    return d;
 }
 
 static PyObject *kernel_get_params(KernelObject *self, void *unused) {
@@ -1586,9 +1620,12 @@ PyMODINIT_FUNC PyInit__C(void) {
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||
         PyModule_AddIntConstant(m, "API_VERSION", mt_version()) < 0)
         goto fail;
-    PyObject *stages = stage_tuple();
-    int bad = !stages || PyModule_AddObjectRef(m, "STAGES", stages) < 0;
+    PyObject *stages = stage_tuple(), *sigs = arg_signatures();
+    int bad = !stages || !sigs || PyModule_AddObjectRef(m, "STAGES", stages) < 0 ||
+              PyModule_AddObjectRef(m, "ARG_SIGNATURES", sigs) < 0 ||
+              PyModule_AddIntConstant(m, "ARG_CLASS_MASK", AK_CLASS_MASK) < 0;
     Py_XDECREF(stages);
+    Py_XDECREF(sigs);
     if (bad)
         goto fail;
     return m;
