@@ -552,7 +552,9 @@ Func *elaborate(Ctx *c, const ElabInput *in);
 
 /* ------------------------------------------------------------ pipeline.c */
 
-/* One past the last mt_stage: the size of per-stage tables. */
+/* One past the last mt_stage: the size of per-stage tables.  A stage
+ * appended to mt_stage raises it and adds a row to pipeline.c's
+ * stage_names (a static assertion there checks the count). */
 #define MT_NSTAGES (MT_STAGE_CUBIN + 1)
 
 /* Where printed stages go: passes never print, pipeline_run hands each

@@ -92,8 +92,11 @@ int check_resources(Func *f, Loc kernel_loc) {
 
 /* -------------------------------------------------------- the pipeline */
 
+/* Only a stage with a row in stage_names is delivered: a stage appended
+ * to mt_stage without one (and without raising MT_NSTAGES) never reaches
+ * a per-stage table. */
 static void snap_text(const StageSink *sink, mt_stage s, StrBuf *sb) {
-    if (sink && sink->put)
+    if (sink && sink->put && mt_stage_name(s))
         sink->put(sink->user, s, sb->failed ? NULL : sb_str(sb), sb->len);
 }
 

@@ -236,6 +236,12 @@ static mt_compile_options add_options(const char *sig) {
     return o;
 }
 
+static mt_context *new_context(void) {
+    mt_context *ctx = NULL;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    return ctx;
+}
+
 static void test_compile_stages(void **state) {
     (void)state;
     mt_context *ctx;
@@ -287,8 +293,7 @@ static void test_compile_stages(void **state) {
  * a message, before any other field is read. */
 static void test_options_size_checked(void **state) {
     (void)state;
-    mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_context *ctx = new_context();
     mt_compile_options init = MT_COMPILE_OPTIONS_INIT;
     assert_int_equal(init.size, sizeof(mt_compile_options));
     assert_null(init.source);
@@ -318,8 +323,7 @@ static void test_options_size_checked(void **state) {
 /* Option strings are read during mt_compile and copied where kept. */
 static void test_option_strings_copied(void **state) {
     (void)state;
-    mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_context *ctx = new_context();
     char *src = strdup(add_src), *name = strdup("add_kernel"), *sig = strdup("*fp32,*fp32,*fp32,i32,64");
     char *file = strdup("add.py"), *arch = strdup("sm_80");
     mt_compile_options o = add_options(sig);
@@ -350,8 +354,7 @@ static void test_option_strings_copied(void **state) {
 /* A bad index is reported, not answered with a plausible type. */
 static void test_param_bad_index(void **state) {
     (void)state;
-    mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_context *ctx = new_context();
     mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
     mt_kernel *k;
     assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
@@ -369,8 +372,7 @@ static void test_param_bad_index(void **state) {
 
 static void test_memcpy_kind(void **state) {
     (void)state;
-    mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_context *ctx = new_context();
     float host[4] = {1, 2, 3, 4}, back[4] = {0};
     void *dev;
     assert_int_equal(mt_malloc(ctx, MT_BACKEND_HOST, sizeof host, &dev), MT_OK);
@@ -396,8 +398,7 @@ static void test_memcpy_kind(void **state) {
  * (and valid) until its context goes; compiling again returns it. */
 static void test_kernel_lifetime(void **state) {
     (void)state;
-    mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_context *ctx = new_context();
     mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
     mt_kernel *k, *again;
     assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
