@@ -7,7 +7,7 @@
  * values of tl.constexpr parameters), verifies and optimises the SSA IR,
  * emits CUDA C, and prepares it for a backend: the CUDA driver (via NVRTC)
  * or the host (the same CUDA C compiled by the system C++ compiler and run
- * with POSIX threads).  mt_launch runs it.
+ * on a few POSIX threads, every CUDA thread a fiber).  mt_launch runs it.
  *
  * Conventions:
  *   - every fallible call returns an mt_status; MT_OK is 0;

@@ -6,8 +6,9 @@
  * and the threads per program.  Output: the grid has run, or an error
  * (a deadlock, no memory for stacks).
  *
- * How a grid runs: the launching thread and up to one more POSIX thread
- * per CPU take program ids from a shared counter, x fastest.  A worker runs
+ * How a grid runs: workers, one per CPU at most (the launching thread and
+ * POSIX threads started for the launch), take program ids from a shared
+ * counter, x fastest.  A worker runs
  * one whole program at a time, each CUDA thread of it as a fiber (its own
  * stack, switched by a few instructions), so a __syncthreads or a warp
  * shuffle is a switch to the next fiber rather than a sleep and wake-up of
