@@ -15,11 +15,11 @@ LDLIBS  = -ldl -lpthread -lm
 SRC = src/util.c src/diag.c src/lex.c src/parse.c src/ast.c src/type.c \
       src/sig.c src/ir.c src/ctext.c src/irprint.c src/irparse.c src/verify.c \
       src/ctval.c src/builtins.c src/elab.c src/opt.c \
-      src/layout.c src/smem.c src/cuda.c src/cudart.c src/host.c src/cache.c \
-      src/api.c
+      src/layout.c src/smem.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c \
+      src/host.c src/cache.c src/api.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
-HDR = include/mytriton.h src/mt.h src/ops.def
+HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
 
 B = build
 # Tests and examples keep their compiled kernels inside the build tree.

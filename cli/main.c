@@ -1,7 +1,7 @@
 /* mytriton CLI: prints any stage of a kernel's compilation.
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
- *            [--emit ast|ssa|ssa-opt|cuda|ptx|cubin] [--num-warps N]
+ *            [--emit STAGE] [--num-warps N]
  *            [--arch sm_90] [-o OUT]
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -16,11 +16,19 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit ast|ssa|ssa-opt|cuda|ptx|cubin] [--num-warps N]\n"
-    "                [--arch sm_XY] [-o OUT]\n"
+    "                [--emit STAGE] [--num-warps N] [--arch sm_XY] [-o OUT]\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
-    "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n";
+    "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
+    "STAGE (default ssa-opt) is one of:";
+
+/* The usage text, then the stage names the library knows. */
+static void print_usage(FILE *f) {
+    fputs(usage, f);
+    for (int s = 0; mt_stage_name((mt_stage)s); s++)
+        fprintf(f, " %s", mt_stage_name((mt_stage)s));
+    fputc('\n', f);
+}
 
 static char *read_file(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
@@ -58,13 +66,14 @@ static char *read_file(const char *path, size_t *n) {
 }
 
 static int fail_usage(const char *msg, const char *arg) {
-    fprintf(stderr, "mytriton: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", usage);
+    fprintf(stderr, "mytriton: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    print_usage(stderr);
     return 2;
 }
 
 int main(int argc, char **argv) {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage, stdout);
+        print_usage(stdout);
         return 0;
     }
     if (argc < 3 || strcmp(argv[1], "compile") != 0)
@@ -101,10 +110,9 @@ int main(int argc, char **argv) {
         return fail_usage("missing --kernel", NULL);
     if (!sig)
         return fail_usage("missing --signature", NULL);
-    static const char *const stage_names[] = {"ast", "ssa", "ssa-opt", "cuda", "ptx", "cubin"};
     int stage = -1;
-    for (int s = 0; s < 6; s++)
-        if (!strcmp(emit, stage_names[s]))
+    for (int s = 0; mt_stage_name((mt_stage)s); s++)
+        if (!strcmp(emit, mt_stage_name((mt_stage)s)))
             stage = s;
     if (stage < 0)
         return fail_usage("unknown --emit stage", emit);
@@ -126,7 +134,7 @@ int main(int argc, char **argv) {
         free(src);
         return 1;
     }
-    mt_compile_options o = {0};
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = src;
     o.filename = file;
     o.kernel = kernel;
@@ -150,7 +158,7 @@ int main(int argc, char **argv) {
             rc = 1;
         } else {
             fwrite(text, 1, len, out);
-            if (stage != 5 && len && text[len - 1] != '\n')
+            if (stage != MT_STAGE_CUBIN && len && text[len - 1] != '\n')
                 fputc('\n', out);
             if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
                 fprintf(stderr, "mytriton: cannot write '%s': %s\n",

@@ -37,7 +37,7 @@ static const char *backend_name(mt_backend b) {
 static void *to_backend(mt_context *ctx, mt_backend b, const void *host, size_t bytes) {
     void *p;
     CHECK_MT(ctx, mt_malloc(ctx, b, bytes, &p));
-    CHECK_MT(ctx, mt_memcpy(ctx, b, p, host, bytes, 1));
+    CHECK_MT(ctx, mt_memcpy(ctx, b, p, host, bytes, MT_MEMCPY_HOST_TO_DEVICE));
     return p;
 }
 

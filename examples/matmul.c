@@ -24,7 +24,7 @@ int main(void) {
     CHECK_MT(NULL, mt_context_create(&ctx));
     mt_backend be = pick_backend(ctx);
     enum { M = 67, N = 93, K = 45, BM = 16, BN = 32 };
-    mt_compile_options o = {0};
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = kernel;
     o.filename = "matmul.py";
     o.kernel = "matmul_runtime_k_kernel";
@@ -51,7 +51,8 @@ int main(void) {
     uint32_t grid[3] = {(M + BM - 1) / BM, (N + BN - 1) / BN, 1};
     CHECK_MT(ctx, mt_launch(ctx, k, grid, NULL, args));
     CHECK_MT(ctx, mt_synchronize(ctx, be));
-    CHECK_MT(ctx, mt_memcpy(ctx, be, c, dc, M * N * sizeof *c, 0));
+    CHECK_MT(ctx, mt_memcpy(ctx, be, c, dc, M * N * sizeof *c,
+                            MT_MEMCPY_DEVICE_TO_HOST));
     int rc = compare("matmul", c, want, M * N, 1e-4f, 1e-4f);
     printf("matmul      [%s] %dx%dx%d tiles %dx%d: %s\n", backend_name(be), M, N, K, BM,
            BN, rc ? "FAILED" : "ok");

@@ -20,7 +20,7 @@ static const char kernel[] =
 static int run(mt_context *ctx, mt_backend be, int rows, int cols, int block) {
     char sig[64];
     snprintf(sig, sizeof sig, "*fp32, *fp32, i32, %d", block);
-    mt_compile_options o = {0};
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = kernel;
     o.filename = "softmax.py";
     o.kernel = "softmax_kernel";
@@ -50,7 +50,8 @@ static int run(mt_context *ctx, mt_backend be, int rows, int cols, int block) {
     uint32_t grid[3] = {(uint32_t)rows, 1, 1};
     CHECK_MT(ctx, mt_launch(ctx, k, grid, NULL, args));
     CHECK_MT(ctx, mt_synchronize(ctx, be));
-    CHECK_MT(ctx, mt_memcpy(ctx, be, out, dout, n * sizeof *out, 0));
+    CHECK_MT(ctx, mt_memcpy(ctx, be, out, dout, n * sizeof *out,
+                            MT_MEMCPY_DEVICE_TO_HOST));
     int rc = compare("softmax", out, want, n, 1e-4f, 1e-6f);
     printf("softmax     [%s] %dx%d BLOCK=%d: %s\n", backend_name(be), rows, cols, block,
            rc ? "FAILED" : "ok");

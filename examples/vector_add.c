@@ -18,7 +18,7 @@ int main(void) {
     CHECK_MT(NULL, mt_context_create(&ctx));
     mt_backend be = pick_backend(ctx);
     enum { N = 100003, BLOCK = 1024 };
-    mt_compile_options o = {0};
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = kernel;
     o.filename = "vector_add.py";
     o.kernel = "add_kernel";
@@ -41,7 +41,8 @@ int main(void) {
     uint32_t grid[3] = {(N + BLOCK - 1) / BLOCK, 1, 1};
     CHECK_MT(ctx, mt_launch(ctx, k, grid, NULL, args));
     CHECK_MT(ctx, mt_synchronize(ctx, be));
-    CHECK_MT(ctx, mt_memcpy(ctx, be, out, dout, N * sizeof *out, 0));
+    CHECK_MT(ctx, mt_memcpy(ctx, be, out, dout, N * sizeof *out,
+                            MT_MEMCPY_DEVICE_TO_HOST));
     int rc = compare("vector_add", out, want, N, 1e-6f, 1e-6f);
     printf("vector_add  [%s] n=%d: %s\n", backend_name(be), N, rc ? "FAILED" : "ok");
     mt_free(ctx, be, dx);

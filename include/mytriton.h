@@ -7,7 +7,7 @@
  * values of tl.constexpr parameters), verifies and optimises the SSA IR,
  * emits CUDA C, and prepares it for a backend: the CUDA driver (via NVRTC)
  * or the host (the same CUDA C compiled by the system C++ compiler and run
- * with POSIX threads).  mt_launch runs it.
+ * on a few POSIX threads, every CUDA thread a fiber).  mt_launch runs it.
  *
  * Conventions:
  *   - every fallible call returns an mt_status; MT_OK is 0;
@@ -15,7 +15,13 @@
  *     ("file:line:col: error: message", the source line, a caret) until
  *     the next call on that context; mt_error_loc gives the location;
  *   - handles are opaque; every create has a destroy, and destroy accepts
- *     NULL; a kernel must be destroyed before the context that made it;
+ *     NULL; see mt_compile for how long a kernel lives;
+ *   - strings and arrays passed in are read during the call and copied
+ *     where they are kept: the caller may free or reuse them as soon as
+ *     the call returns;
+ *   - option structs begin with their own size (MT_COMPILE_OPTIONS_INIT
+ *     sets it), so a program built against another version of this header
+ *     gets MT_ERR_ARG and a message, never a misread struct;
  *   - the library keeps no global mutable state: two contexts may be used
  *     from two threads at once; one context is not thread-safe;
  *   - the library never calls exit or abort.
@@ -30,7 +36,7 @@
 extern "C" {
 #endif
 
-#define MT_API_VERSION 1
+#define MT_API_VERSION 2
 
 typedef enum mt_status {
     MT_OK = 0,
@@ -56,7 +62,8 @@ typedef enum mt_backend {
     MT_BACKEND_CUDA = 1  /* GPU: device pointers */
 } mt_backend;
 
-/* Printable stages of a compiled kernel. */
+/* Printable stages of a compiled kernel; mt_stage_name gives each its
+ * name. */
 typedef enum mt_stage {
     MT_STAGE_AST = 0,  /* parsed kernel function */
     MT_STAGE_SSA,      /* SSA right after elaboration (verified) */
@@ -68,6 +75,7 @@ typedef enum mt_stage {
 
 /* Type of a runtime (non-constexpr) kernel parameter. */
 typedef enum mt_param_type {
+    MT_PARAM_NONE = -1, /* no such parameter: a bad index or no kernel */
     MT_PARAM_PTR_F32 = 0, MT_PARAM_PTR_I32, MT_PARAM_PTR_I1, MT_PARAM_PTR_I64,
     MT_PARAM_I32, MT_PARAM_I64, MT_PARAM_F32, MT_PARAM_I1
 } mt_param_type;
@@ -82,7 +90,10 @@ typedef struct mt_global {
     const char *value; /* a literal in signature syntax: 3, -1.5, True, 'ieee' */
 } mt_global;
 
+/* Start from MT_COMPILE_OPTIONS_INIT, then set fields: unset ones are
+ * zero, which means the default. */
 typedef struct mt_compile_options {
+    size_t size;           /* sizeof(mt_compile_options), checked by mt_compile */
     const char *source;    /* kernel source text (a whole Python module is fine) */
     const char *filename;  /* for diagnostics and #line; NULL: "<kernel>" */
     const char *kernel;    /* name of the kernel function */
@@ -100,6 +111,12 @@ typedef struct mt_compile_options {
     int stages_only;
 } mt_compile_options;
 
+#if defined(__cplusplus) && __cplusplus < 202002L
+#define MT_COMPILE_OPTIONS_INIT {sizeof(mt_compile_options)}
+#else
+#define MT_COMPILE_OPTIONS_INIT {.size = sizeof(mt_compile_options)}
+#endif
+
 int mt_version(void); /* MT_API_VERSION of the library */
 
 mt_status mt_context_create(mt_context **out);
@@ -112,7 +129,20 @@ void mt_error_loc(const mt_context *ctx, const char **file, int *line, int *col)
 
 /* Compiles (or finds in the caches) one specialization.  For the CUDA
  * backend the cubin is built here (NVRTC) and loaded at the first launch.
- * Stages up to MT_STAGE_CUDA never need CUDA. */
+ * Stages up to MT_STAGE_CUDA never need CUDA.  opts->size must be the
+ * size this library was built with (else MT_ERR_ARG, saying both sizes).
+ *
+ * Kernel lifetime: every kernel a context compiles stays in that
+ * context's in-memory cache until mt_context_destroy, which frees them
+ * all; the cache never evicts.  Compiling the same options again returns
+ * the same handle.  So a kernel handle is valid until its context is
+ * destroyed, mt_kernel_destroy only gives the caller's reference back,
+ * and no kernel may be used or destroyed after its context.  A context
+ * that compiles an unbounded number of specializations grows without
+ * bound: destroy it to release them.  Beside the in-memory cache, built
+ * host objects and cubins are cached on disk ($MYTRITON_CACHE_DIR, else
+ * ~/.cache/mytriton) and shared by every process; a host kernel's shared
+ * object stays loaded until the process exits. */
 mt_status mt_compile(mt_context *ctx, const mt_compile_options *opts,
                      mt_kernel **out);
 void mt_kernel_destroy(mt_kernel *k);
@@ -125,7 +155,9 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
 
 /* Runtime parameters of the kernel, in order (constexprs excluded). */
 int mt_kernel_num_params(const mt_kernel *k);
+/* MT_PARAM_NONE unless 0 <= i < mt_kernel_num_params(k). */
 mt_param_type mt_kernel_param_type(const mt_kernel *k, int i);
+/* NULL unless 0 <= i < mt_kernel_num_params(k). */
 const char *mt_kernel_param_name(const mt_kernel *k, int i);
 const char *mt_kernel_name(const mt_kernel *k);
 int mt_kernel_num_warps(const mt_kernel *k);
@@ -151,9 +183,15 @@ mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3],
  * context (device 0's primary context when none is current). */
 mt_status mt_malloc(mt_context *ctx, mt_backend backend, size_t bytes, void **out);
 mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr);
-/* to_device != 0: host src -> backend dst; else backend src -> host dst. */
+/* Direction of mt_memcpy; "device" is the backend's memory (host memory
+ * for the host backend). */
+typedef enum mt_memcpy_kind {
+    MT_MEMCPY_HOST_TO_DEVICE = 1,
+    MT_MEMCPY_DEVICE_TO_HOST = 2
+} mt_memcpy_kind;
+/* Any other kind is MT_ERR_ARG. */
 mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst,
-                    const void *src, size_t bytes, int to_device);
+                    const void *src, size_t bytes, mt_memcpy_kind kind);
 /* Waits for all launched work (CUDA); a no-op on the host backend. */
 mt_status mt_synchronize(mt_context *ctx, mt_backend backend);
 
@@ -162,6 +200,10 @@ int mt_cuda_available(mt_context *ctx);
 
 /* Name of a status ("MT_ERR_SYNTAX"). */
 const char *mt_status_name(mt_status s);
+/* Name of a stage as the CLI's --emit and Python's .asm spell it ("ssa-opt");
+ * NULL for a value that names no stage, so that
+ * `for (s = 0; mt_stage_name(s); s++)` visits every stage. */
+const char *mt_stage_name(mt_stage s);
 
 /* The names the kernel language knows, listed from the compiler's own
  * tables (the source of the Python module mytriton.language): entry i of

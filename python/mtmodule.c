@@ -41,13 +41,15 @@
 
 #define MAX_PARAMS 128
 
-/* Classes of runtime arguments, as small ints in the key.  Pointers carry
- * the device slot (0 host, 1 + CUDA device index) above the low nibble. */
+/* Classes of runtime arguments, as small ints in the key (0: a constexpr).
+ * Pointers carry the device slot (0 host, 1 + CUDA device index) above the
+ * low nibble.  jit.py reads them through ARG_SIGNATURES and ARG_CLASS_MASK. */
 enum {
     AK_I32 = 1, AK_I64 = 2, AK_F32 = 3, AK_I1 = 4,
     AK_PTR = 8, /* + 0 f32, 1 i32, 2 i1, 3 i64 */
     AK_ALIGN16 = 4, /* pointer kinds only: the address is a multiple of 16 */
-    AK_DIV16 = 4    /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
+    AK_DIV16 = 4,   /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
+    AK_CLASS_MASK = 15 /* the class without the device slot */
 };
 enum { PD_F32 = 0, PD_I32 = 1, PD_I1 = 2, PD_I64 = 3 };
 
@@ -193,24 +195,44 @@ static void kernel_dealloc(KernelObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static const char *const stage_names[] = {"ast", "ssa", "ssa-opt", "cuda", "ptx", "cubin"};
+/* STAGES: the stage names in mt_stage order, from the library. */
+static PyObject *stage_tuple(void) {
+    int n = 0;
+    while (mt_stage_name((mt_stage)n))
+        n++;
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *s = PyUnicode_FromString(mt_stage_name((mt_stage)i));
+        if (!s) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
 
 static PyObject *kernel_stage(KernelObject *self, PyObject *arg) {
     int stage = -1;
     if (PyLong_Check(arg)) {
-        stage = (int)PyLong_AsLong(arg);
+        long v = PyLong_AsLong(arg);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        stage = v >= 0 && v <= INT_MAX ? (int)v : -1;
     } else if (PyUnicode_Check(arg)) {
         const char *s = PyUnicode_AsUTF8(arg);
         if (!s)
             return NULL;
-        for (int i = 0; i < 6; i++)
-            if (!strcmp(s, stage_names[i]))
+        for (int i = 0; mt_stage_name((mt_stage)i); i++)
+            if (!strcmp(s, mt_stage_name((mt_stage)i)))
                 stage = i;
     }
-    if (stage < 0 || stage > MT_STAGE_CUBIN) {
-        PyErr_Format(PyExc_KeyError,
-                     "unknown stage %R; expected 'ast', 'ssa', 'ssa-opt', 'cuda', 'ptx' or 'cubin'",
-                     arg);
+    if (stage < 0 || !mt_stage_name((mt_stage)stage)) {
+        PyObject *names = stage_tuple();
+        if (names) {
+            PyErr_Format(PyExc_KeyError, "unknown stage %R; expected one of %R", arg, names);
+            Py_DECREF(names);
+        }
         return NULL;
     }
     const char *text = NULL;
@@ -229,6 +251,38 @@ static const char *param_type_str(mt_param_type t) {
     static const char *const names[] = {"*fp32", "*i32", "*i1", "*i64",
                                         "i32", "i64", "fp32", "i1"};
     return (unsigned)t < 8 ? names[t] : "?";
+}
+
+/* ARG_SIGNATURES: the signature entry ("*fp32:16", "i32") of every
+ * argument class, so that jit.py spells a key's kinds without numbers of
+ * its own. */
+static PyObject *arg_signatures(void) {
+    static const struct { int kind; mt_param_type t; const char *hint; } rows[] = {
+        {AK_I32, MT_PARAM_I32, ""},
+        {AK_I64, MT_PARAM_I64, ""},
+        {AK_F32, MT_PARAM_F32, ""},
+        {AK_I1, MT_PARAM_I1, ""},
+        {AK_I32 + AK_DIV16, MT_PARAM_I32, ":16"},
+        {AK_I64 + AK_DIV16, MT_PARAM_I64, ":16"},
+        {AK_PTR + PD_F32, MT_PARAM_PTR_F32, ""},
+        {AK_PTR + PD_I32, MT_PARAM_PTR_I32, ""},
+        {AK_PTR + PD_I1, MT_PARAM_PTR_I1, ""},
+        {AK_PTR + PD_I64, MT_PARAM_PTR_I64, ""},
+        {AK_PTR + PD_F32 + AK_ALIGN16, MT_PARAM_PTR_F32, ":16"},
+        {AK_PTR + PD_I32 + AK_ALIGN16, MT_PARAM_PTR_I32, ":16"},
+        {AK_PTR + PD_I1 + AK_ALIGN16, MT_PARAM_PTR_I1, ":16"},
+        {AK_PTR + PD_I64 + AK_ALIGN16, MT_PARAM_PTR_I64, ":16"},
+    };
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d && i < sizeof rows / sizeof rows[0]; i++) {
+        PyObject *k = PyLong_FromLong(rows[i].kind);
+        PyObject *v = PyUnicode_FromFormat("%s%s", param_type_str(rows[i].t), rows[i].hint);
+        if (!k || !v || PyDict_SetItem(d, k, v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    return d;
 }
 
 static PyObject *kernel_get_params(KernelObject *self, void *unused) {
@@ -387,8 +441,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
             }
         }
     }
-    mt_compile_options o;
-    memset(&o, 0, sizeof o);
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = source;
     o.filename = filename;
     o.kernel = kernel;
@@ -1597,6 +1650,14 @@ PyMODINIT_FUNC PyInit__C(void) {
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||
         PyModule_AddIntConstant(m, "API_VERSION", mt_version()) < 0)
+        goto fail;
+    PyObject *stages = stage_tuple(), *sigs = arg_signatures();
+    int bad = !stages || !sigs || PyModule_AddObjectRef(m, "STAGES", stages) < 0 ||
+              PyModule_AddObjectRef(m, "ARG_SIGNATURES", sigs) < 0 ||
+              PyModule_AddIntConstant(m, "ARG_CLASS_MASK", AK_CLASS_MASK) < 0;
+    Py_XDECREF(stages);
+    Py_XDECREF(sigs);
+    if (bad)
         goto fail;
     return m;
 fail:

@@ -1,9 +1,9 @@
-/* api.c: the public C API and the compilation pipeline.
+/* api.c: the public C API: handles, caches and errors.
  *
- *   source --parse_module--> Module --elaborate--> SSA --ir_verify--> "ssa"
- *   --run_passes (fold, cse, dce; verify after each)--> "ssa-opt"
- *   --layout_assign--> --cuda_emit--> CUDA C
- *   --host_build (system C++ compiler) or nvrtc_compile--> runnable kernel
+ * mt_compile checks its options, looks the kernel up in the context's
+ * cache, and otherwise runs the compiler (pipeline_run in pipeline.c)
+ * and builds it for its backend (host.c, or NVRTC through cudart.c,
+ * with the cubin cached on disk by cache.c).
  *
  * An mt_context owns: the last error, the in-memory kernel cache (keyed by
  * a digest of source, kernel name, signature, globals, num_warps, backend
@@ -31,8 +31,8 @@ struct mt_kernel {
     int nparams;
     mt_param_type *ptypes;
     char **pnames;
-    char *text[MT_STAGE_CUBIN + 1];
-    size_t textlen[MT_STAGE_CUBIN + 1];
+    char *text[MT_NSTAGES];
+    size_t textlen[MT_NSTAGES];
     char *arch;
     size_t shared_bytes;
     bool launchable;          /* built for its backend (not stages_only) */
@@ -92,7 +92,7 @@ static void kernel_free(mt_kernel *k) {
         free(k->pnames[i]);
     free(k->pnames);
     free(k->ptypes);
-    for (int s = 0; s <= MT_STAGE_CUBIN; s++)
+    for (int s = 0; s < MT_NSTAGES; s++)
         free(k->text[s]);
     free(k->arch);
     free(k->name);
@@ -217,8 +217,6 @@ static const Loc no_loc = {0, 0};
 #define MT_CODEGEN_VERSION "cg3"
 
 
-static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
-
 /* Every field is length-prefixed, so no two option sets share a text. */
 static void key_field(StrBuf *sb, const char *s) {
     s = s ? s : "";
@@ -279,91 +277,38 @@ static char *dup_sb(StrBuf *sb, size_t *len) {
     return p;
 }
 
-/* Every thread keeps its share of each block value in registers (local
- * arrays in the CUDA C): past a few hundred elements per thread the GPU
- * spills to local memory and the host backend's fiber stacks overflow, so
- * a block that gives each thread more than this is refused with advice. */
-#define MAX_ELEMS_PER_THREAD 512
-
-static int check_block_sizes(Func *f, Region *r) {
-    int64_t threads = 32 * (int64_t)f->num_warps;
-    for (int i = 0; i < r->nops; i++) {
-        Op *op = r->ops[i];
-        for (int j = 0; j < op->nres; j++) {
-            Type t = val_type(f, op->res[j]);
-            int64_t per = (type_numel(t) + threads - 1) / threads;
-            if (t.rank && per > MAX_ELEMS_PER_THREAD) {
-                StrBuf ty;
-                sb_init(&ty);
-                type_print(&ty, t);
-                diag_error(f->ctx, op->loc, MT_ERR_RESOURCE,
-                           "%s gives each of the %lld threads %lld elements, more than "
-                           "%d; use a smaller block or more warps (num_warps=%d now)",
-                           sb_str(&ty), (long long)threads, (long long)per,
-                           MAX_ELEMS_PER_THREAD, f->num_warps);
-                sb_free(&ty);
-                return -1;
-            }
-        }
-        if (op->body && check_block_sizes(f, op->body) < 0)
-            return -1;
+/* The pipeline's stage snapshots, copied into the kernel. */
+static void keep_stage(void *user, mt_stage stage, const char *text, size_t len) {
+    mt_kernel *k = user;
+    free(k->text[stage]);
+    k->text[stage] = NULL;
+    if (!text)
+        return;
+    k->text[stage] = malloc(len + 1);
+    if (k->text[stage]) {
+        memcpy(k->text[stage], text, len);
+        k->text[stage][len] = 0;
+        k->textlen[stage] = len;
     }
-    return 0;
 }
 
 /* Runs the compiler front to back into k; returns 0 or -1 with c's error. */
 static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
                           mt_kernel *k) {
-    Module *m = parse_module(c);
-    if (!m)
+    PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps};
+    StageSink sink = {keep_stage, k};
+    Func *f = pipeline_run(c, &in, &sink);
+    if (!f)
         return -1;
-    SigEntry *sig;
-    int nsig;
-    if (sig_parse(c, o->signature, &sig, &nsig) < 0)
-        return -1;
-    ElabInput in = {m, o->kernel, sig, nsig, o->globals, o->nglobals, num_warps};
-    Func *f = elaborate(c, &in);
-    if (!f || ir_verify(f) < 0)
-        return -1;
-    StrBuf sb;
-    sb_init(&sb);
-    TopFunc *tf = module_find_func(m, o->kernel);
-    if (tf && tf->ast)
-        ast_print(&sb, tf->ast);
-    k->text[MT_STAGE_AST] = dup_sb(&sb, &k->textlen[MT_STAGE_AST]);
-    sb_clear(&sb);
-    ir_print(&sb, f);
-    k->text[MT_STAGE_SSA] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA]);
-    sb_clear(&sb);
-    int rc = run_passes(f);
-    if (rc == 0) {
-        ir_print(&sb, f);
-        k->text[MT_STAGE_SSA_OPT] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA_OPT]);
-        sb_clear(&sb);
-        rc = check_block_sizes(f, &f->body);
-    }
-    if (rc == 0)
-        rc = layout_assign(f);
-    if (rc == 0)
-        rc = cuda_emit(f, &sb);
-    if (rc == 0) {
-        k->text[MT_STAGE_CUDA] = dup_sb(&sb, &k->textlen[MT_STAGE_CUDA]);
-        k->shared_bytes = (size_t)f->shared_bytes;
-    }
-    bool lost = sb.failed;
-    sb_free(&sb);
-    if (rc < 0)
-        return -1;
-    for (int s = MT_STAGE_AST; s <= MT_STAGE_CUDA; s++)
-        if (!k->text[s])
-            lost = true;
-    if (lost)
-        return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
+        if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN)
+            return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+    k->shared_bytes = (size_t)f->shared_bytes;
     k->nparams = f->nparams;
     k->ptypes = calloc((size_t)f->nparams + 1, sizeof *k->ptypes);
     k->pnames = calloc((size_t)f->nparams + 1, sizeof *k->pnames);
     if (!k->ptypes || !k->pnames)
-        return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     for (int i = 0; i < f->nparams; i++) {
         Value *v = val(f, f->params[i]);
         k->ptypes[i] = param_type_of(v->type);
@@ -453,6 +398,12 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
 mt_status mt_compile(mt_context *ctx, const mt_compile_options *o, mt_kernel **out) {
     if (!ctx)
         return MT_ERR_ARG;
+    if (o && o->size != sizeof *o)
+        return set_error(ctx, MT_ERR_ARG,
+                         "mt_compile_options.size is %zu, this library's is %zu: "
+                         "start from MT_COMPILE_OPTIONS_INIT and build against the "
+                         "mytriton.h of the library you link (API version %d)",
+                         o->size, sizeof *o, MT_API_VERSION);
     locale_t old = ctx->c_locale ? uselocale(ctx->c_locale) : (locale_t)0;
     mt_status st = compile_impl(ctx, o, out);
     if (old)
@@ -466,11 +417,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
         return set_error(ctx, MT_ERR_ARG,
                          "mt_compile needs options with source, kernel and signature");
     *out = NULL;
-    int num_warps = o->num_warps ? o->num_warps : 4;
-    if (!is_pow2(num_warps) || num_warps > 32)
-        return set_error(ctx, MT_ERR_ARG,
-                         "num_warps must be a power of two from 1 to 32, got %d",
-                         o->num_warps);
+    int num_warps = o->num_warps ? o->num_warps : 4; /* checked by the resource pass */
     if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA)
         return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
     for (int i = 0; i < o->nglobals; i++)
@@ -564,7 +511,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
                           const char **text, size_t *len) {
     if (!ctx)
         return MT_ERR_ARG;
-    if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_CUBIN)
+    if (!k || !text || !mt_stage_name(stage))
         return set_error(ctx, MT_ERR_ARG, "mt_kernel_stage: bad arguments");
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
@@ -617,7 +564,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
 
 int mt_kernel_num_params(const mt_kernel *k) { return k ? k->nparams : 0; }
 mt_param_type mt_kernel_param_type(const mt_kernel *k, int i) {
-    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_PTR_F32;
+    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_NONE;
 }
 const char *mt_kernel_param_name(const mt_kernel *k, int i) {
     return k && i >= 0 && i < k->nparams ? k->pnames[i] : NULL;
@@ -758,9 +705,11 @@ mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr) {
 }
 
 mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *src,
-                    size_t bytes, int to_device) {
+                    size_t bytes, mt_memcpy_kind kind) {
     if (!ctx)
         return MT_ERR_ARG;
+    if (kind != MT_MEMCPY_HOST_TO_DEVICE && kind != MT_MEMCPY_DEVICE_TO_HOST)
+        return set_error(ctx, MT_ERR_ARG, "mt_memcpy: unknown direction %d", (int)kind);
     if ((!dst || !src) && bytes)
         return set_error(ctx, MT_ERR_ARG, "mt_memcpy: NULL pointer");
     if (backend == MT_BACKEND_HOST) {
@@ -773,7 +722,8 @@ mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *
         return ctx->status;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    return finish(ctx, &c, cuda_memcpy(&c, d, dst, src, bytes, to_device));
+    return finish(ctx, &c, cuda_memcpy(&c, d, dst, src, bytes,
+                                          kind == MT_MEMCPY_HOST_TO_DEVICE));
 }
 
 mt_status mt_synchronize(mt_context *ctx, mt_backend backend) {

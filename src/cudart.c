@@ -20,8 +20,12 @@
  *     MT_ERR_CUDA; a missing library is MT_ERR_NO_CUDA; an NVRTC
  *     compilation failure is MT_ERR_NVRTC with NVRTC's log;
  *   - NVRTC compiles with IEEE float semantics (no --use_fast_math) and a
- *     pre-included prelude defining INFINITY and NAN, which NVRTC lacks
- *     but the generated CUDA C (and mt_host.h) use. */
+ *     pre-included prelude defining INFINITY and NAN, which NVRTC (having
+ *     no <math.h>) lacks.  The generated CUDA C does not depend on it: the
+ *     emitter writes infinities and NaN as bit patterns
+ *     (__int_as_float(0x7f800000)) and reserves both names so that no
+ *     kernel variable takes them; the prelude is for CUDA text that names
+ *     them.  The host backend gets them from <cmath>. */
 #include "mt.h"
 
 #include <dlfcn.h>

@@ -5,9 +5,10 @@
  * dlopen'ed shared object built by the system C++ compiler from
  * mt_host.h (embedded in the library) + the CUDA text + a trampoline
  *
- *     extern "C" void mt_host_entry(void **a) { K(*(float* *)a[0], ...); }
+ *     extern "C" void mt_host_entry(void **a, mt_host_thread *self) {
+ *         mt_host_self = self; K(*(float* *)a[0], ...); }
  *
- * whose mt_host_run runs a grid on POSIX threads (see mt_host.h).
+ * which fiber_run (fiber.c) calls on every CUDA thread of a grid.
  *
  * Invariants:
  *   - the compiled object is cached on disk under cache_dir()/host/ by a
@@ -19,8 +20,8 @@
  *   - the compiler runs through posix_spawn with an argument vector, no
  *     shell; its stdout and stderr come back through a pipe and become the
  *     error text; the temporary directory is removed on every path;
- *   - launches of one module are serialised by its mutex (mt_host_run
- *     also locks inside the object, which two modules may share). */
+ *   - launches of one module are serialised by its mutex, which also
+ *     guards the fiber stacks it keeps between launches. */
 #include "mt.h"
 
 #include <dlfcn.h>
@@ -49,14 +50,11 @@
 
 extern char **environ;
 
-typedef int (*HostRunFn)(void (*)(void **), void **, unsigned, unsigned,
-                         unsigned, unsigned, char *, unsigned);
-
 struct HostModule {
     void *dl;
-    HostRunFn run;
-    void (*entry)(void **);
+    mt_host_entry_fn *entry;
     pthread_mutex_t lock;
+    FiberStacks stacks; /* the launching thread's, kept between launches */
 };
 
 /* --as-needed: the object uses nothing of libstdc++, and not loading it
@@ -175,7 +173,8 @@ static void build_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
     sb_puts(sb, "#include \"mt_host.h\"\n");
     sb_puts(sb, cuda_src);
     sb_puts(sb, "\n#line 1 \"<mytriton host trampoline>\"\n");
-    sb_printf(sb, "extern \"C\" void mt_host_entry(void **a) {\n    %s(",
+    sb_printf(sb, "extern \"C\" void mt_host_entry(void **a, mt_host_thread *self) {\n"
+                  "    mt_host_self = self;\n    %s(",
               kernel);
     for (int i = 0; i < nparams; i++) {
         if (i)
@@ -326,18 +325,14 @@ static int open_module(Ctx *c, const char *path, HostModule **out) {
                           "cannot load the host kernel '%s': %s", path,
                           e ? e : "unknown error");
     }
-    HostRunFn run;
-    void (*entry)(void **);
+    mt_host_entry_fn *entry;
     /* ISO C forbids object-to-function pointer casts; POSIX guarantees it */
-    void *run_sym = dlsym(dl, "mt_host_run");
     void *entry_sym = dlsym(dl, "mt_host_entry");
-    if (!run_sym || !entry_sym) {
+    if (!entry_sym) {
         dlclose(dl);
         return diag_error(c, no_loc, MT_ERR_HOST_CC,
-                          "host kernel '%s' lacks mt_host_run or mt_host_entry",
-                          path);
+                          "host kernel '%s' lacks mt_host_entry", path);
     }
-    memcpy(&run, &run_sym, sizeof run);
     memcpy(&entry, &entry_sym, sizeof entry);
     HostModule *m = calloc(1, sizeof *m);
     if (!m || pthread_mutex_init(&m->lock, NULL) != 0) {
@@ -347,7 +342,6 @@ static int open_module(Ctx *c, const char *path, HostModule **out) {
                           "out of memory for a host module");
     }
     m->dl = dl;
-    m->run = run;
     m->entry = entry;
     *out = m;
     return 0;
@@ -472,14 +466,14 @@ int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
             return diag_error(c, no_loc, MT_ERR_ARG,
                               "grid %c dimension must be in 1..%u, got %u",
                               axis[i], max_grid[i], grid[i]);
-    if (threads < 1 || threads > 1024)
+    if (threads < 1 || threads > MT_MAX_THREADS)
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
-                          "threads per program must be in 1..1024, got %d",
-                          threads);
+                          "threads per program must be in 1..%d, got %d",
+                          MT_MAX_THREADS, threads);
     char err[512];
     pthread_mutex_lock(&m->lock);
-    int rc = m->run(m->entry, args, grid[0], grid[1], grid[2],
-                    (unsigned)threads, err, sizeof err);
+    int rc = fiber_run(m->entry, args, grid, (unsigned)threads, &m->stacks, err,
+                       sizeof err);
     pthread_mutex_unlock(&m->lock);
     if (rc != 0)
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
@@ -492,6 +486,7 @@ void host_module_free(HostModule *m) {
     if (!m)
         return;
     pthread_mutex_destroy(&m->lock);
+    fiber_stacks_free(&m->stacks);
     /* The shared object stays loaded, like a CUDA module for the life of
      * its context: its thread_local state (blockIdx, threadIdx, shared
      * memory) would otherwise leave dangling dynamic-TLS records, which

@@ -1,10 +1,14 @@
 /* mt.h: the one internal header of mytriton, in sections named after the
- * files that implement them, in pipeline order:
+ * files that implement them:
  *
- *   kernel text --lex.c--> tokens --parse.c--> AST --elab.c--> SSA (ir.c)
- *   --verify.c--> --opt.c (fold, cse, dce)--> --layout.c--> --cuda.c--> CUDA C
- *   --nvrtc.c/cuda_rt.c--> cubin, launch         (dlopen'ed libnvrtc, libcuda)
- *   --host.c--> system C++ compiler + mt_host.h --> launch on POSIX threads
+ *   kernel text --lex.c--> tokens --parse.c--> AST --sig.c, elab.c--> SSA
+ *   (ir.c) --verify.c--> --opt.c (fold, cse, dce)--> resources --layout.c-->
+ *   --cuda.c--> CUDA C, the passes listed one a line in pipeline.c; then
+ *   --cudart.c--> NVRTC cubin, launch       (dlopen'ed libnvrtc, libcuda)
+ *   --host.c--> system C++ compiler + mt_host.h --> launch on a few worker
+ *               threads, each CUDA thread a fiber (fiber.c)
+ *   api.c holds the public API's handles, caches and errors; cache.c the
+ *   on-disk cache.
  *
  * Invariants shared by every stage:
  *   - all memory of one compilation lives in its Arena and is freed at once;
@@ -761,6 +765,43 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
 bool builtin_global(const char *name, CV *out); /* range, len, ... */
 int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 
+/* ------------------------------------------------------------ pipeline.c */
+
+/* One past the last mt_stage: the size of per-stage tables.  A stage
+ * appended to mt_stage raises it and adds a row to pipeline.c's
+ * stage_names (a static assertion there checks the count). */
+#define MT_NSTAGES (MT_STAGE_CUBIN + 1)
+
+/* Where printed stages go: passes never print, pipeline_run hands each
+ * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;
+ * text is NULL when printing ran out of memory.  No put: nothing is
+ * printed but the CUDA C, which is the pipeline's product. */
+typedef struct StageSink {
+    void (*put)(void *user, mt_stage stage, const char *text, size_t len);
+    void *user;
+} StageSink;
+
+typedef struct PipelineInput {
+    const char *kernel;
+    const char *signature;
+    const mt_global *globals;
+    int nglobals;
+    int num_warps; /* as asked: checked by check_resources, no default */
+} PipelineInput;
+
+/* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
+ * resources, layout, emit; ir_verify after every pass that transforms IR.
+ * Returns the final Func (c's arena) or NULL with c's error. */
+Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
+
+#define MT_MAX_THREADS 1024         /* threads per program (a CUDA block) */
+#define MT_MAX_ELEMS_PER_THREAD 512 /* elements of one block value per thread */
+
+/* The resource pass: every limit that is a compile-time fact (program
+ * size, elements per thread), each a located error; kernel_loc locates
+ * what belongs to the whole kernel. */
+int check_resources(Func *f, Loc kernel_loc);
+
 /* ------------------------------------------------------------- cudart.c */
 
 /* libcuda.so.1 and libnvrtc opened with dlopen at first use, with the few
@@ -811,8 +852,9 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
 
 /* The host backend: the CUDA C of a kernel, compiled by the system C++
  * compiler with mt_host.h (blockIdx, threadIdx, __shared__, __syncthreads,
- * warp shuffles, math) into a shared object, then run one program at a
- * time with one POSIX thread per CUDA thread. */
+ * warp shuffles, math) into a shared object, then run on a few worker
+ * threads that each run one program at a time, every CUDA thread of it a
+ * fiber (fiber.c). */
 typedef struct HostModule HostModule;
 
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */
@@ -821,6 +863,24 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
+
+/* -------------------------------------------------------------- fiber.c */
+
+#include "mt_host.h" /* its C part: the contract with kernel objects */
+
+/* Fiber stacks a caller keeps from one launch to the next (zeroed: none). */
+typedef struct FiberStacks {
+    char *base;
+    size_t bytes;
+} FiberStacks;
+
+/* Runs a grid of programs of `threads` CUDA threads each, every thread a
+ * call of entry(args, ...) on its own fiber; the launching thread's stacks
+ * are reused from and left in *keep (may be NULL).  Returns 0, or -1 with
+ * the reason (deadlock, bad shape, no memory) in err. */
+int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
+              unsigned threads, FiberStacks *keep, char *err, size_t errlen);
+void fiber_stacks_free(FiberStacks *s);
 
 /* -------------------------------------------------------------- cache.c */
 

@@ -24,12 +24,9 @@ from . import language as tl
 
 __all__ = ["JITFunction", "CompiledKernel", "jit"]
 
-# Key classes of runtime arguments, as built by mtmodule.c: scalars 1-4;
-# pointers 8 + dtype (| 4 when 16-byte aligned) + 16 * (1 + CUDA device).
-_SCALAR_SIG = {1: "i32", 2: "i64", 3: "fp32", 4: "i1", 5: "i32:16", 6: "i64:16"}
-_POINTER_SIG = {0: "*fp32", 1: "*i32", 2: "*i1", 3: "*i64"}
-
-_STAGES = ("ast", "ssa", "ssa-opt", "cuda", "ptx")
+# Printable stages, named by the library (mt_stage_name); cubin is binary,
+# fetched by name but not listed.
+_STAGES = tuple(s for s in _C.STAGES if s != "cubin")
 
 
 def _is_constexpr_annotation(ann: Any) -> bool:
@@ -104,7 +101,7 @@ class _Asm(Mapping):
 
     def __getitem__(self, stage: str) -> Any:
         if stage not in self._texts:
-            if stage not in _STAGES and stage != "cubin":
+            if stage not in _C.STAGES:
                 raise KeyError(stage)
             self._texts[stage] = self._kernel.stage(stage)
         return self._texts[stage]
@@ -252,13 +249,10 @@ class JITFunction(_C.JITFunction):
     def signature(self, bound: tuple, kinds: tuple) -> str:
         entries = []
         for name, value, kind in zip(self.arg_names, bound, kinds):
-            if kind == 0:
+            if kind == 0:  # a constexpr
                 entries.append(_literal(value, name))
-            elif kind & 8:
-                # kind & 4: the address is a multiple of 16 (Triton's 'D').
-                entries.append(_POINTER_SIG[kind & 3] + (":16" if kind & 4 else ""))
-            else:
-                entries.append(_SCALAR_SIG[kind])
+            else:  # the key's argument class, spelled by the extension
+                entries.append(_C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK])
         return ", ".join(entries)
 
     # ---- called from C on a cache miss --------------------------------

@@ -55,8 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 else
                     sb_puts(&sig, plain++ % 2 == 0 ? "*fp32" : "i32");
             }
-            mt_compile_options o;
-            memset(&o, 0, sizeof o);
+            mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
             o.source = src;
             o.filename = "fuzz.py";
             o.kernel = m->funcs[i].name;

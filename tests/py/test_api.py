@@ -147,3 +147,20 @@ def test_ptx_needs_nvrtc():
         assert "nvrtc" in str(e).lower() or "cuda" in str(e).lower()
     else:
         assert ".entry" in ptx or ".visible" in ptx
+
+
+def test_stage_names_come_from_the_library():
+    from mytriton import _C
+    # mt_stage order; a stage appended to the enum appears here by itself
+    assert _C.STAGES[:6] == ("ast", "ssa", "ssa-opt", "cuda", "ptx", "cubin")
+    assert len(set(_C.STAGES)) == len(_C.STAGES)
+    c = fill_kernel.compile(torch.zeros(8), 8, 1.0, BLOCK=8, stages_only=True)
+    assert list(c.asm) == [s for s in _C.STAGES if s != "cubin"]
+    with pytest.raises(KeyError):
+        c.asm["bogus"]
+    k = _C.compile("def k(x):\n    pass\n", "k.py", "k", "*fp32", stages_only=True)
+    assert "extern \"C\" __global__" in k.stage("cuda")
+    assert k.stage(_C.STAGES.index("cuda")) == k.stage("cuda")
+    for bad in ("bogus", 99, -1, len(_C.STAGES)):
+        with pytest.raises(KeyError, match="expected one of"):
+            k.stage(bad)

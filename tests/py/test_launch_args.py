@@ -348,3 +348,28 @@ def test_numpy_integer_constexpr_is_an_int():
     np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32))
     np_constexpr_kernel[(1,)](out, BLOCK=8)  # the same specialisation
     assert np_constexpr_kernel.cache_info()["compiles"] == 1
+
+
+# ------------------------------------------------- argument classes
+
+@triton.jit
+def every_class_kernel(pf, pi, pb, pl, a, b, c, d, e):
+    pass
+
+
+def test_argument_classes_come_from_the_extension():
+    from mytriton import _C, jit
+    assert not hasattr(jit, "_SCALAR_SIG") and not hasattr(jit, "_POINTER_SIG")
+    sigs = _C.ARG_SIGNATURES
+    # every spelling a signature entry can take, exactly once
+    assert sorted(sigs.values()) == sorted(
+        ["i32", "i64", "fp32", "i1", "i32:16", "i64:16"] +
+        [p + h for p in ("*fp32", "*i32", "*i1", "*i64") for h in ("", ":16")])
+    assert all(0 < k <= _C.ARG_CLASS_MASK for k in sigs)
+    t = [torch.zeros(4, dtype=dt) for dt in (torch.float32, torch.int32, torch.bool,
+                                              torch.int64)]
+    k = every_class_kernel.warmup(*t, 3, 32, 2**40, 1.5, True, grid=(1,))
+    assert k.signature == "*fp32:16, *i32:16, *i1:16, *i64:16, i32, i32:16, i64:16, fp32, i1"
+    k = every_class_kernel.warmup(*[x[1:] for x in t], -7, 2**40 + 1, 48, 0.0, False,
+                                  grid=(1,))
+    assert k.signature == "*fp32, *i32, *i1, *i64, i32, i64, i32:16, fp32, i1"

@@ -109,11 +109,124 @@ static void test_sig_errors_are_located(void **state) {
     done(&c);
 }
 
+/* ---- the pipeline ---- */
+
+typedef struct Seen {
+    int order[16]; /* stages in the order the sink saw them */
+    int n;
+    size_t len[16];
+} Seen;
+
+static void see_stage(void *user, mt_stage stage, const char *text, size_t len) {
+    Seen *s = user;
+    assert_non_null(text);
+    assert_int_equal(strlen(text), len);
+    if (s->n < 16) {
+        s->len[s->n] = len;
+        s->order[s->n++] = (int)stage;
+    }
+}
+
+static Func *run_pipeline(Ctx *c, const char *src, const char *kernel, const char *sig,
+                          int num_warps, const StageSink *sink) {
+    memset(c, 0, sizeof *c);
+    c->arena = arena_new();
+    c->filename = "k.py";
+    c->src = src;
+    c->srclen = strlen(src);
+    sb_init(&c->err);
+    PipelineInput in = {kernel, sig, NULL, 0, num_warps};
+    return pipeline_run(c, &in, sink);
+}
+
+static void test_pipeline_snapshots_in_order(void **state) {
+    (void)state;
+    Ctx c;
+    Seen seen = {0};
+    StageSink sink = {see_stage, &seen};
+    Func *f = run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256", 4, &sink);
+    assert_non_null(f);
+    assert_int_equal(f->nparams, 4);
+    assert_int_equal(f->num_warps, 4);
+    assert_int_equal(seen.n, 4);
+    static const int want[] = {MT_STAGE_AST, MT_STAGE_SSA, MT_STAGE_SSA_OPT, MT_STAGE_CUDA};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(seen.order[i], want[i]);
+        assert_true(seen.len[i] > 0);
+    }
+    done(&c);
+    /* without a sink nothing is printed and the result is the same */
+    assert_non_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256", 4,
+                                 NULL));
+    done(&c);
+    /* a failing pass stops the pipeline: no snapshot after it */
+    memset(&seen, 0, sizeof seen);
+    assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,262144", 4,
+                             &sink));
+    assert_int_equal(c.status, MT_ERR_RESOURCE);
+    assert_int_equal(seen.n, 3);
+    assert_int_equal(seen.order[2], MT_STAGE_SSA_OPT);
+    done(&c);
+}
+
+static void test_resource_pass(void **state) {
+    (void)state;
+    Ctx c;
+    /* elements per thread: located at the op that makes the block */
+    assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,131072", 2, NULL));
+    assert_int_equal(c.status, MT_ERR_RESOURCE);
+    assert_int_equal(c.err_loc.line, 5);
+    assert_non_null(strstr(sb_str(&c.err),
+                           "vector<131072 x i32> gives each of the 64 threads 2048 elements, "
+                           "more than 512; use a smaller block or more warps (num_warps=2 now)"));
+    done(&c);
+    /* the same block fits 32 warps: 128 elements per thread */
+    assert_non_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,131072", 32,
+                                 NULL));
+    done(&c);
+    /* the program size: located at the kernel's def */
+    static const int bad_warps[] = {0, -4, 3, 6, 64, 1 << 30};
+    for (size_t i = 0; i < sizeof bad_warps / sizeof bad_warps[0]; i++) {
+        assert_null(run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256",
+                                 bad_warps[i], NULL));
+        assert_int_equal(c.status, MT_ERR_ARG);
+        assert_int_equal(c.err_loc.line, 4);
+        assert_non_null(strstr(sb_str(&c.err), "num_warps must be a power of two from 1 to 32"));
+        done(&c);
+    }
+    static const int good_warps[] = {1, 2, 4, 8, 16, 32};
+    for (size_t i = 0; i < sizeof good_warps / sizeof good_warps[0]; i++) {
+        Func *f = run_pipeline(&c, add_src, "add_kernel", "*fp32,*fp32,*fp32,i32,256",
+                               good_warps[i], NULL);
+        assert_non_null(f);
+        assert_int_equal(f->num_warps, good_warps[i]);
+        done(&c);
+    }
+}
+
+static void test_stage_names(void **state) {
+    (void)state;
+    static const struct { mt_stage s; const char *name; } want[] = {
+        {MT_STAGE_AST, "ast"},   {MT_STAGE_SSA, "ssa"}, {MT_STAGE_SSA_OPT, "ssa-opt"},
+        {MT_STAGE_CUDA, "cuda"}, {MT_STAGE_PTX, "ptx"}, {MT_STAGE_CUBIN, "cubin"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_string_equal(mt_stage_name(want[i].s), want[i].name);
+    /* every stage has a distinct name; the first value without one ends them */
+    int n = 0;
+    while (mt_stage_name((mt_stage)n))
+        n++;
+    assert_int_equal(n, MT_NSTAGES);
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            assert_string_not_equal(mt_stage_name((mt_stage)a), mt_stage_name((mt_stage)b));
+    assert_null(mt_stage_name((mt_stage)-1));
+    assert_null(mt_stage_name((mt_stage)MT_NSTAGES));
+}
+
 /* ---- public API ---- */
 
 static mt_compile_options add_options(const char *sig) {
-    mt_compile_options o;
-    memset(&o, 0, sizeof o);
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = add_src;
     o.filename = "add.py";
     o.kernel = "add_kernel";
@@ -121,6 +234,12 @@ static mt_compile_options add_options(const char *sig) {
     o.backend = MT_BACKEND_HOST;
     o.stages_only = 1;
     return o;
+}
+
+static mt_context *new_context(void) {
+    mt_context *ctx = NULL;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    return ctx;
 }
 
 static void test_compile_stages(void **state) {
@@ -167,6 +286,128 @@ static void test_compile_stages(void **state) {
     mt_kernel_destroy(k2);
     mt_kernel_destroy(k3);
     mt_context_destroy(ctx);
+}
+
+/* The options struct carries its size: a caller built against another
+ * mytriton.h (or one that forgot MT_COMPILE_OPTIONS_INIT) is refused with
+ * a message, before any other field is read. */
+static void test_options_size_checked(void **state) {
+    (void)state;
+    mt_context *ctx = new_context();
+    mt_compile_options init = MT_COMPILE_OPTIONS_INIT;
+    assert_int_equal(init.size, sizeof(mt_compile_options));
+    assert_null(init.source);
+    assert_int_equal(init.num_warps, 0);
+    const size_t bad[] = {0, sizeof(mt_compile_options) - sizeof(void *),
+                          sizeof(mt_compile_options) + sizeof(void *),
+                          (size_t)(uintptr_t)add_src /* an old caller's source pointer */};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
+        o.size = bad[i];
+        mt_kernel *k = (mt_kernel *)1;
+        assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_ARG);
+        assert_ptr_equal(k, (mt_kernel *)1); /* nothing written */
+        char want[64];
+        snprintf(want, sizeof want, "mt_compile_options.size is %zu, this library's is %zu",
+                 bad[i], sizeof(mt_compile_options));
+        assert_non_null(strstr(mt_errmsg(ctx), want));
+        assert_non_null(strstr(mt_errmsg(ctx), "MT_COMPILE_OPTIONS_INIT"));
+    }
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    assert_int_equal(mt_version(), MT_API_VERSION);
+    mt_context_destroy(ctx);
+}
+
+/* Option strings are read during mt_compile and copied where kept. */
+static void test_option_strings_copied(void **state) {
+    (void)state;
+    mt_context *ctx = new_context();
+    char *src = strdup(add_src), *name = strdup("add_kernel"), *sig = strdup("*fp32,*fp32,*fp32,i32,64");
+    char *file = strdup("add.py"), *arch = strdup("sm_80");
+    mt_compile_options o = add_options(sig);
+    o.source = src;
+    o.kernel = name;
+    o.filename = file;
+    o.backend = MT_BACKEND_CUDA;
+    o.arch = arch;
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    memset(src, 'x', strlen(src));
+    memset(name, 'x', strlen(name));
+    memset(sig, 'x', strlen(sig));
+    memset(arch, 'x', strlen(arch));
+    free(src);
+    free(name);
+    free(sig);
+    free(file);
+    free(arch);
+    assert_string_equal(mt_kernel_name(k), "add_kernel");
+    assert_string_equal(mt_kernel_param_name(k, 3), "n");
+    const char *text;
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_CUDA, &text, NULL), MT_OK);
+    assert_non_null(strstr(text, "add_kernel("));
+    mt_context_destroy(ctx);
+}
+
+/* A bad index is reported, not answered with a plausible type. */
+static void test_param_bad_index(void **state) {
+    (void)state;
+    mt_context *ctx = new_context();
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    assert_int_equal(mt_kernel_num_params(k), 4);
+    assert_int_equal(mt_kernel_param_type(k, 0), MT_PARAM_PTR_F32);
+    const int bad[] = {-1, 4, 5, 1 << 30, -(1 << 30)};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(mt_kernel_param_type(k, bad[i]), MT_PARAM_NONE);
+        assert_null(mt_kernel_param_name(k, bad[i]));
+    }
+    assert_int_equal(mt_kernel_param_type(NULL, 0), MT_PARAM_NONE);
+    assert_int_equal(mt_kernel_num_params(NULL), 0);
+    mt_context_destroy(ctx);
+}
+
+static void test_memcpy_kind(void **state) {
+    (void)state;
+    mt_context *ctx = new_context();
+    float host[4] = {1, 2, 3, 4}, back[4] = {0};
+    void *dev;
+    assert_int_equal(mt_malloc(ctx, MT_BACKEND_HOST, sizeof host, &dev), MT_OK);
+    assert_int_equal(mt_memcpy(ctx, MT_BACKEND_HOST, dev, host, sizeof host,
+                               MT_MEMCPY_HOST_TO_DEVICE), MT_OK);
+    assert_int_equal(mt_memcpy(ctx, MT_BACKEND_HOST, back, dev, sizeof back,
+                               MT_MEMCPY_DEVICE_TO_HOST), MT_OK);
+    assert_memory_equal(host, back, sizeof host);
+    /* 0 was "to host" before the enum: now it, like any other value, is refused */
+    const int bad[] = {0, 3, -1};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        back[0] = 0;
+        assert_int_equal(mt_memcpy(ctx, MT_BACKEND_HOST, back, dev, sizeof back,
+                                   (mt_memcpy_kind)bad[i]), MT_ERR_ARG);
+        assert_non_null(strstr(mt_errmsg(ctx), "unknown direction"));
+        assert_true(back[0] == 0);
+    }
+    assert_int_equal(mt_free(ctx, MT_BACKEND_HOST, dev), MT_OK);
+    mt_context_destroy(ctx);
+}
+
+/* What the header says about lifetime: a destroyed handle stays cached
+ * (and valid) until its context goes; compiling again returns it. */
+static void test_kernel_lifetime(void **state) {
+    (void)state;
+    mt_context *ctx = new_context();
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,256");
+    mt_kernel *k, *again;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    mt_kernel_destroy(k);
+    mt_kernel_destroy(k); /* one reference too many: the cache keeps its own */
+    assert_string_equal(mt_kernel_name(k), "add_kernel");
+    assert_int_equal(mt_compile(ctx, &o, &again), MT_OK);
+    assert_ptr_equal(again, k);
+    mt_context_destroy(ctx); /* frees k: nothing may touch it after this */
 }
 
 static void test_compile_errors(void **state) {
@@ -307,8 +548,7 @@ static void test_host_build_with_sigchld_ignored(void **state) {
              "def k(out):\n    tl.store(out, %ld.0)\n", (long)getpid() * 1000 + (long)time(NULL) % 1000);
     mt_context *ctx;
     assert_int_equal(mt_context_create(&ctx), MT_OK);
-    mt_compile_options o;
-    memset(&o, 0, sizeof o);
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
     o.source = src;
     o.filename = "sig.py";
     o.kernel = "k";
@@ -357,7 +597,15 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig_types_and_literals),
         cmocka_unit_test(test_sig_errors_are_located),
+        cmocka_unit_test(test_pipeline_snapshots_in_order),
+        cmocka_unit_test(test_resource_pass),
+        cmocka_unit_test(test_stage_names),
         cmocka_unit_test(test_compile_stages),
+        cmocka_unit_test(test_options_size_checked),
+        cmocka_unit_test(test_option_strings_copied),
+        cmocka_unit_test(test_param_bad_index),
+        cmocka_unit_test(test_memcpy_kind),
+        cmocka_unit_test(test_kernel_lifetime),
         cmocka_unit_test(test_compile_errors),
         cmocka_unit_test(test_host_launch),
         cmocka_unit_test(test_locale_independent_numbers),

@@ -1,6 +1,7 @@
 /* test_runtime.c: the host backend (hand-written CUDA C compiled by the
- * system C++ compiler and run on POSIX threads), the on-disk cache, NVRTC
- * (when libnvrtc is installed) and the CUDA driver loader. */
+ * system C++ compiler and run on fibers), its scheduler driven directly
+ * through the kernel contract, the on-disk cache, NVRTC (when libnvrtc is
+ * installed) and the CUDA driver loader. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -415,6 +416,99 @@ static void test_early_return_and_deadlock(void **state) {
     assert_non_null(strstr(sb_str(&c.err), "deadlock"));
     ctx_fini(&c);
     host_module_free(m);
+}
+
+/* ---- the scheduler through its contract, with C entry points ---- */
+
+typedef struct SchedArgs {
+    int *out;     /* one slot per (program, thread) */
+    int threads;
+} SchedArgs;
+
+/* out[p][t] = the value of thread (t ^ 1) after a barrier: every thread
+ * stores its id, waits for the block, reads its neighbour's slot, then
+ * exchanges through a warp shuffle as well (their sum is checked). */
+static void sched_entry(void **args, mt_host_thread *self) {
+    SchedArgs *a = args[0];
+    unsigned t = self->thread_idx.x;
+    unsigned p = self->block_idx.x + self->grid_dim.x *
+                 (self->block_idx.y + self->grid_dim.y * self->block_idx.z);
+    int *row = a->out + (size_t)p * (unsigned)a->threads;
+    row[t] = (int)t;
+    self->ops->syncthreads(self->worker);
+    int neighbour = row[t ^ 1u];
+    unsigned long long v = self->ops->shfl_xor(self->worker, t, 1, 32);
+    self->ops->syncthreads(self->worker);
+    row[t] = neighbour + (int)v; /* 2 * (t ^ 1) */
+}
+
+static void test_scheduler_contract(void **state) {
+    (void)state;
+    enum { THREADS = 64, GX = 7, GY = 2, GZ = 3, NP = GX * GY * GZ };
+    int *out = calloc((size_t)NP * THREADS, sizeof *out);
+    assert_non_null(out);
+    SchedArgs a = {out, THREADS};
+    void *args[] = {&a};
+    const uint32_t grid[3] = {GX, GY, GZ};
+    FiberStacks keep = {0};
+    char err[256];
+    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, &keep, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    for (int i = 0; i < NP * THREADS; i++)
+        assert_int_equal(out[i], 2 * ((i % THREADS) ^ 1));
+    /* the launching thread's stacks are kept and reused for the same size */
+    assert_non_null(keep.base);
+    char *first = keep.base;
+    memset(out, 0, (size_t)NP * THREADS * sizeof *out);
+    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, &keep, err, sizeof err), 0);
+    assert_ptr_equal(keep.base, first);
+    assert_int_equal(out[NP * THREADS - 1], 2 * ((THREADS - 1) ^ 1));
+    /* another size maps new ones */
+    a.threads = 32;
+    size_t bytes64 = keep.bytes;
+    assert_int_equal(fiber_run(sched_entry, args, grid, 32, &keep, err, sizeof err), 0);
+    assert_non_null(keep.base);
+    assert_true(keep.bytes < bytes64);
+    assert_int_equal(out[NP * 32 - 1], 2 * (31 ^ 1));
+    fiber_stacks_free(&keep);
+    assert_null(keep.base);
+    fiber_stacks_free(&keep); /* twice is fine */
+    /* no keeper: stacks are unmapped after the run */
+    assert_int_equal(fiber_run(sched_entry, args, grid, 32, NULL, err, sizeof err), 0);
+    free(out);
+}
+
+/* Even threads wait at the block barrier, odd ones at the warp's. */
+static void stuck_entry(void **args, mt_host_thread *self) {
+    (void)args;
+    if (self->thread_idx.x % 2 == 0)
+        self->ops->syncthreads(self->worker);
+    else
+        self->ops->shfl_xor(self->worker, 0, 1, 32);
+}
+
+static void bad_shape_entry(void **args, mt_host_thread *self) {
+    (void)args;
+    (void)self;
+    fail_msg("a bad launch shape must run nothing");
+}
+
+static void test_scheduler_errors(void **state) {
+    (void)state;
+    char err[256];
+    const uint32_t grid[3] = {3, 1, 1};
+    FiberStacks keep = {0};
+    assert_int_equal(fiber_run(stuck_entry, NULL, grid, 64, &keep, err, sizeof err), -1);
+    assert_non_null(strstr(err, "deadlock in program ("));
+    assert_null(keep.base); /* stuck fibers' stacks are dropped, not kept */
+    static const struct { uint32_t g[3]; unsigned threads; } bad[] = {
+        {{0, 1, 1}, 32}, {{1, 0, 1}, 32}, {{1, 1, 0}, 32}, {{1, 1, 1}, 0},
+        {{1, 1, 1}, MT_MAX_THREADS + 1}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(fiber_run(bad_shape_entry, NULL, bad[i].g, bad[i].threads, NULL,
+                                   err, sizeof err), -1);
+        assert_non_null(strstr(err, "bad launch shape"));
+    }
 }
 
 static void test_max_threads(void **state) {
@@ -852,6 +946,8 @@ int main(void) {
         cmocka_unit_test(test_grid_3d),
         cmocka_unit_test(test_one_thread),
         cmocka_unit_test(test_early_return_and_deadlock),
+        cmocka_unit_test(test_scheduler_contract),
+        cmocka_unit_test(test_scheduler_errors),
         cmocka_unit_test(test_max_threads),
         cmocka_unit_test(test_compile_error),
         cmocka_unit_test(test_bad_launch_shape),

@@ -1,0 +1,498 @@
+/* fiber.c: the host backend's scheduler: a grid of programs on a few
+ * worker threads, each CUDA thread of a program a fiber.
+ *
+ * Input: a host kernel's entry point (the trampoline host.c adds to the
+ * kernel's CUDA text, compiled against mt_host.h), its arguments, a grid
+ * and the threads per program.  Output: the grid has run, or an error
+ * (a deadlock, no memory for stacks).
+ *
+ * How a grid runs: workers, one per CPU at most (the launching thread and
+ * POSIX threads started for the launch), take program ids from a shared
+ * counter, x fastest.  A worker runs
+ * one whole program at a time, each CUDA thread of it as a fiber (its own
+ * stack, switched by a few instructions), so a __syncthreads or a warp
+ * shuffle is a switch to the next fiber rather than a sleep and wake-up of
+ * an OS thread.  (One OS thread per CUDA thread, the first design, needed
+ * ~8 s for 2000 programs x 128 threads of a warp reduction on two cores;
+ * this needs a few milliseconds.)
+ *
+ * The kernel object sees the scheduler only through mt_host.h's contract
+ * (its C part, which mt.h includes): each worker's
+ * mt_host_thread holds the blockIdx, threadIdx, blockDim and gridDim the
+ * kernel reads, and a table of the two operations a kernel needs from the
+ * scheduler, __syncthreads and the warp shuffle.  The scheduler lives here
+ * once, not in every kernel object.
+ *
+ * Invariants:
+ *   - a worker's fibers all run the same program: its blockIdx is theirs;
+ *     threadIdx is written before a fiber is resumed;
+ *   - __syncthreads waits for every thread of the program that has not
+ *     returned yet (returned threads no longer count, as on the GPU);
+ *     a shuffle writes the lane's value into a per-warp exchange buffer,
+ *     waits at the warp's barrier and reads the partner's slot; the buffer
+ *     alternates between two copies with the barrier's generation, so a
+ *     lane that runs ahead cannot overwrite a value its partner has not
+ *     read yet;
+ *   - fibers never move between OS threads, so the thread_local __shared__
+ *     arrays of the kernel object are seen by exactly one program's
+ *     threads, and addresses a fiber computed stay valid;
+ *   - threads waiting at different barriers with nobody left to release
+ *     them is reported as an error, not a hang;
+ *   - no global state: the launching thread's stacks are kept from one
+ *     launch to the next in the caller's FiberStacks (mapping them, setting
+ *     the guard pages and faulting the first pages in again cost about a
+ *     millisecond per launch of a small kernel). */
+#include "mt.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
+
+#define WARP 32
+#define MAX_WARPS (MT_MAX_THREADS / WARP)
+#define FIBER_STACK (1024 * 1024) /* mapped lazily (MAP_NORESERVE) */
+#define MAX_WORKERS 256
+
+#if defined(__x86_64__)
+/* fiber_switch(save, to): pushes the callee-saved registers, stores the
+ * stack pointer in *save, loads `to` and pops the registers saved there.
+ * fiber_start is where a new fiber's first switch returns to: it calls
+ * r13(r12), the fiber's main function and its worker. */
+void mt_fiber_switch(void **save, void *to);
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl mt_fiber_switch\n"
+        ".hidden mt_fiber_switch\n"
+        ".type mt_fiber_switch,@function\n"
+        "mt_fiber_switch:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size mt_fiber_switch, .-mt_fiber_switch\n"
+        ".p2align 4\n"
+        ".globl mt_fiber_start\n"
+        ".hidden mt_fiber_start\n"
+        ".type mt_fiber_start,@function\n"
+        "mt_fiber_start:\n"
+        "  movq %r12, %rdi\n"
+        "  andq $-16, %rsp\n"
+        "  call *%r13\n"
+        "  ud2\n"
+        ".size mt_fiber_start, .-mt_fiber_start\n");
+void mt_fiber_start(void);
+#endif
+
+typedef struct Barrier {
+    unsigned arrived;
+    unsigned generation;
+} Barrier;
+
+enum { FIBER_READY, FIBER_WAIT, FIBER_DONE };
+
+typedef struct Fiber {
+#if defined(__x86_64__)
+    void *sp;
+#else
+    ucontext_t uc;
+#endif
+    unsigned tid;
+    int state;
+    const Barrier *wait_bar;
+    unsigned wait_gen;
+} Fiber;
+
+typedef struct Run Run;
+
+typedef struct Worker {
+    mt_host_thread view; /* what the kernel reads */
+    Run *run;
+    Fiber *fibers;
+    unsigned nfibers;
+    unsigned done;
+    unsigned warp_done[MAX_WARPS];
+    Barrier block_bar;
+    Barrier warp_bar[MAX_WARPS];
+    unsigned long long exchange[2][MT_MAX_THREADS];
+    Fiber *current;
+#if defined(__x86_64__)
+    void *sched_sp;
+#else
+    ucontext_t sched_uc;
+#endif
+    char *stacks;
+    size_t stacks_bytes;
+    pthread_t tid;
+    bool started;
+    bool is_caller; /* worker 0 runs on the launching thread */
+    FiberStacks *keep;
+} Worker;
+
+struct Run {
+    mt_host_entry_fn *entry;
+    void **args;
+    unsigned long long nprograms;
+    atomic_ullong next_program;
+    atomic_int failed;
+    pthread_mutex_t err_lock;
+    char err[256];
+};
+
+static void to_scheduler(Worker *w, Fiber *f) {
+#if defined(__x86_64__)
+    mt_fiber_switch(&f->sp, w->sched_sp);
+#else
+    swapcontext(&f->uc, &w->sched_uc);
+#endif
+}
+
+static void to_fiber(Worker *w, Fiber *f) {
+    w->current = f;
+    w->view.thread_idx.x = f->tid;
+#if defined(__x86_64__)
+    mt_fiber_switch(&w->sched_sp, f->sp);
+#else
+    swapcontext(&w->sched_uc, &f->uc);
+#endif
+}
+
+static inline void release_if_complete(Barrier *b, unsigned live) {
+    if (b->arrived > 0 && b->arrived >= live) {
+        b->arrived = 0;
+        b->generation++;
+    }
+}
+
+/* Arrives at b, which waits for `live` fibers; the last one goes on
+ * without a switch. */
+static void barrier_wait(Worker *w, Barrier *b, unsigned live) {
+    if (++b->arrived >= live) {
+        b->arrived = 0;
+        b->generation++;
+        return;
+    }
+    Fiber *f = w->current;
+    f->state = FIBER_WAIT;
+    f->wait_bar = b;
+    f->wait_gen = b->generation;
+    to_scheduler(w, f);
+}
+
+static inline unsigned warp_size(unsigned threads, unsigned warp) {
+    unsigned first = warp * WARP;
+    return threads - first < WARP ? threads - first : WARP;
+}
+
+static void op_syncthreads(void *p) {
+    Worker *w = p;
+    barrier_wait(w, &w->block_bar, w->nfibers - w->done);
+}
+
+static unsigned long long op_shfl_xor(void *p, unsigned long long value, int lane_mask,
+                                      int width) {
+    Worker *w = p;
+    unsigned tid = w->current->tid;
+    unsigned warp = tid / WARP, lane = tid % WARP, base = warp * WARP;
+    Barrier *b = &w->warp_bar[warp];
+    unsigned long long *slots = w->exchange[b->generation & 1];
+    slots[tid] = value;
+    barrier_wait(w, b, warp_size(w->nfibers, warp) - w->warp_done[warp]);
+    /* CUDA's width: lanes exchange within segments of `width` lanes */
+    unsigned seg = width > 0 && width <= WARP ? (unsigned)width : WARP;
+    unsigned partner = lane ^ (unsigned)lane_mask;
+    if (partner / seg != lane / seg || partner >= WARP || base + partner >= w->nfibers)
+        partner = lane; /* outside the segment or the program: own value */
+    return slots[base + partner];
+}
+
+static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor};
+
+/* Every fiber runs this: one program per resumption after it finished. */
+static void fiber_main(Worker *w) {
+    for (;;) {
+        Fiber *f = w->current;
+        w->run->entry(w->run->args, &w->view);
+        f->state = FIBER_DONE;
+        w->done++;
+        unsigned warp = f->tid / WARP;
+        w->warp_done[warp]++;
+        /* a barrier the others wait at may now be complete without us */
+        release_if_complete(&w->block_bar, w->nfibers - w->done);
+        release_if_complete(&w->warp_bar[warp],
+                            warp_size(w->nfibers, warp) - w->warp_done[warp]);
+        to_scheduler(w, f);
+    }
+}
+
+#if !defined(__x86_64__)
+/* makecontext passes int arguments: the worker's address in two halves */
+static void fiber_start_uc(unsigned lo, unsigned hi) {
+    fiber_main((Worker *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo));
+}
+#endif
+
+static void run_fail(Run *run, const char *msg) {
+    pthread_mutex_lock(&run->err_lock);
+    if (!atomic_load(&run->failed)) {
+        snprintf(run->err, sizeof run->err, "%s", msg);
+        atomic_store(&run->failed, 1);
+    }
+    pthread_mutex_unlock(&run->err_lock);
+}
+
+static void init_fiber(Worker *w, unsigned i, char *base, size_t psz, size_t per) {
+    Fiber *f = &w->fibers[i];
+    f->tid = i;
+    f->state = FIBER_READY;
+#if defined(__x86_64__)
+    /* the first switch pops six registers and returns into fiber_start
+     * with rsp = 8 mod 16, as after a call; stagger the tops: stacks a
+     * multiple of the page size apart would put every fiber's hot frames
+     * in the same cache sets */
+    uintptr_t top = ((uintptr_t)(base + per - (i % 61) * 64)) & ~(uintptr_t)15;
+    void **sp = (void **)(top - 16);
+    void (*start)(void) = mt_fiber_start;
+    void (*main_fn)(Worker *) = fiber_main;
+    sp[1] = NULL;
+    memcpy(&sp[0], &start, sizeof start);
+    sp -= 6;
+    memset(sp, 0, 6 * sizeof *sp);
+    sp[3] = w;                               /* r12 */
+    memcpy(&sp[2], &main_fn, sizeof main_fn); /* r13 */
+    f->sp = sp;
+#else
+    (void)per;
+    getcontext(&f->uc);
+    f->uc.uc_stack.ss_sp = base + psz;
+    f->uc.uc_stack.ss_size = FIBER_STACK;
+    f->uc.uc_link = NULL;
+    uintptr_t a = (uintptr_t)w;
+    makecontext(&f->uc, (void (*)(void))fiber_start_uc, 2, (unsigned)(a & 0xffffffffu),
+                (unsigned)(a >> 16 >> 16));
+#endif
+}
+
+static int worker_setup(Worker *w) {
+    long page = sysconf(_SC_PAGESIZE);
+    size_t psz = page > 0 ? (size_t)page : 4096;
+    size_t per = FIBER_STACK + psz; /* a guard page below each stack */
+    w->stacks_bytes = per * w->nfibers;
+    bool fresh = true;
+    FiberStacks *keep = w->is_caller ? w->keep : NULL;
+    if (keep && keep->base && keep->bytes == w->stacks_bytes) {
+        w->stacks = keep->base; /* guard pages already in place */
+        keep->base = NULL;
+        fresh = false;
+    } else {
+        void *mem = mmap(NULL, w->stacks_bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) {
+            w->stacks = NULL;
+            return -1;
+        }
+        w->stacks = mem;
+    }
+    for (unsigned i = 0; i < w->nfibers; i++) {
+        char *base = w->stacks + per * i;
+        if (fresh)
+            mprotect(base, psz, PROT_NONE);
+        init_fiber(w, i, base, psz, per);
+    }
+    return 0;
+}
+
+/* Runs the threads of one program until all returned; -1 on deadlock. */
+static int worker_program(Worker *w) {
+    w->done = 0;
+    memset(w->warp_done, 0, sizeof w->warp_done);
+    w->block_bar.arrived = 0;
+    for (unsigned i = 0; i < MAX_WARPS; i++)
+        w->warp_bar[i].arrived = 0;
+    for (unsigned i = 0; i < w->nfibers; i++)
+        w->fibers[i].state = FIBER_READY;
+    while (w->done < w->nfibers) {
+        bool progress = false;
+        for (unsigned i = 0; i < w->nfibers; i++) {
+            Fiber *f = &w->fibers[i];
+            if (f->state == FIBER_DONE ||
+                (f->state == FIBER_WAIT && f->wait_bar->generation == f->wait_gen))
+                continue;
+            f->state = FIBER_READY;
+            to_fiber(w, f);
+            progress = true;
+        }
+        if (!progress)
+            return -1;
+    }
+    return 0;
+}
+
+static void *worker_main(void *p) {
+    Worker *w = p;
+    Run *run = w->run;
+    char msg[256];
+    if (worker_setup(w) != 0) {
+        snprintf(msg, sizeof msg, "cannot map %u fiber stacks of %u KiB", w->nfibers,
+                 FIBER_STACK / 1024);
+        run_fail(run, msg);
+        return NULL;
+    }
+    mt_uint3 *bi = &w->view.block_idx;
+    unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
+    while (!atomic_load_explicit(&run->failed, memory_order_relaxed)) {
+        unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
+        if (pid >= run->nprograms)
+            break;
+        bi->x = (unsigned)(pid % gx);
+        bi->y = (unsigned)((pid / gx) % gy);
+        bi->z = (unsigned)(pid / (gx * gy));
+        if (worker_program(w) != 0) {
+            /* the fibers are stuck mid-kernel; their stacks are dropped */
+            snprintf(msg, sizeof msg,
+                     "deadlock in program (%u, %u, %u): threads wait at different "
+                     "barriers (a __syncthreads or warp shuffle not reached by every "
+                     "thread)",
+                     bi->x, bi->y, bi->z);
+            run_fail(run, msg);
+            break;
+        }
+    }
+    if (w->is_caller && w->keep && !atomic_load(&run->failed)) {
+        /* kept for the next launch (a deadlocked program's fibers are
+         * stuck mid-kernel: those stacks are dropped) */
+        fiber_stacks_free(w->keep);
+        w->keep->base = w->stacks;
+        w->keep->bytes = w->stacks_bytes;
+    } else {
+        munmap(w->stacks, w->stacks_bytes);
+    }
+    w->stacks = NULL;
+    return NULL;
+}
+
+static unsigned worker_count(unsigned long long nprograms) {
+    unsigned n = 1;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = (unsigned)CPU_COUNT(&set);
+#else
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (unsigned)c : 1;
+#endif
+    const char *env = getenv("MYTRITON_HOST_WORKERS");
+    if (env && *env) {
+        long v = strtol(env, NULL, 10);
+        if (v >= 1 && v <= 1024)
+            n = (unsigned)v;
+    }
+    if (n < 1)
+        n = 1;
+    if (n > MAX_WORKERS)
+        n = MAX_WORKERS;
+    if ((unsigned long long)n > nprograms)
+        n = (unsigned)nprograms;
+    return n;
+}
+
+/* Starts the extra workers and runs worker 0 on this thread; extra
+ * workers only add speed, so a failed pthread_create means fewer of
+ * them, not a failed launch. */
+static void run_workers(Worker *workers, unsigned nworkers) {
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok && pthread_attr_setstacksize(&attr, 256 * 1024) != 0)
+        attr_ok = false;
+    for (unsigned i = 1; i < nworkers && attr_ok; i++) {
+        if (pthread_create(&workers[i].tid, &attr, worker_main, &workers[i]) != 0)
+            break;
+        workers[i].started = true;
+    }
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    workers[0].is_caller = true;
+    worker_main(&workers[0]);
+    for (unsigned i = 1; i < nworkers; i++)
+        if (workers[i].started)
+            pthread_join(workers[i].tid, NULL);
+}
+
+int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsigned threads,
+              FiberStacks *keep, char *err, size_t errlen) {
+    if (err && errlen)
+        err[0] = 0;
+    if (threads < 1 || threads > MT_MAX_THREADS || grid[0] < 1 || grid[1] < 1 ||
+        grid[2] < 1) {
+        if (err && errlen)
+            snprintf(err, errlen, "bad launch shape: grid (%u, %u, %u), %u threads", grid[0],
+                     grid[1], grid[2], threads);
+        return -1;
+    }
+    unsigned long long nprograms = (unsigned long long)grid[0] * grid[1] * grid[2];
+    unsigned nworkers = worker_count(nprograms);
+    Run *run = calloc(1, sizeof *run);
+    Worker *workers = calloc(nworkers, sizeof *workers);
+    Fiber *fibers = calloc((size_t)nworkers * threads, sizeof *fibers);
+    if (!run || !workers || !fibers) {
+        free(run);
+        free(workers);
+        free(fibers);
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory for %u host workers", nworkers);
+        return -1;
+    }
+    run->entry = entry;
+    run->args = args;
+    run->nprograms = nprograms;
+    atomic_init(&run->next_program, 0);
+    atomic_init(&run->failed, 0);
+    pthread_mutex_init(&run->err_lock, NULL);
+    for (unsigned i = 0; i < nworkers; i++) {
+        Worker *w = &workers[i];
+        w->view.block_dim = (mt_uint3){threads, 1, 1};
+        w->view.grid_dim = (mt_uint3){grid[0], grid[1], grid[2]};
+        w->view.ops = &scheduler_ops;
+        w->view.worker = w;
+        w->run = run;
+        w->fibers = &fibers[(size_t)i * threads];
+        w->nfibers = threads;
+        w->keep = keep;
+    }
+    run_workers(workers, nworkers);
+    int result = atomic_load(&run->failed) ? -1 : 0;
+    if (result != 0 && err && errlen)
+        snprintf(err, errlen, "%s", run->err);
+    pthread_mutex_destroy(&run->err_lock);
+    free(run);
+    free(workers);
+    free(fibers);
+    return result;
+}
+
+void fiber_stacks_free(FiberStacks *s) {
+    if (s && s->base)
+        munmap(s->base, s->bytes);
+    if (s) {
+        s->base = NULL;
+        s->bytes = 0;
+    }
+}
