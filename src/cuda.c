@@ -72,9 +72,6 @@ typedef struct Emit {
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
-    struct AxisInfo *axis;  /* axis analysis, computed on demand */
-    uint8_t *axis_done;
-    const Op **loop_of;  /* loop index value -> its for op */
 } Emit;
 
 static const char *SLOT = "mt_e";
@@ -655,170 +652,6 @@ static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
     return NULL;
 }
 
-/* ------------------------------------------------------- axis analysis */
-
-/* What is known about an integer or pointer value along its last dim (the
- * fastest-varying one of every layout), after Triton's AxisInfo: elements
- * come in runs of `contig` consecutive values (+1 each) starting at
- * multiples of `contig`, the first element of each run is a multiple of
- * `div` (pointers: the address in bytes), and runs of `constancy` equal
- * values start at multiples of `constancy`.  All three are powers of two;
- * a scalar, or a block whose last dim is 1, is constant along it
- * (AXIS_BIG).  `hinted`: a pointer derived from a parameter whose
- * signature promises 16-byte alignment; only those get vector accesses. */
-#define AXIS_BIG ((int64_t)1 << 30)
-
-typedef struct AxisInfo {
-    int64_t contig, constancy, div;
-    bool hinted;
-} AxisInfo;
-
-static int64_t pow2_factor(int64_t v) {
-    if (v == 0)
-        return AXIS_BIG;
-    uint64_t u = (uint64_t)(v < 0 ? -(v + 1) + 1 : v); /* |v| without UB */
-    int64_t p = 1;
-    while (!(u & 1) && p < AXIS_BIG) {
-        u >>= 1;
-        p <<= 1;
-    }
-    return p;
-}
-
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* div of the element at every multiple of c (c a power of two <= contig
- * or 1): inside a run of consecutive values it drops to c's factor. */
-static int64_t div_at(const AxisInfo *a, int64_t c) {
-    return a->contig > c ? min64(a->div, c) : a->div;
-}
-
-static AxisInfo axis_unknown(Type t) {
-    AxisInfo a = {1, t.rank == 0 ? AXIS_BIG : 1, 1, false};
-    return a;
-}
-
-static AxisInfo axis_of(Emit *e, ValId v, int depth);
-
-/* An operand as seen along the last dim of a result: a scalar or a block
- * whose last dim is 1 is constant along it. */
-static AxisInfo axis_operand(Emit *e, ValId v, int depth) {
-    AxisInfo a = axis_of(e, v, depth);
-    Type t = val_type(e->f, v);
-    if (t.rank == 0 || t.shape[t.rank - 1] == 1) {
-        a.div = div_at(&a, 1);
-        a.contig = 1;
-        a.constancy = AXIS_BIG;
-    }
-    return a;
-}
-
-static AxisInfo axis_compute(Emit *e, ValId v, int depth) {
-    Func *f = e->f;
-    Value *x = val(f, v);
-    Type t = x->type;
-    AxisInfo r = axis_unknown(t);
-    if (t.dtype == DT_F32 && !t.is_ptr)
-        return r;
-    if (x->kind == VK_CONST) {
-        r.div = pow2_factor(x->c.i);
-        return r;
-    }
-    if (x->kind == VK_PARAM) {
-        r.div = x->divisibility > 1 ? pow2_factor(x->divisibility) : 1;
-        r.hinted = t.is_ptr && x->divisibility >= 16;
-        return r;
-    }
-    if (x->kind == VK_LOOP_INDEX) {
-        const Op *loop = e->loop_of ? e->loop_of[v] : NULL;
-        if (loop)
-            r.div = min64(axis_operand(e, loop->args[0], depth + 1).div,
-                          axis_operand(e, loop->args[2], depth + 1).div);
-        return r;
-    }
-    if (x->kind != VK_OP || !x->def || depth > 48)
-        return r;
-    Op *op = x->def;
-    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
-    switch (op->code) {
-    case OP_ARANGE:
-        r.contig = last;
-        r.constancy = 1;
-        r.div = pow2_factor(op->attr[0]);
-        return r;
-    case OP_ZEROS:
-        r.constancy = AXIS_BIG;
-        r.div = AXIS_BIG;
-        return r;
-    case OP_FULL:
-    case OP_BROADCAST:
-    case OP_EXPAND_DIMS:
-    case OP_CAST: {
-        if (op->code == OP_CAST && (type_is_float(val_type(f, op->args[0])) ||
-                                    t.dtype == DT_I1))
-            return r;
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        a.hinted = a.hinted && t.is_ptr;
-        return a;
-    }
-    case OP_ADD:
-    case OP_SUB:
-    case OP_ADDPTR: {
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
-        int64_t scale = 1;
-        if (op->code == OP_ADDPTR)
-            scale = t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
-        int64_t c = min64(a.contig, b.constancy);
-        if (op->code == OP_ADD || op->code == OP_ADDPTR)
-            c = max64(c, min64(b.contig, a.constancy));
-        r.contig = c;
-        r.constancy = min64(a.constancy, b.constancy);
-        if (r.constancy > 1)
-            c = 1; /* a constant run: every element's factor */
-        r.div = min64(div_at(&a, c), min64(div_at(&b, c) * scale, AXIS_BIG));
-        r.hinted = op->code == OP_ADDPTR && a.hinted;
-        return r;
-    }
-    case OP_MUL:
-    case OP_SHL: {
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
-        Value *bv = val(f, op->args[1]);
-        if (op->code == OP_SHL) {
-            if (bv->kind != VK_CONST || bv->c.i < 0 || bv->c.i > 30)
-                return r;
-            b.div = (int64_t)1 << bv->c.i;
-        }
-        r.constancy = min64(a.constancy, b.constancy);
-        r.div = min64(div_at(&a, 1) * div_at(&b, 1), AXIS_BIG);
-        return r;
-    }
-    default:
-        return r;
-    }
-}
-
-static AxisInfo axis_of(Emit *e, ValId v, int depth) {
-    if (!v)
-        return axis_unknown(type_scalar(DT_I32));
-    if (e->axis_done[v])
-        return e->axis[v];
-    AxisInfo a = axis_compute(e, v, depth);
-    Type t = val_type(e->f, v);
-    if (a.contig < 1)
-        a.contig = 1;
-    if (t.rank && t.shape[t.rank - 1] == 1) {
-        a.div = div_at(&a, 1);
-        a.contig = 1;
-        a.constancy = AXIS_BIG;
-    }
-    e->axis[v] = a;
-    e->axis_done[v] = 1;
-    return a;
-}
-
 /* --------------------------------------------------------- op emitters */
 
 static int emit_region(Emit *e, Region *r);
@@ -867,7 +700,7 @@ static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
         return false;
     if (is_store && *owner_text(e, r, SLOT))
         return false; /* replicated slots: only owners may store */
-    AxisInfo a = axis_of(e, p, 0);
+    const AxisInfo a = e->f->axis[p];
     if (!a.hinted)
         return false;
     int w = 16 / es;
@@ -1698,7 +1531,6 @@ static int emit_for(Emit *e, Op *op) {
     Func *f = e->f;
     DotPlan plan = {0, 1, false, NULL, NULL, 0, false};
     bool staged = match_dot_loop(f, op, &plan);
-    e->loop_of[op->index] = op;
     int n = op->nres;
     Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
@@ -1850,13 +1682,14 @@ int cuda_emit(Func *f, StrBuf *out) {
     e.name = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvals);
     e.dist = arena_alloc(f->arena, sizeof(Dist) * (size_t)f->nvals);
     e.has_dist = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    e.axis = arena_alloc(f->arena, sizeof(AxisInfo) * (size_t)f->nvals);
-    e.axis_done = arena_alloc(f->arena, (size_t)f->nvals);
-    e.loop_of = arena_alloc(f->arena, sizeof(Op *) * (size_t)f->nvals);
-    if (!e.name || !e.dist || !e.has_dist || !e.axis || !e.axis_done ||
-        !e.loop_of) {
+    if (!e.name || !e.dist || !e.has_dist) {
         sb_free(&e.body);
         return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    }
+    if (!f->axis) {
+        sb_free(&e.body);
+        return diag_error(c, (Loc){0, 0}, MT_ERR_INTERNAL,
+                          "cuda_emit runs after the axis analysis");
     }
     for (int v = 1; v < f->nvals; v++) {
         Value *x = &f->vals[v];

@@ -378,9 +378,13 @@ struct Op {
     ValId index;       /* loop induction variable (i32) */
     ValId *iters;      /* nres carried arguments visible in the body */
     ValId *yields;     /* nres values yielded at the end of the body */
+    struct DotPlan *plan; /* dotplan.c: for and dot ops */
 };
 
 typedef struct Layout Layout; /* layout.c */
+typedef struct AxisInfo AxisInfo; /* axis.c */
+typedef struct DotPlan DotPlan;   /* dotplan.c */
+typedef struct SmemPlan SmemPlan; /* smemplan.c */
 
 typedef struct Func {
     Ctx *ctx;
@@ -395,6 +399,8 @@ typedef struct Func {
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
+    AxisInfo *axis;       /* axis.c: per ValId */
+    SmemPlan *smem;       /* smemplan.c */
     ValId *const_slots;   /* interning table of constants (ir.c) */
     int const_cap, nconsts;
 } Func;
@@ -473,6 +479,23 @@ struct Layout {
 };
 
 int layout_assign(Func *f); /* sets Value.layout for every block value */
+
+/* ---------------------------------------------------------------- axis.c */
+
+/* Facts along a value's last dim (see axis.c): runs of `contig`
+ * consecutive values starting at multiples of contig, whose first element
+ * is a multiple of `div` (pointers: bytes), runs of `constancy` equal
+ * values; powers of two, AXIS_BIG when unbounded.  `hinted`: a pointer
+ * from a parameter promised 16-byte aligned. */
+#define AXIS_BIG ((int64_t)1 << 30)
+
+struct AxisInfo {
+    int64_t contig, constancy, div;
+    bool hinted;
+};
+
+int axis_analyze(Func *f); /* fills f->axis */
+void axis_print(StrBuf *sb, const AxisInfo *a); /* "axis contig=4 div=16 ..." */
 
 /* --------------------------------------------------------------- cuda.c */
 

