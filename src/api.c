@@ -347,6 +347,8 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
     if (rc == 0)
         rc = axis_analyze(f);
     if (rc == 0)
+        rc = plan_dots(f);
+    if (rc == 0)
         rc = cuda_emit(f, &sb);
     if (rc == 0) {
         k->text[MT_STAGE_CUDA] = dup_sb(&sb, &k->textlen[MT_STAGE_CUDA]);

@@ -21,7 +21,7 @@
 static int64_t pow2_factor(int64_t v) {
     if (v == 0)
         return AXIS_BIG;
-    uint64_t u = (uint64_t)(v < 0 ? -(v + 1) + 1 : v); /* |v| without UB */
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v; /* |v| without UB */
     int64_t p = 1;
     while (!(u & 1) && p < AXIS_BIG) {
         u >>= 1;

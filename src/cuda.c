@@ -40,16 +40,6 @@ typedef struct Dist {
     int base;          /* index of the parameter set (base variables) */
 } Dist;
 
-typedef struct DotPlan {
-    ValId dot;         /* the staged dot's result */
-    int stage_count;   /* 2 when the canonical loop matched */
-    bool pipelined;    /* match_pipeline: the loop is software pipelined */
-    struct Op *dot_op, *add_op;  /* the dot and its accumulate (NULL: the
-                                    dot takes the accumulator itself) */
-    ValId next;        /* the yielded sum */
-    bool in_place;     /* the dot may add into the carried array */
-} DotPlan;
-
 typedef struct Emit {
     Func *f;
     Ctx *c;
@@ -68,7 +58,6 @@ typedef struct Emit {
     int64_t lhs_stage_size, rhs_stage_size;
     Loc smem_loc;        /* op that pushed shared memory over the budget */
     bool smem_over;
-    ValId staged_dot;    /* dot under a two-stage plan (0: none) */
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
@@ -1039,133 +1028,6 @@ static int emit_reduce(Emit *e, Op *op) {
 
 /* ---------------------------------------------------------------- dot */
 
-static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
-    if (v == target)
-        return true;
-    if (!v || seen[v] || val(f, v)->kind != VK_OP)
-        return false;
-    seen[v] = 1;
-    Op *d = val(f, v)->def;
-    if (!d || d->code == OP_FOR)
-        return false;
-    for (int i = 0; i < d->nargs; i++)
-        if (depends_on(f, d->args[i], target, seen))
-            return true;
-    return false;
-}
-
-/* Inventory 9.6: the canonical runtime K loop around one dot, all ten
- * conditions; anything else keeps the single-stage lowering.  On top of
- * them, match_pipeline decides whether the loop is also software
- * pipelined. */
-static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
-                           DotPlan *plan);
-
-static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
-    ValId start = loop->args[0], step = loop->args[2];
-    if (!val_is_const(f, start) || val(f, start)->c.i != 0)
-        return false;                                    /* 1 */
-    if (!val_is_const(f, step) || val(f, step)->c.i <= 0)
-        return false;                                    /* 2 */
-    Op *dot = NULL;
-    int ndots = 0;
-    for (int i = 0; i < loop->body->nops; i++) {
-        Op *op = loop->body->ops[i];
-        if (op->code == OP_FOR)
-            return false;                                /* 10 */
-        if (op->code == OP_DOT) {
-            dot = op;
-            ndots++;
-        }
-    }
-    if (ndots != 1)
-        return false;                                    /* 4 */
-    Type at = val_type(f, dot->args[0]);
-    if (val(f, step)->c.i != at.shape[1])
-        return false;                                    /* 3 */
-    uint8_t *seen = arena_alloc(f->arena, (size_t)f->nvals);
-    if (!seen || !depends_on(f, dot->args[0], loop->index, seen))
-        return false;                                    /* 5 */
-    memset(seen, 0, (size_t)f->nvals);
-    if (!depends_on(f, dot->args[1], loop->index, seen))
-        return false;                                    /* 6 */
-    if (loop->nres != 1)
-        return false;                                    /* 7 */
-    ValId acc = loop->iters[0], next = 0;
-    if (dot->args[2] == acc) {
-        next = dot->res[0]; /* dot(a, b, acc) adds in place */
-    } else {
-        for (int i = 0; i < loop->body->nops; i++) {
-            Op *op = loop->body->ops[i];
-            if (op->code == OP_ADD &&
-                ((op->args[0] == acc && op->args[1] == dot->res[0]) ||
-                 (op->args[1] == acc && op->args[0] == dot->res[0])))
-                next = op->res[0];
-        }
-    }
-    if (!next)
-        return false;                                    /* 8 */
-    if (loop->yields[0] != next)
-        return false;                                    /* 9 */
-    plan->dot = dot->res[0];
-    plan->stage_count = 2;
-    plan->pipelined = match_pipeline(f, loop, dot, next, plan);
-    return true;
-}
-
-/* The software-pipelining proof on a loop match_dot_loop accepted: the
- * body is exactly the dot, its accumulate (next = acc + dot, or the dot
- * itself when it takes acc), and the ops the dot's operands are computed
- * from (pure ops and loads, none reading the accumulator).  Then the
- * operand ops of tile t + 1 can be issued before the dot of tile t (no
- * store, no other carry, nothing else in the body can observe the move),
- * and the dot may accumulate straight into the carried array when the
- * accumulator, the dot and the sum share one layout and nothing else
- * reads them. */
-static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
-                           DotPlan *plan) {
-    ValId acc = loop->iters[0];
-    Op *add = next == dot->res[0] ? NULL : val(f, next)->def;
-    if (dot->args[2] && dot->args[2] != acc)
-        return false;
-    uint8_t *need = arena_alloc(f->arena, (size_t)f->nvals);
-    if (!need)
-        return false;
-    need[dot->args[0]] = need[dot->args[1]] = 1;
-    for (int i = loop->body->nops - 1; i >= 0; i--) {
-        Op *op = loop->body->ops[i];
-        if (op == dot || op == add)
-            continue;
-        if (!(op_info[op->code].flags & (F_PURE | F_READ)) || op->nres != 1 ||
-            !need[op->res[0]])
-            return false;
-        for (int k = 0; k < op->nargs; k++) {
-            if (op->args[k] == acc)
-                return false;
-            if (op->args[k])
-                need[op->args[k]] = 1;
-        }
-    }
-    plan->dot_op = dot;
-    plan->add_op = add;
-    plan->next = next;
-    int la = val(f, acc)->layout;
-    plan->in_place = la >= 0 && la == val(f, dot->res[0])->layout &&
-                     la == val(f, next)->layout;
-    return true;
-}
-
-/* Is r the register tile of layout.c's dot_layout (4 x 4 blocks, no
- * replication), which the vectorised dot below reads with float4? */
-static bool dot_tiled(const Dist *r) {
-    if (r->L.rank != 2 || r->vrank != 2 || r->L.order[0] != 1)
-        return false;
-    for (int p = 0; p < 2; p++)
-        if (r->L.spt[p] % 4 != 0 || r->n[p] < tile_of(&r->L, p))
-            return false;
-    return true;
-}
-
 /* For each slot the thread owns: sbuf[addr(slot)] = src[slot]. */
 static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
                             const SharedBuffer *sbuf, const char *addr,
@@ -1246,46 +1108,27 @@ static void note_dot_buffers(Emit *e, const SharedBuffer *A,
 }
 
 /* One dot's lowering, split so that the pipelined loop can place the
- * shared writes and the FMA loop separately: its result distribution,
- * which of the two forms it takes, and its two shared buffers. */
+ * shared writes and the FMA loop separately: its plan (form, tiles,
+ * buffers; dotplan.c) and its result distribution. */
 typedef struct DotGen {
     Op *op;
+    const DotPlan *plan;
     Dist r;
     bool tiled;          /* the vectorised register-tile form */
     SharedBuffer A, B;
 } DotGen;
 
-static void note_dot_occupancy(Emit *e, const DotGen *g);
-
-/* The vectorised form (dot_tiled result): A is stored transposed,
- * [BK][BM + pad], so a thread's rows of A at one k are consecutive; per k
- * every thread reads E0 values of A and E1 of B as float4 and does E0 * E1
- * FMAs.  Padding: a warp reads one k row at a time (no row conflicts), but
- * the transposed write has tpw[1] of A's load layout rows in flight at
- * once; the Version 18 rule on those rows, in units of one float4 so rows
- * stay 16-byte aligned, decides the padding.  The scalar form keeps A
- * [BM][BK + pad] with the rule on the result's rows per warp. */
-static void dot_prepare(Emit *e, Op *op, int stages, DotGen *g) {
-    Func *f = e->f;
-    ValId a = op->args[0], b = op->args[1], res = op->res[0];
-    Type at = val_type(f, a), bt = val_type(f, b);
-    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+static void dot_prepare(Emit *e, Op *op, DotGen *g) {
+    const DotPlan *p = op->plan;
     g->op = op;
-    g->r = dist_assigned(e, res);
-    g->tiled = dot_tiled(&g->r) && BM % 4 == 0 && BN % 4 == 0;
-    if (g->tiled) {
-        const Dist *da = &e->dist[a];
-        int rows_in_flight = da->L.rank == 2 ? da->L.tpw[da->L.rank - 1] : 1;
-        g->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
-                              4 * smem_bank_padding(BM, rows_in_flight), stages};
-    } else {
-        int rows_per_warp = g->r.L.tpw[0] < BM ? g->r.L.tpw[0] : BM;
-        g->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32,
-                              smem_bank_padding(BK, rows_per_warp), stages};
-    }
-    g->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
+    g->plan = p;
+    g->r = dist_assigned(e, op->res[0]);
+    g->tiled = p->tiled;
+    g->A = p->A;
+    g->B = p->B;
     note_dot_buffers(e, &g->A, &g->B, op->loc);
-    note_dot_occupancy(e, g);
+    if (p->tiled && (!e->min_blocks || p->min_blocks < e->min_blocks))
+        e->min_blocks = p->min_blocks;
 }
 
 /* The cooperative writes of both operands, from arrays src_a / src_b
@@ -1369,34 +1212,12 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     e->has_dist[res] = true;
 }
 
-/* Blocks per SM to ask ptxas for (the second __launch_bounds__
- * argument) around a pipelined register-tiled dot: a register cap of
- * 65536 / (threads * blocks) that still holds the E accumulators, the
- * prefetched operands, the fragments and the addresses, estimated as
- * max(2E, E + 64) (measured with ptxas -v on sm_90: 128x64 and 64x128 at
- * 4 warps and 128x128 at 8 warps fit 128 registers, 64x64 fits ~100,
- * without spills).  It lifts 128x64 / 4 warps from 3 to 4 blocks per SM. */
-static void note_dot_occupancy(Emit *e, const DotGen *g) {
-    if (!g->tiled)
-        return;
-    int threads = 32 * e->f->num_warps;
-    int nE = g->r.nE;
-    int cap = 2 * nE > nE + 64 ? 2 * nE : nE + 64;
-    int blocks = 65536 / (threads * cap);
-    if (blocks * threads > 2048)
-        blocks = 2048 / threads;
-    if (blocks < 1)
-        blocks = 1;
-    if (!e->min_blocks || blocks < e->min_blocks)
-        e->min_blocks = blocks;
-}
-
 /* A dot outside a pipelined loop: write, barrier, compute, and (single
  * stage) a barrier before the buffers can be written again. */
 static int emit_dot(Emit *e, Op *op) {
-    bool staged = op->res[0] == e->staged_dot;
+    bool staged = op->plan->form == DOT_TWO_STAGE;
     DotGen g;
-    dot_prepare(e, op, staged ? 2 : 1, &g);
+    dot_prepare(e, op, &g);
     const char *stage = staged ? "dot_stage" : "0";
     ValId acc = op->args[2];
     const char *init = acc ? elem_expr(e, acc, &g.r, op->loc) : "0.0f";
@@ -1413,7 +1234,7 @@ static int emit_dot(Emit *e, Op *op) {
 static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
     for (int i = 0; i < loop->body->nops; i++) {
         Op *op = loop->body->ops[i];
-        if (op == plan->dot_op || op == plan->add_op)
+        if (op == plan->dot || op == plan->add)
             continue;
         if (emit_op(e, op) < 0 || HAS_ERROR(e->c))
             return -1;
@@ -1442,10 +1263,9 @@ static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
  * t + 1, so tile t + 1's loads run exactly when the original program
  * runs them.  Emits the header and the body up to the barrier; the
  * caller adds the yields and closes the loop. */
-static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
-                               const Dist *carried) {
+static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan) {
     Func *f = e->f;
-    Op *dot = plan->dot_op;
+    Op *dot = plan->dot;
     ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[0];
     long long BK = val(f, loop->args[2])->c.i;
     const char *lo = vname(e, loop->args[0]), *hi = vname(e, loop->args[1]);
@@ -1456,7 +1276,7 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
     if (emit_operand_ops(e, loop, plan) < 0)
         return -1;
     DotGen g;
-    dot_prepare(e, dot, 2, &g);
+    dot_prepare(e, dot, &g);
     dot_writes(e, &g, "0", NULL, NULL);
     e->indent--;
     line(e, "}");
@@ -1485,10 +1305,11 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
     line(e, "}");
     e->name[loop->index] = "k_base";
     mark_line(e, dot->loc);
-    dot_prepare(e, dot, 2, &g);
+    dot_prepare(e, dot, &g);
     e->pipelined = true;
-    bool in_place = plan->in_place && memcmp(&g.r, carried, sizeof g.r) == 0;
-    if (in_place) {
+    /* in place: acc, dot and sum share one layout, so the carried array
+     * already has the dot's distribution */
+    if (plan->in_place) {
         dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
         e->name[plan->next] = e->name[acc];
         e->dist[plan->next] = g.r;
@@ -1497,7 +1318,7 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
         ValId in = dot->args[2];
         const char *init = in ? elem_expr(e, in, &g.r, dot->loc) : "0.0f";
         dot_compute(e, &g, "dot_stage", init, NULL);
-        if (plan->add_op && emit_op(e, plan->add_op) < 0)
+        if (plan->add && emit_op(e, plan->add) < 0)
             return -1;
     }
     line(e, "if (mt_more) {");
@@ -1529,8 +1350,8 @@ static void declare_copy(Emit *e, const char *ct, const char *dst,
 
 static int emit_for(Emit *e, Op *op) {
     Func *f = e->f;
-    DotPlan plan = {0, 1, false, NULL, NULL, 0, false};
-    bool staged = match_dot_loop(f, op, &plan);
+    const DotPlan *plan = op->plan;
+    bool staged = plan != NULL, pipelined = plan && plan->form == DOT_PIPELINED;
     int n = op->nres;
     Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
@@ -1551,27 +1372,20 @@ static int emit_for(Emit *e, Op *op) {
     }
     const char *iv = staged ? "k_base" : fmt(e, "v%d", op->index);
     e->name[op->index] = iv;
-    ValId saved = e->staged_dot;
-    if (plan.pipelined) {
-        e->staged_dot = 0;
-        if (emit_pipelined_loop(e, op, &plan, &cd[0]) < 0)
+    if (pipelined) {
+        if (emit_pipelined_loop(e, op, plan) < 0)
             return -1;
     } else {
         line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
              vname(e, op->args[0]), iv, vname(e, op->args[1]), iv,
              vname(e, op->args[2]));
         e->indent++;
-        if (staged) {
+        if (staged)
             line(e, "int dot_stage = (k_base / %lld) & 1;",
                  (long long)val(f, op->args[2])->c.i);
-            e->staged_dot = plan.dot;
-        } else {
-            e->staged_dot = 0;
-        }
         if (emit_region(e, op->body) < 0)
             return -1;
     }
-    e->staged_dot = saved;
     /* yields: a parallel copy */
     const char **src = arena_alloc(f->arena, sizeof(char *) * (size_t)(n ? n : 1));
     bool clash = false;
@@ -1610,7 +1424,7 @@ static int emit_for(Emit *e, Op *op) {
     line(e, "}");
     /* the last stage may still be read by slower threads (the pipelined
      * loop ends every iteration with its barrier) */
-    if (staged && !plan.pipelined)
+    if (staged && !pipelined)
         line(e, "__syncthreads();");
     return 0;
 }
@@ -1625,7 +1439,11 @@ static int emit_op(Emit *e, Op *op) {
     case OP_SUM:
     case OP_MAX:
     case OP_MIN: return emit_reduce(e, op);
-    case OP_DOT: return emit_dot(e, op);
+    case OP_DOT:
+        if (!op->plan)
+            return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
+                              "dot without a plan (plan_dots runs first)");
+        return emit_dot(e, op);
     case OP_EXPAND_DIMS: return emit_expand_dims(e, op);
     default:
         if (!op->nres)

@@ -211,6 +211,7 @@ static bool dot_layout(const int32_t *shape, int num_warps, Layout *out) {
     Layout l;
     memset(&l, 0, sizeof l);
     l.rank = 2;
+    l.kind = LAYOUT_DOT_TILE;
     l.slice_dim = -1;
     l.shape[0] = shape[0];
     l.shape[1] = shape[1];

@@ -467,8 +467,15 @@ int run_passes(Func *f);
  * wpc[d] warps tile the dim, the tile repeats to cover the shape, and a
  * shape smaller than the tile is replicated.  Dims whose size is 1 in the
  * value but not in the parent shape are "sliced": owned by every thread. */
+typedef enum LayoutKind {
+    LAYOUT_BLOCKED,  /* canonical blocked layout (or a slice of one) */
+    LAYOUT_DOT_TILE  /* a dot's register tile: 4 x 4 blocks, no replication
+                        for its parent shape (or a slice of one) */
+} LayoutKind;
+
 struct Layout {
     int rank;
+    int32_t kind; /* LayoutKind */
     int32_t shape[MT_MAX_RANK];  /* parent shape the params were made for */
     int32_t spt[MT_MAX_RANK];    /* size per thread */
     int32_t tpw[MT_MAX_RANK];    /* threads per warp (product 32) */
@@ -480,24 +487,7 @@ struct Layout {
 
 int layout_assign(Func *f); /* sets Value.layout for every block value */
 
-/* ---------------------------------------------------------------- axis.c */
-
-/* Facts along a value's last dim (see axis.c): runs of `contig`
- * consecutive values starting at multiples of contig, whose first element
- * is a multiple of `div` (pointers: bytes), runs of `constancy` equal
- * values; powers of two, AXIS_BIG when unbounded.  `hinted`: a pointer
- * from a parameter promised 16-byte aligned. */
-#define AXIS_BIG ((int64_t)1 << 30)
-
-struct AxisInfo {
-    int64_t contig, constancy, div;
-    bool hinted;
-};
-
-int axis_analyze(Func *f); /* fills f->axis */
-void axis_print(StrBuf *sb, const AxisInfo *a); /* "axis contig=4 div=16 ..." */
-
-/* --------------------------------------------------------------- cuda.c */
+/* ---------------------------------------------------------------- smem.c */
 
 /* Version 18 shared buffer: a logical [rows, columns] tile with a physical
  * row stride (columns + row_padding) and stage_count ping-pong copies. */
@@ -525,7 +515,49 @@ int smem_bank(int64_t word_offset); /* word_offset % 32 */
 
 #define MT_SMEM_BUDGET 49152 /* bytes of static shared memory per program */
 
-/* Emits the CUDA C text of f (verified, optimised, layouts assigned). */
+/* ---------------------------------------------------------------- axis.c */
+
+/* Facts along a value's last dim (see axis.c): runs of `contig`
+ * consecutive values starting at multiples of contig, whose first element
+ * is a multiple of `div` (pointers: bytes), runs of `constancy` equal
+ * values; powers of two, AXIS_BIG when unbounded.  `hinted`: a pointer
+ * from a parameter promised 16-byte aligned. */
+#define AXIS_BIG ((int64_t)1 << 30)
+
+struct AxisInfo {
+    int64_t contig, constancy, div;
+    bool hinted;
+};
+
+int axis_analyze(Func *f); /* fills f->axis */
+void axis_print(StrBuf *sb, const AxisInfo *a); /* "axis contig=4 div=16 ..." */
+
+/* ------------------------------------------------------------ dotplan.c */
+
+typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
+
+/* How one dot is lowered (see dotplan.c); the K loop of a two-stage or
+ * pipelined dot points to the same plan. */
+struct DotPlan {
+    DotForm form;
+    Op *loop;        /* the K loop (NULL: single stage) */
+    Op *dot;
+    Op *add;         /* the accumulate next = acc + dot (NULL: the dot
+                        takes the accumulator itself, or single stage) */
+    ValId next;      /* the yielded sum */
+    bool in_place;   /* pipelined: the dot may add into the carried array */
+    bool tiled;      /* the result's layout is a dot tile made for it */
+    int min_blocks;  /* blocks per SM its register tile allows (tiled) */
+    SharedBuffer A, B; /* the dot_lhs and dot_rhs tiles */
+};
+
+int plan_dots(Func *f); /* sets Op.plan of every dot and K loop */
+const char *dot_form_name(DotForm form); /* "single-stage" ... */
+
+/* --------------------------------------------------------------- cuda.c */
+
+/* Emits the CUDA C text of f (verified, optimised, after the back-end
+ * passes: layout_assign, axis_analyze, plan_dots). */
 int cuda_emit(Func *f, StrBuf *out);
 
 /* ----------------------------------------------------------------- sig.c */

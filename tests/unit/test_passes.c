@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,8 @@ static int compile(P *p, const char *src, const char *kernel, const char *sig,
     p->f = elaborate(&p->c, &in);
     if (!p->f || ir_verify(p->f) < 0 || run_passes(p->f) < 0)
         return -1;
-    if (layout_assign(p->f) < 0 || axis_analyze(p->f) < 0)
+    if (layout_assign(p->f) < 0 || axis_analyze(p->f) < 0 ||
+        plan_dots(p->f) < 0)
         return -1;
     return 0;
 }
@@ -137,12 +139,118 @@ static void test_axis_loop_index(void **state) {
     assert_int_equal(p.f->axis[l0->index].div, 32);
     assert_int_equal(p.f->axis[l1->index].div, 1);
     done(&p);
+    /* every constant is analysed, INT64_MIN too (2^63 does not fit) */
+    static const char *big =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    tl.store(X, (-9223372036854775807 - 1) + tl.program_id(0))\n";
+    assert_int_equal(compile(&p, big, "k", "*i64", 4), 0);
+    ValId m = const_int(p.f, DT_I64, INT64_MIN);
+    assert_int_equal(p.f->axis[m].div, AXIS_BIG);
+    done(&p);
+}
+
+/* ------------------------------------------------------------ dotplan.c */
+
+/* The matmul K loop; `extra` is one more body line, start the loop's. */
+static char *matmul_src(const char *start, const char *extra) {
+    static const char *fmt_ =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def mm(A, B, C, T, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\n"
+        "    rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+        "    rn = tl.program_id(1) * BN + tl.arange(0, BN)\n"
+        "    rk = tl.arange(0, BK)\n"
+        "    acc = tl.zeros((BM, BN), tl.float32)\n"
+        "    for k in range(%s, K, BK):\n"
+        "        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])\n"
+        "        b = tl.load(B + (k + rk)[:, None] * N + rn[None, :])\n"
+        "        acc += tl.dot(a, b)\n"
+        "%s"
+        "    tl.store(C + rm[:, None] * N + rn[None, :], acc)\n";
+    size_t n = strlen(fmt_) + strlen(start) + strlen(extra) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, fmt_, start, extra);
+    return s;
+}
+
+static const DotPlan *plan_of(P *p, const char *start, const char *extra,
+                              const char *sig, int warps) {
+    char *src = matmul_src(start, extra);
+    int rc = compile(p, src, "mm", sig, warps);
+    free(src);
+    if (rc < 0)
+        fail_msg("%s", sb_str(&p->c.err));
+    Op *dot = nth_op(p->f, OP_DOT, 0);
+    assert_non_null(dot);
+    assert_non_null(dot->plan);
+    return dot->plan;
+}
+
+static const char *mm_sig = "*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16";
+
+static void test_dot_forms(void **state) {
+    (void)state;
+    P p;
+    /* canonical loop: pipelined, register tile, in place */
+    const DotPlan *d = plan_of(&p, "0", "", mm_sig, 4);
+    Op *loop = nth_op(p.f, OP_FOR, 0);
+    assert_int_equal(d->form, DOT_PIPELINED);
+    assert_ptr_equal(loop->plan, d);
+    assert_ptr_equal(d->loop, loop);
+    assert_non_null(d->add);
+    assert_int_equal(d->add->code, OP_ADD);
+    assert_int_equal(d->next, loop->yields[0]);
+    assert_true(d->in_place);
+    assert_true(d->tiled);
+    assert_int_equal(p.f->layouts[val(p.f, d->dot->res[0])->layout].kind,
+                     LAYOUT_DOT_TILE);
+    /* 32 accumulators, 128 threads: cap 96 registers -> 5 blocks */
+    assert_int_equal(d->min_blocks, 5);
+    /* A transposed [BK][BM + 4], two stages; B [BK][BN] */
+    assert_int_equal(d->A.rows, 16);
+    assert_int_equal(d->A.columns, 64);
+    assert_int_equal(d->A.row_padding, 4);
+    assert_int_equal(d->A.stage_count, 2);
+    assert_int_equal(d->B.rows, 16);
+    assert_int_equal(d->B.columns, 64);
+    assert_int_equal(d->B.stage_count, 2);
+    assert_string_equal(dot_form_name(d->form), "pipelined");
+    done(&p);
+    /* a store in the body: two stages, not pipelined */
+    d = plan_of(&p, "0", "        tl.store(T, k)\n", mm_sig, 4);
+    assert_int_equal(d->form, DOT_TWO_STAGE);
+    assert_int_equal(d->A.stage_count, 2);
+    assert_ptr_equal(nth_op(p.f, OP_FOR, 0)->plan, d);
+    done(&p);
+    /* a loop that does not start at 0: single stage, the loop has no plan */
+    d = plan_of(&p, "BK", "", mm_sig, 4);
+    assert_int_equal(d->form, DOT_SINGLE_STAGE);
+    assert_null(d->loop);
+    assert_int_equal(d->A.stage_count, 1);
+    assert_null(nth_op(p.f, OP_FOR, 0)->plan);
+    done(&p);
+    /* 16 x 16 on one warp: 8 outputs per thread, no register tile; the
+     * scalar form keeps A [BM][BK + pad] */
+    d = plan_of(&p, "0", "", "*fp32,*fp32,*fp32,*i32,i32,i32,i32,16,16,16", 1);
+    assert_int_equal(d->form, DOT_PIPELINED);
+    assert_false(d->tiled);
+    assert_int_equal(p.f->layouts[val(p.f, d->dot->res[0])->layout].kind,
+                     LAYOUT_BLOCKED);
+    assert_int_equal(d->A.rows, 16);
+    assert_int_equal(d->A.columns, 16);
+    assert_int_equal(d->min_blocks, 0);
+    done(&p);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_facts),
         cmocka_unit_test(test_axis_loop_index),
+        cmocka_unit_test(test_dot_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
