@@ -346,32 +346,14 @@ static const char *new_tmp(Emit *e, const char *prefix) {
     return fmt(e, "%s%d", prefix, e->tmp++);
 }
 
-/* Recomputes an arange or a fill in distribution t, else moves x through
- * shared memory; returns the new array's name. */
+/* A CONVERT_SHARED conversion: the owners of x store it into the
+ * scratch at its linear index, a barrier, every thread reads the slots of
+ * distribution t, a barrier; returns the new array's name. */
 static const char *convert(Emit *e, ValId x, const Dist *t, Loc loc) {
     Func *f = e->f;
     Type ty = val_type(f, x);
-    Op *def = val(f, x)->kind == VK_OP ? val(f, x)->def : NULL;
     const char *ct = ctype_of(e, type_elem(ty));
     const char *out = new_tmp(e, "mt_cv");
-    if (def && (def->code == OP_ARANGE || def->code == OP_ZEROS ||
-                (def->code == OP_FULL && val_type(f, def->args[0]).rank == 0))) {
-        const char *expr;
-        if (def->code == OP_ARANGE)
-            expr = def->attr[0]
-                       ? fmt(e, "(%lld + %s)", (long long)def->attr[0],
-                             value_coord(e, t, 0, SLOT))
-                       : value_coord(e, t, 0, SLOT);
-        else if (def->code == OP_ZEROS)
-            expr = zero_of((DType)ty.dtype);
-        else
-            expr = fmt(e, "((%s)%s)", ct, vname(e, def->args[0]));
-        line(e, "%s %s[%d];", ct, out, t->nE);
-        pragma_unroll(e);
-        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
-        line(e, "    %s[%s] = %s;", out, SLOT, expr);
-        return out;
-    }
     const Dist *s = &e->dist[x];
     need_scratch(e, type_numel(ty) * elem_bytes(ty), loc);
     const char *sm = scratch(e, ty);
@@ -419,7 +401,17 @@ static bool recomputable(Func *f, ValId x, int depth) {
     return true;
 }
 
+bool cuda_recomputable(Func *f, ValId x) { return recomputable(f, x, 0); }
+
 static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc);
+
+/* The convert_layout op that defines v, or NULL. */
+static const Op *conversion_of(Func *f, ValId v) {
+    const Value *x = val(f, v);
+    if (x->kind == VK_OP && x->def && x->def->code == OP_CONVERT_LAYOUT)
+        return x->def;
+    return NULL;
+}
 
 /* x as seen by a result distributed as r: x's value dim i is r's value
  * dim xmap[i] (NULL: right-aligned broadcasting). */
@@ -441,22 +433,35 @@ static Access operand_in(Emit *e, ValId x, const Dist *r, const int *xmap,
         a.d = e->dist[x];
         return a;
     }
-    if (e->depth < 8 && recomputable(e->f, x, 0)) {
-        /* cheaper than a trip through shared memory: recompute it */
-        e->depth++;
-        const char *text = recompute_text(e, x, &want, loc);
-        e->depth--;
-        if (text) {
-            a.name = new_tmp(e, "mt_rc");
-            line(e, "%s %s[%d];", ctype_of(e, type_elem(t)), a.name, want.nE);
-            pragma_unroll(e);
-            line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, want.nE,
-                 SLOT);
-            line(e, "    %s[%s] = %s;", a.name, SLOT, text);
-            return a;
-        }
+    /* layout.c decided how (one convert_layout per use, materialised
+     * here where its user reads it); inside a recomputation the operands
+     * of a recomputable value are recomputable too */
+    const Op *cv = conversion_of(e->f, x);
+    int how = cv ? (int)cv->attr[0] : CONVERT_RECOMPUTE;
+    if (cv)
+        x = cv->args[0];
+    if (cv && how == CONVERT_SHARED) {
+        a.name = convert(e, x, &want, loc);
+        return a;
     }
-    a.name = convert(e, x, &want, loc);
+    const char *text = NULL;
+    if ((cv || e->depth > 0) && e->depth < 8 && recomputable(e->f, x, 0)) {
+        e->depth++;
+        text = recompute_text(e, x, &want, loc);
+        e->depth--;
+    }
+    if (!text) {
+        diag_error(e->c, loc, MT_ERR_INTERNAL,
+                   "value %%%d is not where its user needs it and layout "
+                   "assignment inserted no conversion", (int)x);
+        a.name = "0";
+        return a;
+    }
+    a.name = new_tmp(e, "mt_rc");
+    line(e, "%s %s[%d];", ctype_of(e, type_elem(t)), a.name, want.nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, want.nE, SLOT);
+    line(e, "    %s[%s] = %s;", a.name, SLOT, text);
     return a;
 }
 
@@ -1432,6 +1437,8 @@ static int emit_for(Emit *e, Op *op) {
 /* ---------------------------------------------------------------- driver */
 
 static int emit_op(Emit *e, Op *op) {
+    if (op->code == OP_CONVERT_LAYOUT)
+        return 0; /* materialised where its one user reads it */
     mark_line(e, op->loc);
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);

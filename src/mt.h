@@ -485,7 +485,11 @@ struct Layout {
                            layout: the parent dim it lacks; -1 otherwise */
 };
 
-int layout_assign(Func *f); /* sets Value.layout for every block value */
+/* Sets Value.layout for every block value, then inserts a convert_layout
+ * op (attr[0] a ConvertHow) before every use that needs its operand in
+ * another distribution. */
+int layout_assign(Func *f);
+typedef enum ConvertHow { CONVERT_SHARED, CONVERT_RECOMPUTE } ConvertHow;
 
 /* ---------------------------------------------------------------- smem.c */
 
@@ -555,6 +559,10 @@ int plan_dots(Func *f); /* sets Op.plan of every dot and K loop */
 const char *dot_form_name(DotForm form); /* "single-stage" ... */
 
 /* --------------------------------------------------------------- cuda.c */
+
+/* Can x be recomputed in any distribution (aranges, fills, scalars and
+ * pure elementwise ops only) instead of moved through shared memory? */
+bool cuda_recomputable(Func *f, ValId x);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
  * passes: layout_assign, axis_analyze, plan_dots). */

@@ -246,11 +246,111 @@ static void test_dot_forms(void **state) {
     done(&p);
 }
 
+/* ------------------------------------------------- explicit conversions */
+
+static int count_ops(Region *r, int code, int how) {
+    int n = 0;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->code == code && (how < 0 || op->attr[0] == how))
+            n++;
+        if (op->body)
+            n += count_ops(op->body, code, how);
+    }
+    return n;
+}
+
+/* Every block operand is where its user reads it, or comes from a
+ * convert_layout with exactly that operand's layout. */
+static void check_users(Func *f, Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->body)
+            check_users(f, op->body);
+        if (op->code == OP_CONVERT_LAYOUT) {
+            ValId x = op->args[0], c = op->res[0];
+            assert_true(type_eq(val_type(f, x), val_type(f, c)));
+            assert_int_not_equal(val(f, x)->layout, val(f, c)->layout);
+        }
+    }
+}
+
+static const char *outer_src =
+    "import mytriton as triton\n"
+    "import mytriton.language as tl\n"
+    "@triton.jit\n"
+    "def outer(X, OUT, B: tl.constexpr):\n"
+    "    o = tl.arange(0, B)\n"
+    "    v = tl.load(X + o)\n"
+    "    tl.store(OUT + o[:, None] * B + o[None, :], v[:, None] * v[None, :])\n";
+
+static void test_conversions(void **state) {
+    (void)state;
+    P p;
+    assert_int_equal(compile(&p, outer_src, "outer", "*fp32,*fp32,32", 4), 0);
+    Func *f = p.f;
+    /* v is loaded in a rank-1 layout and read as both a row and a column
+     * slice of the product's layout: a trip through shared memory for the
+     * expand_dims that does not fit; o is an arange, recomputed instead */
+    assert_int_equal(count_ops(&f->body, OP_CONVERT_LAYOUT, CONVERT_SHARED), 1);
+    assert_int_equal(count_ops(&f->body, OP_CONVERT_LAYOUT, CONVERT_RECOMPUTE), 1);
+    check_users(f, &f->body);
+    /* each conversion sits right before its one user */
+    for (int i = 0; i < f->body.nops; i++) {
+        Op *op = f->body.ops[i];
+        if (op->code != OP_CONVERT_LAYOUT)
+            continue;
+        Op *user = f->body.ops[i + 1];
+        bool uses = false;
+        for (int k = 0; k < user->nargs; k++)
+            uses = uses || user->args[k] == op->res[0];
+        assert_true(uses);
+    }
+    done(&p);
+    /* the add kernel needs none */
+    assert_int_equal(compile(&p, add_src, "add", "*fp32,*fp32,i32,256", 4), 0);
+    assert_int_equal(count_ops(&p.f->body, OP_CONVERT_LAYOUT, -1), 0);
+    done(&p);
+}
+
+/* A reduction's result is a slice of its operand's layout; a loop carry
+ * in another layout reads it through a conversion at the end of the body. */
+static void test_reduce_layout_and_yield(void **state) {
+    (void)state;
+    static const char *src =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X, Y, N):\n"
+        "    acc = tl.zeros((32,), tl.float32)\n"
+        "    for i in range(0, N, 1):\n"
+        "        x = tl.load(X + i * 512 + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :])\n"
+        "        acc = tl.sum(x, axis=0) + acc\n"
+        "    tl.store(Y + tl.arange(0, 32), acc)\n";
+    P p;
+    if (compile(&p, src, "k", "*fp32,*fp32,i32", 4) < 0)
+        fail_msg("%s", sb_str(&p.c.err));
+    Func *f = p.f;
+    Op *red = nth_op(f, OP_SUM, 0);
+    const Layout *lx = &f->layouts[val(f, red->args[0])->layout];
+    const Layout *lr = &f->layouts[val(f, red->res[0])->layout];
+    assert_int_equal(lr->slice_dim, 0);
+    assert_int_equal(lr->rank, 2);
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(lr->spt[d], lx->spt[d]);
+        assert_int_equal(lr->tpw[d], lx->tpw[d]);
+    }
+    check_users(f, &f->body);
+    done(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_facts),
         cmocka_unit_test(test_axis_loop_index),
         cmocka_unit_test(test_dot_forms),
+        cmocka_unit_test(test_conversions),
+        cmocka_unit_test(test_reduce_layout_and_yield),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
