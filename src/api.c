@@ -349,6 +349,8 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
     if (rc == 0)
         rc = plan_dots(f);
     if (rc == 0)
+        rc = smem_plan(f);
+    if (rc == 0)
         rc = cuda_emit(f, &sb);
     if (rc == 0) {
         k->text[MT_STAGE_CUDA] = dup_sb(&sb, &k->textlen[MT_STAGE_CUDA]);

@@ -52,12 +52,6 @@ typedef struct Emit {
     Layout *bases;       /* distinct parameter sets in use */
     int nbases, capbases;
     int tmp;             /* counter for temporaries */
-    int64_t scratch_bytes;
-    int64_t lhs_size, rhs_size;     /* elements of dot_lhs / dot_rhs */
-    int lhs_stages, rhs_stages;
-    int64_t lhs_stage_size, rhs_stage_size;
-    Loc smem_loc;        /* op that pushed shared memory over the budget */
-    bool smem_over;
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
@@ -227,8 +221,16 @@ static const char *slot_along(Emit *e, const Dist *d, int p, const char *sv) {
     return d->E[0] == 1 ? sv : fmt(e, "(%s %% %d)", sv, d->E[1]);
 }
 
+/* The per-thread variables the kernel prologue computes for parameter
+ * set `base` and parent dim p: 'l' lane and 'w' warp coordinates along p,
+ * 'b' the first coordinate the thread owns.  The prologue and every
+ * reader take the names from here. */
+static const char *prologue_var(Emit *e, char kind, int base, int p) {
+    return fmt(e, "mt_%c%d_%d", kind, base, p);
+}
+
 static const char *base_var(Emit *e, const Dist *d, int p) {
-    return fmt(e, "mt_b%d_%d", d->base, p);
+    return prologue_var(e, 'b', d->base, p);
 }
 
 /* Coordinate along parent dim p of slot-along-p text s. */
@@ -293,29 +295,19 @@ static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
 
 /* ---------------------------------------------------- shared memory use */
 
-static void note_smem(Emit *e, Loc loc) {
-    int64_t total = (e->scratch_bytes + 7) / 8 * 8 + 4 * e->lhs_size +
-                    4 * e->rhs_size;
-    if (total > MT_SMEM_BUDGET && !e->smem_over) {
-        e->smem_over = true;
-        e->smem_loc = loc;
-    }
-}
-
-static void need_scratch(Emit *e, int64_t bytes, Loc loc) {
-    if (bytes > e->scratch_bytes)
-        e->scratch_bytes = bytes;
-    note_smem(e, loc);
-}
-
-static int64_t elem_bytes(Type t) {
-    if (t.is_ptr)
-        return 8;
-    return t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
-}
-
 static const char *scratch(Emit *e, Type t) {
     return fmt(e, "((%s*)mt_smem)", ctype_of(e, type_elem(t)));
+}
+
+/* The address of (stage, row, column) of a planned buffer, as text. */
+static const char *smem_text(Emit *e, const SharedBuffer *b, const char *stage,
+                             const char *row, const char *column) {
+    StrBuf sb;
+    sb_init(&sb);
+    smem_element_text(&sb, b, stage, row, column);
+    const char *s = arena_strdup(e->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return s;
 }
 
 /* ---------------------------------------------------------- operands */
@@ -346,31 +338,31 @@ static const char *new_tmp(Emit *e, const char *prefix) {
     return fmt(e, "%s%d", prefix, e->tmp++);
 }
 
-/* A CONVERT_SHARED conversion: the owners of x store it into the
- * scratch at its linear index, a barrier, every thread reads the slots of
- * distribution t, a barrier; returns the new array's name. */
-static const char *convert(Emit *e, ValId x, const Dist *t, Loc loc) {
+/* A CONVERT_SHARED conversion cv of x: the owners of x store it into
+ * its scratch buffer at its linear index, a barrier, every thread reads
+ * the slots of distribution t, a barrier; returns the new array's name. */
+static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     Func *f = e->f;
     Type ty = val_type(f, x);
+    const SharedBuffer *buf = smem_buffer_of(f->smem, cv, SMEM_SCRATCH);
     const char *ct = ctype_of(e, type_elem(ty));
     const char *out = new_tmp(e, "mt_cv");
     const Dist *s = &e->dist[x];
-    need_scratch(e, type_numel(ty) * elem_bytes(ty), loc);
     const char *sm = scratch(e, ty);
+    const char *wr = smem_text(e, buf, "0", "0", linear_text(e, s, ty, SLOT));
+    const char *rd = smem_text(e, buf, "0", "0", linear_text(e, t, ty, SLOT));
     pragma_unroll(e);
     line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, s->nE, SLOT);
     const char *own = owner_text(e, s, SLOT);
     if (*own)
-        line(e, "    if (%s) %s[%s] = %s[%s];", own, sm,
-             linear_text(e, s, ty, SLOT), e->name[x], SLOT);
+        line(e, "    if (%s) %s[%s] = %s[%s];", own, sm, wr, e->name[x], SLOT);
     else
-        line(e, "    %s[%s] = %s[%s];", sm, linear_text(e, s, ty, SLOT),
-             e->name[x], SLOT);
+        line(e, "    %s[%s] = %s[%s];", sm, wr, e->name[x], SLOT);
     line(e, "__syncthreads();");
     line(e, "%s %s[%d];", ct, out, t->nE);
     pragma_unroll(e);
     line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
-    line(e, "    %s[%s] = %s[%s];", out, SLOT, sm, linear_text(e, t, ty, SLOT));
+    line(e, "    %s[%s] = %s[%s];", out, SLOT, sm, rd);
     line(e, "__syncthreads();");
     return out;
 }
@@ -441,7 +433,7 @@ static Access operand_in(Emit *e, ValId x, const Dist *r, const int *xmap,
     if (cv)
         x = cv->args[0];
     if (cv && how == CONVERT_SHARED) {
-        a.name = convert(e, x, &want, loc);
+        a.name = convert(e, cv, x, &want);
         return a;
     }
     const char *text = NULL;
@@ -995,18 +987,19 @@ static int emit_reduce(Emit *e, Op *op) {
     line(e, "}");
     int W = d->L.wpc[pa];
     if (W > 1) {
-        int32_t no = po >= 0 ? d->n[po] : 1;
-        need_scratch(e, (int64_t)no * W * elem_bytes(et), op->loc);
+        /* partial of warp w for other-dim coordinate co at (co, w) */
+        const SharedBuffer *buf = smem_buffer_of(e->f->smem, op, SMEM_SCRATCH);
         const char *sm = scratch(e, et);
         const char *co = po >= 0 ? coord_text(e, d, po, "mt_j") : "0";
         const char *oo = po >= 0 ? owner_along(e, d, po, "mt_j") : "";
-        const char *row = strcmp(co, "0") == 0 ? "" : fmt(e, "%s * %d + ", co, W);
-        const char *cond = fmt(e, "mt_l%d_%d == 0%s%s", d->base, pa,
+        const char *row = smem_text(e, buf, "0", co, "0");
+        row = strcmp(row, "0") == 0 ? "" : fmt(e, "%s + ", row);
+        const char *cond = fmt(e, "%s == 0%s%s", prologue_var(e, 'l', d->base, pa),
                                *oo ? " && " : "", oo);
         pragma_unroll(e);
         line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j)", Eo);
-        line(e, "    if (%s) %s[%smt_w%d_%d] = %s[mt_j];", cond, sm, row,
-             d->base, pa, part);
+        line(e, "    if (%s) %s[%s] = %s[mt_j];", cond, sm,
+             smem_text(e, buf, "0", co, prologue_var(e, 'w', d->base, pa)), part);
         line(e, "__syncthreads();");
         pragma_unroll(e);
         line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
@@ -1097,21 +1090,6 @@ static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf
     sb_free(&addr);
 }
 
-static void note_dot_buffers(Emit *e, const SharedBuffer *A,
-                             const SharedBuffer *B, Loc loc) {
-    if (smem_size(A) > e->lhs_size) {
-        e->lhs_size = smem_size(A);
-        e->lhs_stages = A->stage_count;
-        e->lhs_stage_size = smem_stage_size(A);
-    }
-    if (smem_size(B) > e->rhs_size) {
-        e->rhs_size = smem_size(B);
-        e->rhs_stages = B->stage_count;
-        e->rhs_stage_size = smem_stage_size(B);
-    }
-    note_smem(e, loc);
-}
-
 /* One dot's lowering, split so that the pipelined loop can place the
  * shared writes and the FMA loop separately: its plan (form, tiles,
  * buffers; dotplan.c) and its result distribution. */
@@ -1131,7 +1109,6 @@ static void dot_prepare(Emit *e, Op *op, DotGen *g) {
     g->tiled = p->tiled;
     g->A = p->A;
     g->B = p->B;
-    note_dot_buffers(e, &g->A, &g->B, op->loc);
     if (p->tiled && (!e->min_blocks || p->min_blocks < e->min_blocks))
         e->min_blocks = p->min_blocks;
 }
@@ -1496,6 +1473,38 @@ static bool reserved_name(const char *s) {
     return false;
 }
 
+/* The lane, warp and base coordinates of every parameter set in use. */
+static void emit_prologue(Emit *e, StrBuf *out) {
+    for (int k = 0; k < e->nbases; k++) {
+        const Layout *l = &e->bases[k];
+        int fast = l->order[0];
+        for (int p = 0; p < l->rank; p++) {
+            bool is_fast = p == fast || l->rank == 1;
+            const char *lv = prologue_var(e, 'l', k, p);
+            const char *wv = prologue_var(e, 'w', k, p);
+            if (is_fast) {
+                sb_printf(out, "    int %s = mt_lane %% %d;\n", lv, l->tpw[p]);
+                sb_printf(out, "    int %s = mt_warp %% %d;\n", wv, l->wpc[p]);
+            } else {
+                sb_printf(out, "    int %s = mt_lane / %d;\n", lv, l->tpw[fast]);
+                sb_printf(out, "    int %s = mt_warp / %d;\n", wv, l->wpc[fast]);
+            }
+            sb_printf(out, "    int %s = (%s * %d + %s) * %d;\n",
+                      prologue_var(e, 'b', k, p), wv, l->tpw[p], lv, l->spt[p]);
+        }
+    }
+}
+
+/* The declaration of a dot tile array, as large as its largest use. */
+static void declare_tile(StrBuf *out, const SharedBuffer *b) {
+    if (b->stage_count > 1)
+        sb_printf(out, "    __shared__ __align__(16) float %s[%d * %lld];\n",
+                  b->name, b->stage_count, (long long)smem_stage_size(b));
+    else
+        sb_printf(out, "    __shared__ __align__(16) float %s[%lld];\n",
+                  b->name, (long long)smem_size(b));
+}
+
 int cuda_emit(Func *f, StrBuf *out) {
     Ctx *c = f->ctx;
     Emit e;
@@ -1511,10 +1520,10 @@ int cuda_emit(Func *f, StrBuf *out) {
         sb_free(&e.body);
         return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     }
-    if (!f->axis) {
+    if (!f->axis || !f->smem) {
         sb_free(&e.body);
         return diag_error(c, (Loc){0, 0}, MT_ERR_INTERNAL,
-                          "cuda_emit runs after the axis analysis");
+                          "cuda_emit runs after the back-end passes");
     }
     for (int v = 1; v < f->nvals; v++) {
         Value *x = &f->vals[v];
@@ -1545,14 +1554,6 @@ int cuda_emit(Func *f, StrBuf *out) {
     int rc = emit_region(&e, &f->body);
     if (rc == 0 && e.body.failed)
         rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    int64_t scratch_words = (e.scratch_bytes + 7) / 8;
-    int64_t total = scratch_words * 8 + 4 * e.lhs_size + 4 * e.rhs_size;
-    f->shared_bytes = total;
-    if (rc == 0 && total > MT_SMEM_BUDGET)
-        rc = diag_error(c, e.smem_loc, MT_ERR_RESOURCE,
-                        "kernel needs %lld bytes of shared memory, more than "
-                        "the %d-byte budget",
-                        (long long)total, MT_SMEM_BUDGET);
     if (rc < 0) {
         sb_free(&sig);
         sb_free(&e.body);
@@ -1567,47 +1568,19 @@ int cuda_emit(Func *f, StrBuf *out) {
         sb_printf(out,
                   "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
                   threads, f->name, sb_str(&sig));
-    if (scratch_words)
+    const SmemPlan *sp = f->smem;
+    if (sp->scratch_bytes)
         sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
-                  (long long)scratch_words);
-    if (e.lhs_size) {
-        if (e.lhs_stages > 1)
-            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%d * %lld];\n",
-                      e.lhs_stages, (long long)e.lhs_stage_size);
-        else
-            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%lld];\n",
-                      (long long)e.lhs_size);
-        if (e.rhs_stages > 1)
-            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%d * %lld];\n",
-                      e.rhs_stages, (long long)e.rhs_stage_size);
-        else
-            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%lld];\n",
-                      (long long)e.rhs_size);
+                  (long long)(sp->scratch_bytes + 7) / 8);
+    if (smem_size(&sp->lhs) > 0) {
+        declare_tile(out, &sp->lhs);
+        declare_tile(out, &sp->rhs);
     }
     if (e.nbases) {
         sb_puts(out, "    int mt_lane = (int)threadIdx.x & 31;\n");
         sb_puts(out, "    int mt_warp = (int)threadIdx.x >> 5;\n");
     }
-    for (int k = 0; k < e.nbases; k++) {
-        const Layout *l = &e.bases[k];
-        int fast = l->order[0];
-        for (int p = 0; p < l->rank; p++) {
-            bool is_fast = p == fast || l->rank == 1;
-            if (is_fast) {
-                sb_printf(out, "    int mt_l%d_%d = mt_lane %% %d;\n", k, p,
-                          l->tpw[p]);
-                sb_printf(out, "    int mt_w%d_%d = mt_warp %% %d;\n", k, p,
-                          l->wpc[p]);
-            } else {
-                sb_printf(out, "    int mt_l%d_%d = mt_lane / %d;\n", k, p,
-                          l->tpw[fast]);
-                sb_printf(out, "    int mt_w%d_%d = mt_warp / %d;\n", k, p,
-                          l->wpc[fast]);
-            }
-            sb_printf(out, "    int mt_b%d_%d = (mt_w%d_%d * %d + mt_l%d_%d) * %d;\n",
-                      k, p, k, p, l->tpw[p], k, p, l->spt[p]);
-        }
-    }
+    emit_prologue(&e, out);
     sb_puts(out, sb_str(&e.body));
     sb_puts(out, "}\n");
     sb_free(&sig);

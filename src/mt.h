@@ -558,6 +558,35 @@ struct DotPlan {
 int plan_dots(Func *f); /* sets Op.plan of every dot and K loop */
 const char *dot_form_name(DotForm form); /* "single-stage" ... */
 
+/* ----------------------------------------------------------- smemplan.c */
+
+/* The arrays a kernel declares: the scratch of conversions and
+ * reductions, and the dot tiles (see smemplan.c). */
+enum { SMEM_SCRATCH, SMEM_DOT_LHS, SMEM_DOT_RHS, SMEM_NARRAYS };
+
+typedef struct SmemEntry {
+    SharedBuffer buf;
+    const Op *op;    /* the convert_layout, reduction or dot it serves */
+    int array;       /* SMEM_* */
+    int64_t offset;  /* bytes from the start of the kernel's shared memory */
+} SmemEntry;
+
+struct SmemPlan {
+    SmemEntry *bufs;
+    int nbufs;
+    int64_t scratch_bytes;        /* mt_smem: the largest scratch use */
+    SharedBuffer lhs, rhs;        /* dot_lhs, dot_rhs: the largest tiles */
+    int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
+    int64_t total;                /* bytes, what the budget checks */
+};
+
+/* Plans every buffer, sets f->smem and f->shared_bytes, checks the
+ * budget (MT_ERR_RESOURCE). */
+int smem_plan(Func *f);
+/* The buffer op uses in `array` (SMEM_*), NULL when none. */
+const SharedBuffer *smem_buffer_of(const SmemPlan *p, const Op *op, int array);
+void smem_plan_print(StrBuf *sb, const SmemPlan *p);
+
 /* --------------------------------------------------------------- cuda.c */
 
 /* Can x be recomputed in any distribution (aranges, fills, scalars and

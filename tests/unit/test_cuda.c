@@ -141,7 +141,8 @@ static ValId ci(K *k, int v) { return const_int(k->f, DT_I32, v); }
 /* Runs the back-end passes (as compile_stages does) + cuda_emit;
  * returns malloc'ed text or NULL. */
 static int back_passes(Func *f) {
-    if (layout_assign(f) < 0 || axis_analyze(f) < 0 || plan_dots(f) < 0)
+    if (layout_assign(f) < 0 || axis_analyze(f) < 0 || plan_dots(f) < 0 ||
+        smem_plan(f) < 0)
         return -1;
     return 0;
 }

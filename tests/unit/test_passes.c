@@ -44,7 +44,7 @@ static int compile(P *p, const char *src, const char *kernel, const char *sig,
     if (!p->f || ir_verify(p->f) < 0 || run_passes(p->f) < 0)
         return -1;
     if (layout_assign(p->f) < 0 || axis_analyze(p->f) < 0 ||
-        plan_dots(p->f) < 0)
+        plan_dots(p->f) < 0 || smem_plan(p->f) < 0)
         return -1;
     return 0;
 }
@@ -344,6 +344,75 @@ static void test_reduce_layout_and_yield(void **state) {
     done(&p);
 }
 
+/* ----------------------------------------------------------- smemplan.c */
+
+static void test_smem_plan(void **state) {
+    (void)state;
+    P p;
+    /* one conversion through shared memory: 32 floats of scratch */
+    assert_int_equal(compile(&p, outer_src, "outer", "*fp32,*fp32,32", 4), 0);
+    const SmemPlan *sp = p.f->smem;
+    assert_non_null(sp);
+    assert_int_equal(sp->nbufs, 1);
+    assert_int_equal(sp->bufs[0].array, SMEM_SCRATCH);
+    assert_int_equal(sp->bufs[0].op->code, OP_CONVERT_LAYOUT);
+    assert_int_equal(sp->bufs[0].buf.columns, 32);
+    assert_int_equal(sp->scratch_bytes, 128);
+    assert_int_equal(sp->total, 128);
+    assert_int_equal(p.f->shared_bytes, 128);
+    assert_ptr_equal(smem_buffer_of(sp, sp->bufs[0].op, SMEM_SCRATCH),
+                     &sp->bufs[0].buf);
+    assert_null(smem_buffer_of(sp, sp->bufs[0].op, SMEM_DOT_LHS));
+    done(&p);
+    /* the pipelined dot: both tiles double-buffered after an empty scratch */
+    const DotPlan *d = plan_of(&p, "0", "", mm_sig, 4);
+    sp = p.f->smem;
+    assert_int_equal(sp->nbufs, 2);
+    assert_int_equal(sp->scratch_bytes, 0);
+    assert_int_equal(sp->offset[SMEM_DOT_LHS], 0);
+    assert_int_equal(sp->offset[SMEM_DOT_RHS], 2 * 16 * 68 * 4);
+    assert_int_equal(sp->total, (2 * 16 * 68 + 2 * 16 * 64) * 4);
+    assert_int_equal(smem_buffer_of(sp, d->dot, SMEM_DOT_LHS)->row_padding, 4);
+    StrBuf sb;
+    sb_init(&sb);
+    smem_plan_print(&sb, sp);
+    assert_string_equal(sb_str(&sb),
+                        "shared 16896 bytes (budget 49152)\n"
+                        "  dot_lhs +0: dot [16 x 64] f32 pad 4 stages 2 = 8704 bytes\n"
+                        "  dot_rhs +8704: dot [16 x 64] f32 stages 2 = 8192 bytes");
+    sb_free(&sb);
+    done(&p);
+    /* a column sum over 8 warps along the axis: one partial per warp for
+     * each of the 64 columns, 8-byte aligned before the next array */
+    static const char *col =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X, Y):\n"
+        "    x = tl.load(X + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :])\n"
+        "    tl.store(Y + tl.arange(0, 64), tl.sum(x, axis=0))\n";
+    assert_int_equal(compile(&p, col, "k", "*fp32,*fp32", 8), 0);
+    sp = p.f->smem;
+    const SharedBuffer *rb = smem_buffer_of(sp, nth_op(p.f, OP_SUM, 0), SMEM_SCRATCH);
+    assert_non_null(rb);
+    assert_int_equal(rb->rows, 64);
+    const Layout *lx = &p.f->layouts[val(p.f, nth_op(p.f, OP_SUM, 0)->args[0])->layout];
+    assert_int_equal(rb->columns, lx->wpc[0]);
+    assert_true(lx->wpc[0] > 1);
+    assert_true(sp->scratch_bytes >= 64 * lx->wpc[0] * 4);
+    done(&p);
+    /* over the budget: 2 * (32 * (128 + 4) + 32 * 128) floats; one error,
+     * at the dot that first crosses it */
+    char *src = matmul_src("0", "");
+    assert_int_equal(compile(&p, src, "mm", "*fp32,*fp32,*fp32,*i32,i32,i32,i32,128,128,32", 4), -1);
+    free(src);
+    assert_int_equal(p.c.status, MT_ERR_RESOURCE);
+    assert_int_equal(p.c.err_loc.line, 12);
+    assert_non_null(strstr(sb_str(&p.c.err), "kernel needs 66560 bytes of shared "
+                                             "memory, more than the 49152-byte budget"));
+    done(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_facts),
@@ -351,6 +420,7 @@ int main(void) {
         cmocka_unit_test(test_dot_forms),
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_reduce_layout_and_yield),
+        cmocka_unit_test(test_smem_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
