@@ -14,7 +14,7 @@ LDLIBS  = -ldl -lpthread -lm
 # Library sources in pipeline order.
 SRC = src/util.c src/diag.c src/lex.c src/parse.c src/ast.c src/type.c \
       src/sig.c src/ir.c src/irprint.c src/verify.c src/elab.c src/opt.c \
-      src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/cuda.c src/cudart.c src/host.c src/cache.c \
+      src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c src/cuda.c src/cudart.c src/host.c src/cache.c \
       src/api.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))

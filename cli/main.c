@@ -1,7 +1,7 @@
 /* mytriton CLI: prints any stage of a kernel's compilation.
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
- *            [--emit ast|ssa|ssa-opt|cuda|ptx|cubin] [--num-warps N]
+ *            [--emit ast|ssa|ssa-opt|ssa-layout|cuda|ptx|cubin] [--num-warps N]
  *            [--arch sm_90] [-o OUT]
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit ast|ssa|ssa-opt|cuda|ptx|cubin] [--num-warps N]\n"
+    "                [--emit ast|ssa|ssa-opt|ssa-layout|cuda|ptx|cubin] [--num-warps N]\n"
     "                [--arch sm_XY] [-o OUT]\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
@@ -101,9 +101,10 @@ int main(int argc, char **argv) {
         return fail_usage("missing --kernel", NULL);
     if (!sig)
         return fail_usage("missing --signature", NULL);
-    static const char *const stage_names[] = {"ast", "ssa", "ssa-opt", "cuda", "ptx", "cubin"};
+    static const char *const stage_names[] = {"ast", "ssa", "ssa-opt", "cuda",
+                                              "ptx", "cubin", "ssa-layout"};
     int stage = -1;
-    for (int s = 0; s < 6; s++)
+    for (int s = 0; s < 7; s++)
         if (!strcmp(emit, stage_names[s]))
             stage = s;
     if (stage < 0)

@@ -31,8 +31,8 @@ struct mt_kernel {
     int nparams;
     mt_param_type *ptypes;
     char **pnames;
-    char *text[MT_STAGE_CUBIN + 1];
-    size_t textlen[MT_STAGE_CUBIN + 1];
+    char *text[MT_STAGE_SSA_LAYOUT + 1];
+    size_t textlen[MT_STAGE_SSA_LAYOUT + 1];
     char *arch;
     size_t shared_bytes;
     bool launchable;          /* built for its backend (not stages_only) */
@@ -92,7 +92,7 @@ static void kernel_free(mt_kernel *k) {
         free(k->pnames[i]);
     free(k->pnames);
     free(k->ptypes);
-    for (int s = 0; s <= MT_STAGE_CUBIN; s++)
+    for (int s = 0; s <= MT_STAGE_SSA_LAYOUT; s++)
         free(k->text[s]);
     free(k->arch);
     free(k->name);
@@ -350,6 +350,11 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
         rc = plan_dots(f);
     if (rc == 0)
         rc = smem_plan(f);
+    if (rc == 0) {
+        layout_ir_print(&sb, f);
+        k->text[MT_STAGE_SSA_LAYOUT] = dup_sb(&sb, &k->textlen[MT_STAGE_SSA_LAYOUT]);
+        sb_clear(&sb);
+    }
     if (rc == 0)
         rc = cuda_emit(f, &sb);
     if (rc == 0) {
@@ -363,6 +368,8 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
     for (int s = MT_STAGE_AST; s <= MT_STAGE_CUDA; s++)
         if (!k->text[s])
             lost = true;
+    if (!k->text[MT_STAGE_SSA_LAYOUT])
+        lost = true;
     if (lost)
         return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     k->nparams = f->nparams;
@@ -570,7 +577,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
                           const char **text, size_t *len) {
     if (!ctx)
         return MT_ERR_ARG;
-    if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_CUBIN)
+    if (!k || !text || stage < MT_STAGE_AST || stage > MT_STAGE_SSA_LAYOUT)
         return set_error(ctx, MT_ERR_ARG, "mt_kernel_stage: bad arguments");
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",

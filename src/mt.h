@@ -587,6 +587,13 @@ int smem_plan(Func *f);
 const SharedBuffer *smem_buffer_of(const SmemPlan *p, const Op *op, int array);
 void smem_plan_print(StrBuf *sb, const SmemPlan *p);
 
+/* --------------------------------------------------------- layoutprint.c */
+
+void layout_print(StrBuf *sb, const Layout *l); /* "blocked shape=[..] ..." */
+/* The IR after the back-end passes with their annotations (--emit
+ * ssa-layout): layouts, conversions, axis facts, dot plans, buffers. */
+void layout_ir_print(StrBuf *sb, Func *f);
+
 /* --------------------------------------------------------------- cuda.c */
 
 /* Can x be recomputed in any distribution (aranges, fills, scalars and

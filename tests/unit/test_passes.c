@@ -413,6 +413,49 @@ static void test_smem_plan(void **state) {
     done(&p);
 }
 
+/* ------------------------------------------------------- layoutprint.c */
+
+/* The annotated IR through the public API: the stage exists, shows every
+ * section, and the conversion of the outer product. */
+static void test_stage_ssa_layout(void **state) {
+    (void)state;
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_compile_options o = {0};
+    o.source = outer_src;
+    o.filename = "outer.py";
+    o.kernel = "outer";
+    o.signature = "*fp32,*fp32,32";
+    o.backend = MT_BACKEND_HOST;
+    o.stages_only = 1;
+    mt_kernel *k = NULL;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    const char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_SSA_LAYOUT, &text, &len),
+                     MT_OK);
+    assert_int_equal(strlen(text), len);
+    const char *sections[] = {"convert_layout", "\nlayouts:\n  #0 blocked",
+                              "\nvalues:\n", " via recompute", " via shared",
+                              "\ndots:\n", "\nshared 128 bytes"};
+    const char *at = text;
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        const char *hit = strstr(at, sections[i]);
+        if (!hit)
+            fail_msg("missing '%s' in:\n%s", sections[i], text);
+        at = hit;
+    }
+    /* the earlier stages keep their numbers and their text */
+    assert_int_equal(MT_STAGE_CUBIN, 5);
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_SSA_OPT, &text, &len), MT_OK);
+    assert_null(strstr(text, "convert_layout"));
+    assert_int_not_equal(mt_kernel_stage(ctx, k, (mt_stage)(MT_STAGE_SSA_LAYOUT + 1),
+                                         &text, &len),
+                         MT_OK);
+    mt_kernel_destroy(k);
+    mt_context_destroy(ctx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_facts),
@@ -421,6 +464,7 @@ int main(void) {
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_reduce_layout_and_yield),
         cmocka_unit_test(test_smem_plan),
+        cmocka_unit_test(test_stage_ssa_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
