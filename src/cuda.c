@@ -1,8 +1,11 @@
 /* cuda.c: the CUDA C emitter.
  *
- * Input: a verified, optimised Func with layouts assigned (layout.c).
- * Output: deterministic CUDA C text of one kernel, or -1 with a located
- * error (unsupported op, too much shared memory) and `out` untouched.
+ * Input: a verified, optimised Func after the back-end passes: layouts
+ * and explicit conversions (layout.c), axis facts (axis.c), dot plans
+ * (dotplan.c) and the shared-memory plan (smemplan.c).  The emitter
+ * decides nothing those passes decide; it turns the annotated IR into
+ * text.  Output: deterministic CUDA C text of one kernel, or -1 with a
+ * located error (unsupported op) and `out` untouched.
  *
  * Model.  A program runs 32 * num_warps threads.  A scalar is one C
  * variable computed by every thread.  A block value is a per-thread array
@@ -15,17 +18,14 @@
  * where base_p comes from threadIdx.x.  Replicated (non-owner) copies are
  * read like any other but never stored and never counted by reductions.
  *
- * Correctness never depends on layout.c's choices: an op that needs an
- * operand in another distribution than the one it has converts it (the
- * owners store it into the shared scratch `mt_smem` at its linear index,
- * barrier, every thread reads the slots it needs, barrier), except aranges
- * and fills, which are recomputed in place.  Every use of shared memory
- * ends with a barrier, so scratch reuse is race free inside loops.
- *
- * Shared memory (the scratch, the dot tiles dot_lhs/dot_rhs with their
- * Version 18 padding and stages) is summed and checked against
- * MT_SMEM_BUDGET after the body is generated into a private buffer and
- * before anything is written to `out`. */
+ * An operand read in another distribution than the one it has comes from
+ * a convert_layout op (layout.c inserts one per such use), materialised
+ * where its one user reads it: CONVERT_SHARED moves it through the scratch
+ * `mt_smem` (the owners store it at its linear index, barrier, every
+ * thread reads the slots it needs, barrier), CONVERT_RECOMPUTE recomputes
+ * it in place (with, recursively, its operands).  Every use of shared
+ * memory ends with a barrier, so scratch reuse is race free inside loops;
+ * every shared address comes from the buffers smemplan.c planned. */
 #include "mt.h"
 
 #include <string.h>
@@ -150,19 +150,9 @@ static void mark_line(Emit *e, Loc loc) {
 
 /* ------------------------------------------------------- distributions */
 
-static bool same_params(const Layout *a, const Layout *b) {
-    if (a->rank != b->rank)
-        return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] ||
-            a->wpc[d] != b->wpc[d] || a->order[d] != b->order[d])
-            return false;
-    return true;
-}
-
 static int base_index(Emit *e, const Layout *l) {
     for (int i = 0; i < e->nbases; i++)
-        if (same_params(&e->bases[i], l))
+        if (layout_same_params(&e->bases[i], l))
             return i;
     VEC_PUSH(e->f->arena, e->bases, e->nbases, e->capbases, *l);
     return e->nbases - 1;
@@ -326,7 +316,7 @@ static const char *vname(Emit *e, ValId v) {
 
 /* Does a value held as src fit target (same parameters, same parent dims)? */
 static bool fits(const Dist *src, const Dist *target, Type t) {
-    if (!same_params(&src->L, &target->L) || src->vrank != target->vrank)
+    if (!layout_same_params(&src->L, &target->L) || src->vrank != target->vrank)
         return false;
     for (int i = 0; i < t.rank; i++)
         if (t.shape[i] > 1 && src->pdim[i] != target->pdim[i])

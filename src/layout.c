@@ -264,7 +264,7 @@ static void parent_dims(const Layout *l, int rank, int pdim[2]) {
         pdim[0] = l->slice_dim == 0 ? 1 : 0;
 }
 
-static bool same_params(const Layout *a, const Layout *b) {
+bool layout_same_params(const Layout *a, const Layout *b) {
     if (a->rank != b->rank)
         return false;
     for (int d = 0; d < a->rank; d++)
@@ -293,7 +293,7 @@ static Layout wanted(Func *f, ValId ref, ValId x, const int *xmap) {
 static bool fits(Func *f, ValId x, const Layout *want) {
     const Layout *have = &f->layouts[val(f, x)->layout];
     Type t = val_type(f, x);
-    if (!same_params(have, want))
+    if (!layout_same_params(have, want))
         return false;
     int hp[2], wp[2];
     parent_dims(have, t.rank, hp);

@@ -490,6 +490,8 @@ struct Layout {
  * another distribution. */
 int layout_assign(Func *f);
 typedef enum ConvertHow { CONVERT_SHARED, CONVERT_RECOMPUTE } ConvertHow;
+/* Same distribution parameters (rank, spt, tpw, wpc, order)? */
+bool layout_same_params(const Layout *a, const Layout *b);
 
 /* ---------------------------------------------------------------- smem.c */
 
@@ -601,7 +603,7 @@ void layout_ir_print(StrBuf *sb, Func *f);
 bool cuda_recomputable(Func *f, ValId x);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
- * passes: layout_assign, axis_analyze, plan_dots). */
+ * passes: layout_assign, axis_analyze, plan_dots, smem_plan). */
 int cuda_emit(Func *f, StrBuf *out);
 
 /* ----------------------------------------------------------------- sig.c */
