@@ -1,6 +1,7 @@
 # RUN: %mytriton compile %s --kernel softmax_kernel --signature '*fp32,*fp32,i32,1024' --emit ssa-layout | %FileCheck %s
 # RUN: %mytriton compile %s --kernel softmax_kernel --signature '*fp32:16,*fp32:16,i32:16,1024' --emit ssa-layout | %FileCheck %s --check-prefix=VEC
 # RUN: %mytriton compile %s --kernel col_sum_kernel --signature '*fp32,*fp32,64,64' --num-warps 8 --emit ssa-layout | %FileCheck %s --check-prefix=COL
+# RUN: %mytriton compile %s --kernel carry_kernel --signature '*fp32,*fp32,*fp32,i32' --emit ssa-layout | %FileCheck %s --check-prefix=CARRY
 # --emit ssa-layout of a softmax row: both reductions run over 4 warps,
 # each with a [1 x 4] partials buffer in the shared scratch; nothing is
 # converted.
@@ -37,6 +38,17 @@
 # COL-NEXT: shared 2048 bytes (budget 49152)
 # COL-NEXT: mt_smem +0: sum [64 x 8] f32 = 2048 bytes
 # COL-NEXT: mt_smem +0: convert_layout [1 x 64] f32 = 256 bytes
+#
+# A carried block first linked to another layout (the store before the
+# loop): the yielded sum is converted at the end of the body.
+# CARRY: = for %{{[0-9]+}} in range(0, N, 1) iter_args(
+# CARRY: %[[SUM:[0-9]+]] = sum %{{[0-9]+}} {axis=0} : vector<32 x f32>
+# CARRY-NEXT: %[[Y:[0-9]+]] = convert_layout %[[SUM]] : vector<32 x f32>
+# CARRY-NEXT: yield %[[Y]]
+# CARRY: %[[Y]]: #{{[0-9]+}} via shared
+# CARRY: shared 512 bytes (budget 49152)
+# CARRY-NEXT: mt_smem +0: sum [32 x 4] f32 = 512 bytes
+# CARRY-NEXT: mt_smem +0: convert_layout [1 x 32] f32 = 128 bytes
 from typing import Any
 
 import mytriton as triton
@@ -59,3 +71,13 @@ def col_sum_kernel(X, Y, BM: tl.constexpr, BN: tl.constexpr):
     x = tl.load(X + rm[:, None] * BN + rn[None, :])
     tl.store(Y + rn, tl.sum(x, axis=0))
     tl.store(Y + BN + rm, tl.max(x, axis=1))
+
+
+@triton.jit
+def carry_kernel(X, Y, Z, N):
+    acc = tl.zeros((32,), tl.float32)
+    tl.store(Z + tl.arange(0, 32)[:, None] * 8 + tl.arange(0, 8)[None, :], acc[:, None] + tl.zeros((32, 8), tl.float32))
+    for i in range(0, N, 1):
+        x = tl.load(X + i * 512 + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :])
+        acc = tl.sum(x, axis=0)
+    tl.store(Y + tl.arange(0, 32), acc)
