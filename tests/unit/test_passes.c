@@ -49,6 +49,24 @@ static int compile(P *p, const char *src, const char *kernel, const char *sig,
     return 0;
 }
 
+/* The same through the public API (host backend; stages_only: no C++
+ * build). */
+static mt_kernel *api_compile(mt_context *ctx, const char *src,
+                              const char *kernel, const char *sig,
+                              int stages_only) {
+    mt_compile_options o = {0};
+    o.source = src;
+    o.filename = "k.py";
+    o.kernel = kernel;
+    o.signature = sig;
+    o.backend = MT_BACKEND_HOST;
+    o.stages_only = stages_only;
+    mt_kernel *k = NULL;
+    if (mt_compile(ctx, &o, &k) != MT_OK)
+        fail_msg("%s", mt_errmsg(ctx));
+    return k;
+}
+
 static void done(P *p) {
     sb_free(&p->c.err);
     arena_free(p->c.arena);
@@ -353,15 +371,7 @@ static void test_reduce_layout_and_yield(void **state) {
         return;
     mt_context *ctx;
     assert_int_equal(mt_context_create(&ctx), MT_OK);
-    mt_compile_options o = {0};
-    o.source = carry_src;
-    o.filename = "carry.py";
-    o.kernel = "k";
-    o.signature = "*fp32,*fp32,*fp32,i32";
-    o.backend = MT_BACKEND_HOST;
-    mt_kernel *k = NULL;
-    if (mt_compile(ctx, &o, &k) != MT_OK)
-        fail_msg("%s", mt_errmsg(ctx));
+    mt_kernel *k = api_compile(ctx, carry_src, "k", "*fp32,*fp32,*fp32,i32", 0);
     static float xs[3 * 512], ys[32], zs[256];
     for (int i = 0; i < 3 * 512; i++)
         xs[i] = (float)(i % 7) - 2.0f;
@@ -458,15 +468,7 @@ static void test_stage_ssa_layout(void **state) {
     (void)state;
     mt_context *ctx;
     assert_int_equal(mt_context_create(&ctx), MT_OK);
-    mt_compile_options o = {0};
-    o.source = outer_src;
-    o.filename = "outer.py";
-    o.kernel = "outer";
-    o.signature = "*fp32,*fp32,32";
-    o.backend = MT_BACKEND_HOST;
-    o.stages_only = 1;
-    mt_kernel *k = NULL;
-    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    mt_kernel *k = api_compile(ctx, outer_src, "outer", "*fp32,*fp32,32", 1);
     const char *text = NULL;
     size_t len = 0;
     assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_SSA_LAYOUT, &text, &len),
