@@ -70,7 +70,12 @@ typedef enum mt_stage {
     MT_STAGE_SSA_OPT,  /* SSA after fold, CSE and DCE (verified) */
     MT_STAGE_CUDA,     /* generated CUDA C */
     MT_STAGE_PTX,      /* PTX from NVRTC (needs libnvrtc, not a GPU) */
-    MT_STAGE_CUBIN     /* cubin from NVRTC (binary; use the length) */
+    MT_STAGE_CUBIN,    /* cubin from NVRTC (binary; use the length) */
+    MT_STAGE_SSA_LAYOUT /* SSA after the back-end passes (layouts,
+                           conversions, axis facts, dot plans, shared
+                           buffers); comes between SSA_OPT and CUDA in the
+                           pipeline, numbered last so the others keep
+                           their values */
 } mt_stage;
 
 /* Type of a runtime (non-constexpr) kernel parameter. */

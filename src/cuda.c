@@ -1,8 +1,11 @@
 /* cuda.c: the CUDA C emitter.
  *
- * Input: a verified, optimised Func with layouts assigned (layout.c).
- * Output: deterministic CUDA C text of one kernel, or -1 with a located
- * error (unsupported op, too much shared memory) and `out` untouched.
+ * Input: a verified, optimised Func after the back-end passes: layouts
+ * and explicit conversions (layout.c), axis facts (axis.c), dot plans
+ * (dotplan.c) and the shared-memory plan (smemplan.c).  The emitter
+ * decides nothing those passes decide; it turns the annotated IR into
+ * text.  Output: deterministic CUDA C text of one kernel, or -1 with a
+ * located error (unsupported op) and `out` untouched.
  *
  * Model.  A program runs 32 * num_warps threads.  A scalar is one C
  * variable computed by every thread.  A block value is a per-thread array
@@ -15,17 +18,14 @@
  * where base_p comes from threadIdx.x.  Replicated (non-owner) copies are
  * read like any other but never stored and never counted by reductions.
  *
- * Correctness never depends on layout.c's choices: an op that needs an
- * operand in another distribution than the one it has converts it (the
- * owners store it into the shared scratch `mt_smem` at its linear index,
- * barrier, every thread reads the slots it needs, barrier), except aranges
- * and fills, which are recomputed in place.  Every use of shared memory
- * ends with a barrier, so scratch reuse is race free inside loops.
- *
- * Shared memory (the scratch, the dot tiles dot_lhs/dot_rhs with their
- * Version 18 padding and stages) is summed and checked against
- * MT_SMEM_BUDGET after the body is generated into a private buffer and
- * before anything is written to `out`. */
+ * An operand read in another distribution than the one it has comes from
+ * a convert_layout op (layout.c inserts one per such use), materialised
+ * where its one user reads it: CONVERT_SHARED moves it through the scratch
+ * `mt_smem` (the owners store it at its linear index, barrier, every
+ * thread reads the slots it needs, barrier), CONVERT_RECOMPUTE recomputes
+ * it in place (with, recursively, its operands).  Every use of shared
+ * memory ends with a barrier, so scratch reuse is race free inside loops;
+ * every shared address comes from the buffers smemplan.c planned. */
 #include "mt.h"
 
 #include <string.h>
@@ -40,16 +40,6 @@ typedef struct Dist {
     int base;          /* index of the parameter set (base variables) */
 } Dist;
 
-typedef struct DotPlan {
-    ValId dot;         /* the staged dot's result */
-    int stage_count;   /* 2 when the canonical loop matched */
-    bool pipelined;    /* match_pipeline: the loop is software pipelined */
-    struct Op *dot_op, *add_op;  /* the dot and its accumulate (NULL: the
-                                    dot takes the accumulator itself) */
-    ValId next;        /* the yielded sum */
-    bool in_place;     /* the dot may add into the carried array */
-} DotPlan;
-
 typedef struct Emit {
     Func *f;
     Ctx *c;
@@ -62,19 +52,9 @@ typedef struct Emit {
     Layout *bases;       /* distinct parameter sets in use */
     int nbases, capbases;
     int tmp;             /* counter for temporaries */
-    int64_t scratch_bytes;
-    int64_t lhs_size, rhs_size;     /* elements of dot_lhs / dot_rhs */
-    int lhs_stages, rhs_stages;
-    int64_t lhs_stage_size, rhs_stage_size;
-    Loc smem_loc;        /* op that pushed shared memory over the budget */
-    bool smem_over;
-    ValId staged_dot;    /* dot under a two-stage plan (0: none) */
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
-    struct AxisInfo *axis;  /* axis analysis, computed on demand */
-    uint8_t *axis_done;
-    const Op **loop_of;  /* loop index value -> its for op */
 } Emit;
 
 static const char *SLOT = "mt_e";
@@ -170,19 +150,9 @@ static void mark_line(Emit *e, Loc loc) {
 
 /* ------------------------------------------------------- distributions */
 
-static bool same_params(const Layout *a, const Layout *b) {
-    if (a->rank != b->rank)
-        return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] ||
-            a->wpc[d] != b->wpc[d] || a->order[d] != b->order[d])
-            return false;
-    return true;
-}
-
 static int base_index(Emit *e, const Layout *l) {
     for (int i = 0; i < e->nbases; i++)
-        if (same_params(&e->bases[i], l))
+        if (layout_same_params(&e->bases[i], l))
             return i;
     VEC_PUSH(e->f->arena, e->bases, e->nbases, e->capbases, *l);
     return e->nbases - 1;
@@ -241,8 +211,16 @@ static const char *slot_along(Emit *e, const Dist *d, int p, const char *sv) {
     return d->E[0] == 1 ? sv : fmt(e, "(%s %% %d)", sv, d->E[1]);
 }
 
+/* The per-thread variables the kernel prologue computes for parameter
+ * set `base` and parent dim p: 'l' lane and 'w' warp coordinates along p,
+ * 'b' the first coordinate the thread owns.  The prologue and every
+ * reader take the names from here. */
+static const char *prologue_var(Emit *e, char kind, int base, int p) {
+    return fmt(e, "mt_%c%d_%d", kind, base, p);
+}
+
 static const char *base_var(Emit *e, const Dist *d, int p) {
-    return fmt(e, "mt_b%d_%d", d->base, p);
+    return prologue_var(e, 'b', d->base, p);
 }
 
 /* Coordinate along parent dim p of slot-along-p text s. */
@@ -307,29 +285,19 @@ static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
 
 /* ---------------------------------------------------- shared memory use */
 
-static void note_smem(Emit *e, Loc loc) {
-    int64_t total = (e->scratch_bytes + 7) / 8 * 8 + 4 * e->lhs_size +
-                    4 * e->rhs_size;
-    if (total > MT_SMEM_BUDGET && !e->smem_over) {
-        e->smem_over = true;
-        e->smem_loc = loc;
-    }
-}
-
-static void need_scratch(Emit *e, int64_t bytes, Loc loc) {
-    if (bytes > e->scratch_bytes)
-        e->scratch_bytes = bytes;
-    note_smem(e, loc);
-}
-
-static int64_t elem_bytes(Type t) {
-    if (t.is_ptr)
-        return 8;
-    return t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
-}
-
 static const char *scratch(Emit *e, Type t) {
     return fmt(e, "((%s*)mt_smem)", ctype_of(e, type_elem(t)));
+}
+
+/* The address of (stage, row, column) of a planned buffer, as text. */
+static const char *smem_text(Emit *e, const SharedBuffer *b, const char *stage,
+                             const char *row, const char *column) {
+    StrBuf sb;
+    sb_init(&sb);
+    smem_element_text(&sb, b, stage, row, column);
+    const char *s = arena_strdup(e->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return s;
 }
 
 /* ---------------------------------------------------------- operands */
@@ -348,7 +316,7 @@ static const char *vname(Emit *e, ValId v) {
 
 /* Does a value held as src fit target (same parameters, same parent dims)? */
 static bool fits(const Dist *src, const Dist *target, Type t) {
-    if (!same_params(&src->L, &target->L) || src->vrank != target->vrank)
+    if (!layout_same_params(&src->L, &target->L) || src->vrank != target->vrank)
         return false;
     for (int i = 0; i < t.rank; i++)
         if (t.shape[i] > 1 && src->pdim[i] != target->pdim[i])
@@ -360,49 +328,31 @@ static const char *new_tmp(Emit *e, const char *prefix) {
     return fmt(e, "%s%d", prefix, e->tmp++);
 }
 
-/* Recomputes an arange or a fill in distribution t, else moves x through
- * shared memory; returns the new array's name. */
-static const char *convert(Emit *e, ValId x, const Dist *t, Loc loc) {
+/* A CONVERT_SHARED conversion cv of x: the owners of x store it into
+ * its scratch buffer at its linear index, a barrier, every thread reads
+ * the slots of distribution t, a barrier; returns the new array's name. */
+static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     Func *f = e->f;
     Type ty = val_type(f, x);
-    Op *def = val(f, x)->kind == VK_OP ? val(f, x)->def : NULL;
+    const SharedBuffer *buf = smem_buffer_of(f->smem, cv, SMEM_SCRATCH);
     const char *ct = ctype_of(e, type_elem(ty));
     const char *out = new_tmp(e, "mt_cv");
-    if (def && (def->code == OP_ARANGE || def->code == OP_ZEROS ||
-                (def->code == OP_FULL && val_type(f, def->args[0]).rank == 0))) {
-        const char *expr;
-        if (def->code == OP_ARANGE)
-            expr = def->attr[0]
-                       ? fmt(e, "(%lld + %s)", (long long)def->attr[0],
-                             value_coord(e, t, 0, SLOT))
-                       : value_coord(e, t, 0, SLOT);
-        else if (def->code == OP_ZEROS)
-            expr = zero_of((DType)ty.dtype);
-        else
-            expr = fmt(e, "((%s)%s)", ct, vname(e, def->args[0]));
-        line(e, "%s %s[%d];", ct, out, t->nE);
-        pragma_unroll(e);
-        line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
-        line(e, "    %s[%s] = %s;", out, SLOT, expr);
-        return out;
-    }
     const Dist *s = &e->dist[x];
-    need_scratch(e, type_numel(ty) * elem_bytes(ty), loc);
     const char *sm = scratch(e, ty);
+    const char *wr = smem_text(e, buf, "0", "0", linear_text(e, s, ty, SLOT));
+    const char *rd = smem_text(e, buf, "0", "0", linear_text(e, t, ty, SLOT));
     pragma_unroll(e);
     line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, s->nE, SLOT);
     const char *own = owner_text(e, s, SLOT);
     if (*own)
-        line(e, "    if (%s) %s[%s] = %s[%s];", own, sm,
-             linear_text(e, s, ty, SLOT), e->name[x], SLOT);
+        line(e, "    if (%s) %s[%s] = %s[%s];", own, sm, wr, e->name[x], SLOT);
     else
-        line(e, "    %s[%s] = %s[%s];", sm, linear_text(e, s, ty, SLOT),
-             e->name[x], SLOT);
+        line(e, "    %s[%s] = %s[%s];", sm, wr, e->name[x], SLOT);
     line(e, "__syncthreads();");
     line(e, "%s %s[%d];", ct, out, t->nE);
     pragma_unroll(e);
     line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, t->nE, SLOT);
-    line(e, "    %s[%s] = %s[%s];", out, SLOT, sm, linear_text(e, t, ty, SLOT));
+    line(e, "    %s[%s] = %s[%s];", out, SLOT, sm, rd);
     line(e, "__syncthreads();");
     return out;
 }
@@ -426,7 +376,17 @@ static bool recomputable(Func *f, ValId x, int depth) {
     return true;
 }
 
+bool cuda_recomputable(Func *f, ValId x) { return recomputable(f, x, 0); }
+
 static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc);
+
+/* The convert_layout op that defines v, or NULL. */
+static const Op *conversion_of(Func *f, ValId v) {
+    const Value *x = val(f, v);
+    if (x->kind == VK_OP && x->def && x->def->code == OP_CONVERT_LAYOUT)
+        return x->def;
+    return NULL;
+}
 
 /* x as seen by a result distributed as r: x's value dim i is r's value
  * dim xmap[i] (NULL: right-aligned broadcasting). */
@@ -448,22 +408,35 @@ static Access operand_in(Emit *e, ValId x, const Dist *r, const int *xmap,
         a.d = e->dist[x];
         return a;
     }
-    if (e->depth < 8 && recomputable(e->f, x, 0)) {
-        /* cheaper than a trip through shared memory: recompute it */
-        e->depth++;
-        const char *text = recompute_text(e, x, &want, loc);
-        e->depth--;
-        if (text) {
-            a.name = new_tmp(e, "mt_rc");
-            line(e, "%s %s[%d];", ctype_of(e, type_elem(t)), a.name, want.nE);
-            pragma_unroll(e);
-            line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, want.nE,
-                 SLOT);
-            line(e, "    %s[%s] = %s;", a.name, SLOT, text);
-            return a;
-        }
+    /* layout.c decided how (one convert_layout per use, materialised
+     * here where its user reads it); inside a recomputation the operands
+     * of a recomputable value are recomputable too */
+    const Op *cv = conversion_of(e->f, x);
+    int how = cv ? (int)cv->attr[0] : CONVERT_RECOMPUTE;
+    if (cv)
+        x = cv->args[0];
+    if (cv && how == CONVERT_SHARED) {
+        a.name = convert(e, cv, x, &want);
+        return a;
     }
-    a.name = convert(e, x, &want, loc);
+    const char *text = NULL;
+    if ((cv || e->depth > 0) && e->depth < 8 && recomputable(e->f, x, 0)) {
+        e->depth++;
+        text = recompute_text(e, x, &want, loc);
+        e->depth--;
+    }
+    if (!text) {
+        diag_error(e->c, loc, MT_ERR_INTERNAL,
+                   "value %%%d is not where its user needs it and layout "
+                   "assignment inserted no conversion", (int)x);
+        a.name = "0";
+        return a;
+    }
+    a.name = new_tmp(e, "mt_rc");
+    line(e, "%s %s[%d];", ctype_of(e, type_elem(t)), a.name, want.nE);
+    pragma_unroll(e);
+    line(e, "for (int %s = 0; %s < %d; ++%s)", SLOT, SLOT, want.nE, SLOT);
+    line(e, "    %s[%s] = %s;", a.name, SLOT, text);
     return a;
 }
 
@@ -576,170 +549,6 @@ static const char *op_text(Emit *e, Op *op, const char **a, const Type *at,
     return ctext_expand(f->arena, tmpl, a, at, op->nargs, rt);
 }
 
-/* ------------------------------------------------------- axis analysis */
-
-/* What is known about an integer or pointer value along its last dim (the
- * fastest-varying one of every layout), after Triton's AxisInfo: elements
- * come in runs of `contig` consecutive values (+1 each) starting at
- * multiples of `contig`, the first element of each run is a multiple of
- * `div` (pointers: the address in bytes), and runs of `constancy` equal
- * values start at multiples of `constancy`.  All three are powers of two;
- * a scalar, or a block whose last dim is 1, is constant along it
- * (AXIS_BIG).  `hinted`: a pointer derived from a parameter whose
- * signature promises 16-byte alignment; only those get vector accesses. */
-#define AXIS_BIG ((int64_t)1 << 30)
-
-typedef struct AxisInfo {
-    int64_t contig, constancy, div;
-    bool hinted;
-} AxisInfo;
-
-static int64_t pow2_factor(int64_t v) {
-    if (v == 0)
-        return AXIS_BIG;
-    uint64_t u = (uint64_t)(v < 0 ? -(v + 1) + 1 : v); /* |v| without UB */
-    int64_t p = 1;
-    while (!(u & 1) && p < AXIS_BIG) {
-        u >>= 1;
-        p <<= 1;
-    }
-    return p;
-}
-
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* div of the element at every multiple of c (c a power of two <= contig
- * or 1): inside a run of consecutive values it drops to c's factor. */
-static int64_t div_at(const AxisInfo *a, int64_t c) {
-    return a->contig > c ? min64(a->div, c) : a->div;
-}
-
-static AxisInfo axis_unknown(Type t) {
-    AxisInfo a = {1, t.rank == 0 ? AXIS_BIG : 1, 1, false};
-    return a;
-}
-
-static AxisInfo axis_of(Emit *e, ValId v, int depth);
-
-/* An operand as seen along the last dim of a result: a scalar or a block
- * whose last dim is 1 is constant along it. */
-static AxisInfo axis_operand(Emit *e, ValId v, int depth) {
-    AxisInfo a = axis_of(e, v, depth);
-    Type t = val_type(e->f, v);
-    if (t.rank == 0 || t.shape[t.rank - 1] == 1) {
-        a.div = div_at(&a, 1);
-        a.contig = 1;
-        a.constancy = AXIS_BIG;
-    }
-    return a;
-}
-
-static AxisInfo axis_compute(Emit *e, ValId v, int depth) {
-    Func *f = e->f;
-    Value *x = val(f, v);
-    Type t = x->type;
-    AxisInfo r = axis_unknown(t);
-    if (t.dtype == DT_F32 && !t.is_ptr)
-        return r;
-    if (x->kind == VK_CONST) {
-        r.div = pow2_factor(x->c.i);
-        return r;
-    }
-    if (x->kind == VK_PARAM) {
-        r.div = x->divisibility > 1 ? pow2_factor(x->divisibility) : 1;
-        r.hinted = t.is_ptr && x->divisibility >= 16;
-        return r;
-    }
-    if (x->kind == VK_LOOP_INDEX) {
-        const Op *loop = e->loop_of ? e->loop_of[v] : NULL;
-        if (loop)
-            r.div = min64(axis_operand(e, loop->args[0], depth + 1).div,
-                          axis_operand(e, loop->args[2], depth + 1).div);
-        return r;
-    }
-    if (x->kind != VK_OP || !x->def || depth > 48)
-        return r;
-    Op *op = x->def;
-    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
-    switch (op->code) {
-    case OP_ARANGE:
-        r.contig = last;
-        r.constancy = 1;
-        r.div = pow2_factor(op->attr[0]);
-        return r;
-    case OP_ZEROS:
-        r.constancy = AXIS_BIG;
-        r.div = AXIS_BIG;
-        return r;
-    case OP_FULL:
-    case OP_BROADCAST:
-    case OP_EXPAND_DIMS:
-    case OP_CAST: {
-        if (op->code == OP_CAST && (type_is_float(val_type(f, op->args[0])) ||
-                                    t.dtype == DT_I1))
-            return r;
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        a.hinted = a.hinted && t.is_ptr;
-        return a;
-    }
-    case OP_ADD:
-    case OP_SUB:
-    case OP_ADDPTR: {
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
-        int64_t scale = 1;
-        if (op->code == OP_ADDPTR)
-            scale = t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
-        int64_t c = min64(a.contig, b.constancy);
-        if (op->code == OP_ADD || op->code == OP_ADDPTR)
-            c = max64(c, min64(b.contig, a.constancy));
-        r.contig = c;
-        r.constancy = min64(a.constancy, b.constancy);
-        if (r.constancy > 1)
-            c = 1; /* a constant run: every element's factor */
-        r.div = min64(div_at(&a, c), min64(div_at(&b, c) * scale, AXIS_BIG));
-        r.hinted = op->code == OP_ADDPTR && a.hinted;
-        return r;
-    }
-    case OP_MUL:
-    case OP_SHL: {
-        AxisInfo a = axis_operand(e, op->args[0], depth + 1);
-        AxisInfo b = axis_operand(e, op->args[1], depth + 1);
-        Value *bv = val(f, op->args[1]);
-        if (op->code == OP_SHL) {
-            if (bv->kind != VK_CONST || bv->c.i < 0 || bv->c.i > 30)
-                return r;
-            b.div = (int64_t)1 << bv->c.i;
-        }
-        r.constancy = min64(a.constancy, b.constancy);
-        r.div = min64(div_at(&a, 1) * div_at(&b, 1), AXIS_BIG);
-        return r;
-    }
-    default:
-        return r;
-    }
-}
-
-static AxisInfo axis_of(Emit *e, ValId v, int depth) {
-    if (!v)
-        return axis_unknown(type_scalar(DT_I32));
-    if (e->axis_done[v])
-        return e->axis[v];
-    AxisInfo a = axis_compute(e, v, depth);
-    Type t = val_type(e->f, v);
-    if (a.contig < 1)
-        a.contig = 1;
-    if (t.rank && t.shape[t.rank - 1] == 1) {
-        a.div = div_at(&a, 1);
-        a.contig = 1;
-        a.constancy = AXIS_BIG;
-    }
-    e->axis[v] = a;
-    e->axis_done[v] = 1;
-    return a;
-}
-
 /* --------------------------------------------------------- op emitters */
 
 static int emit_region(Emit *e, Region *r);
@@ -788,7 +597,7 @@ static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
         return false;
     if (is_store && *owner_text(e, r, SLOT))
         return false; /* replicated slots: only owners may store */
-    AxisInfo a = axis_of(e, p, 0);
+    const AxisInfo a = e->f->axis[p];
     if (!a.hinted)
         return false;
     int w = 16 / es;
@@ -1084,18 +893,19 @@ static int emit_reduce(Emit *e, Op *op) {
     line(e, "}");
     int W = d->L.wpc[pa];
     if (W > 1) {
-        int32_t no = po >= 0 ? d->n[po] : 1;
-        need_scratch(e, (int64_t)no * W * elem_bytes(et), op->loc);
+        /* partial of warp w for other-dim coordinate co at (co, w) */
+        const SharedBuffer *buf = smem_buffer_of(e->f->smem, op, SMEM_SCRATCH);
         const char *sm = scratch(e, et);
         const char *co = po >= 0 ? coord_text(e, d, po, "mt_j") : "0";
         const char *oo = po >= 0 ? owner_along(e, d, po, "mt_j") : "";
-        const char *row = strcmp(co, "0") == 0 ? "" : fmt(e, "%s * %d + ", co, W);
-        const char *cond = fmt(e, "mt_l%d_%d == 0%s%s", d->base, pa,
+        const char *row = smem_text(e, buf, "0", co, "0");
+        row = strcmp(row, "0") == 0 ? "" : fmt(e, "%s + ", row);
+        const char *cond = fmt(e, "%s == 0%s%s", prologue_var(e, 'l', d->base, pa),
                                *oo ? " && " : "", oo);
         pragma_unroll(e);
         line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j)", Eo);
-        line(e, "    if (%s) %s[%smt_w%d_%d] = %s[mt_j];", cond, sm, row,
-             d->base, pa, part);
+        line(e, "    if (%s) %s[%s] = %s[mt_j];", cond, sm,
+             smem_text(e, buf, "0", co, prologue_var(e, 'w', d->base, pa)), part);
         line(e, "__syncthreads();");
         pragma_unroll(e);
         line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
@@ -1121,133 +931,6 @@ static int emit_reduce(Emit *e, Op *op) {
 }
 
 /* ---------------------------------------------------------------- dot */
-
-static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
-    if (v == target)
-        return true;
-    if (!v || seen[v] || val(f, v)->kind != VK_OP)
-        return false;
-    seen[v] = 1;
-    Op *d = val(f, v)->def;
-    if (!d || d->code == OP_FOR)
-        return false;
-    for (int i = 0; i < d->nargs; i++)
-        if (depends_on(f, d->args[i], target, seen))
-            return true;
-    return false;
-}
-
-/* Inventory 9.6: the canonical runtime K loop around one dot, all ten
- * conditions; anything else keeps the single-stage lowering.  On top of
- * them, match_pipeline decides whether the loop is also software
- * pipelined. */
-static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
-                           DotPlan *plan);
-
-static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
-    ValId start = loop->args[0], step = loop->args[2];
-    if (!val_is_const(f, start) || val(f, start)->c.i != 0)
-        return false;                                    /* 1 */
-    if (!val_is_const(f, step) || val(f, step)->c.i <= 0)
-        return false;                                    /* 2 */
-    Op *dot = NULL;
-    int ndots = 0;
-    for (int i = 0; i < loop->body->nops; i++) {
-        Op *op = loop->body->ops[i];
-        if (op->code == OP_FOR)
-            return false;                                /* 10 */
-        if (op->code == OP_DOT) {
-            dot = op;
-            ndots++;
-        }
-    }
-    if (ndots != 1)
-        return false;                                    /* 4 */
-    Type at = val_type(f, dot->args[0]);
-    if (val(f, step)->c.i != at.shape[1])
-        return false;                                    /* 3 */
-    uint8_t *seen = arena_alloc(f->arena, (size_t)f->nvals);
-    if (!seen || !depends_on(f, dot->args[0], loop->index, seen))
-        return false;                                    /* 5 */
-    memset(seen, 0, (size_t)f->nvals);
-    if (!depends_on(f, dot->args[1], loop->index, seen))
-        return false;                                    /* 6 */
-    if (loop->nres != 1)
-        return false;                                    /* 7 */
-    ValId acc = loop->iters[0], next = 0;
-    if (dot->args[2] == acc) {
-        next = dot->res[0]; /* dot(a, b, acc) adds in place */
-    } else {
-        for (int i = 0; i < loop->body->nops; i++) {
-            Op *op = loop->body->ops[i];
-            if (op->code == OP_ADD &&
-                ((op->args[0] == acc && op->args[1] == dot->res[0]) ||
-                 (op->args[1] == acc && op->args[0] == dot->res[0])))
-                next = op->res[0];
-        }
-    }
-    if (!next)
-        return false;                                    /* 8 */
-    if (loop->yields[0] != next)
-        return false;                                    /* 9 */
-    plan->dot = dot->res[0];
-    plan->stage_count = 2;
-    plan->pipelined = match_pipeline(f, loop, dot, next, plan);
-    return true;
-}
-
-/* The software-pipelining proof on a loop match_dot_loop accepted: the
- * body is exactly the dot, its accumulate (next = acc + dot, or the dot
- * itself when it takes acc), and the ops the dot's operands are computed
- * from (pure ops and loads, none reading the accumulator).  Then the
- * operand ops of tile t + 1 can be issued before the dot of tile t (no
- * store, no other carry, nothing else in the body can observe the move),
- * and the dot may accumulate straight into the carried array when the
- * accumulator, the dot and the sum share one layout and nothing else
- * reads them. */
-static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
-                           DotPlan *plan) {
-    ValId acc = loop->iters[0];
-    Op *add = next == dot->res[0] ? NULL : val(f, next)->def;
-    if (dot->args[2] && dot->args[2] != acc)
-        return false;
-    uint8_t *need = arena_alloc(f->arena, (size_t)f->nvals);
-    if (!need)
-        return false;
-    need[dot->args[0]] = need[dot->args[1]] = 1;
-    for (int i = loop->body->nops - 1; i >= 0; i--) {
-        Op *op = loop->body->ops[i];
-        if (op == dot || op == add)
-            continue;
-        if (!(op_info[op->code].flags & (F_PURE | F_READ)) || op->nres != 1 ||
-            !need[op->res[0]])
-            return false;
-        for (int k = 0; k < op->nargs; k++) {
-            if (op->args[k] == acc)
-                return false;
-            if (op->args[k])
-                need[op->args[k]] = 1;
-        }
-    }
-    plan->dot_op = dot;
-    plan->add_op = add;
-    plan->next = next;
-    int la = val(f, acc)->layout;
-    plan->in_place = la >= 0 && la == val(f, dot->res[0])->layout &&
-                     la == val(f, next)->layout;
-    return true;
-}
-
-/* Is r the register tile of layout.c's dot_layout (4 x 4 blocks, no
- * replication), which the vectorised dot below reads with float4? */
-static bool dot_tiled(const Dist *r) {
-    if (r->L.rank != 2 || r->vrank != 2 || r->L.order[0] != 1)
-        return false;
-    for (int p = 0; p < 2; p++)
-        if (r->L.spt[p] % 4 != 0 || r->n[p] < tile_of(&r->L, p))
-            return false;
-    return true;
-}
 
 /* For each slot the thread owns: sbuf[addr(slot)] = src[slot]. */
 static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
@@ -1313,62 +996,27 @@ static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf
     sb_free(&addr);
 }
 
-static void note_dot_buffers(Emit *e, const SharedBuffer *A,
-                             const SharedBuffer *B, Loc loc) {
-    if (smem_size(A) > e->lhs_size) {
-        e->lhs_size = smem_size(A);
-        e->lhs_stages = A->stage_count;
-        e->lhs_stage_size = smem_stage_size(A);
-    }
-    if (smem_size(B) > e->rhs_size) {
-        e->rhs_size = smem_size(B);
-        e->rhs_stages = B->stage_count;
-        e->rhs_stage_size = smem_stage_size(B);
-    }
-    note_smem(e, loc);
-}
-
 /* One dot's lowering, split so that the pipelined loop can place the
- * shared writes and the FMA loop separately: its result distribution,
- * which of the two forms it takes, and its two shared buffers. */
+ * shared writes and the FMA loop separately: its plan (form, tiles,
+ * buffers; dotplan.c) and its result distribution. */
 typedef struct DotGen {
     Op *op;
+    const DotPlan *plan;
     Dist r;
     bool tiled;          /* the vectorised register-tile form */
     SharedBuffer A, B;
 } DotGen;
 
-static void note_dot_occupancy(Emit *e, const DotGen *g);
-
-/* The vectorised form (dot_tiled result): A is stored transposed,
- * [BK][BM + pad], so a thread's rows of A at one k are consecutive; per k
- * every thread reads E0 values of A and E1 of B as float4 and does E0 * E1
- * FMAs.  Padding: a warp reads one k row at a time (no row conflicts), but
- * the transposed write has tpw[1] of A's load layout rows in flight at
- * once; the Version 18 rule on those rows, in units of one float4 so rows
- * stay 16-byte aligned, decides the padding.  The scalar form keeps A
- * [BM][BK + pad] with the rule on the result's rows per warp. */
-static void dot_prepare(Emit *e, Op *op, int stages, DotGen *g) {
-    Func *f = e->f;
-    ValId a = op->args[0], b = op->args[1], res = op->res[0];
-    Type at = val_type(f, a), bt = val_type(f, b);
-    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+static void dot_prepare(Emit *e, Op *op, DotGen *g) {
+    const DotPlan *p = op->plan;
     g->op = op;
-    g->r = dist_assigned(e, res);
-    g->tiled = dot_tiled(&g->r) && BM % 4 == 0 && BN % 4 == 0;
-    if (g->tiled) {
-        const Dist *da = &e->dist[a];
-        int rows_in_flight = da->L.rank == 2 ? da->L.tpw[da->L.rank - 1] : 1;
-        g->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
-                              4 * smem_bank_padding(BM, rows_in_flight), stages};
-    } else {
-        int rows_per_warp = g->r.L.tpw[0] < BM ? g->r.L.tpw[0] : BM;
-        g->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32,
-                              smem_bank_padding(BK, rows_per_warp), stages};
-    }
-    g->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
-    note_dot_buffers(e, &g->A, &g->B, op->loc);
-    note_dot_occupancy(e, g);
+    g->plan = p;
+    g->r = dist_assigned(e, op->res[0]);
+    g->tiled = p->tiled;
+    g->A = p->A;
+    g->B = p->B;
+    if (p->tiled && (!e->min_blocks || p->min_blocks < e->min_blocks))
+        e->min_blocks = p->min_blocks;
 }
 
 /* The cooperative writes of both operands, from arrays src_a / src_b
@@ -1452,34 +1100,12 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     e->has_dist[res] = true;
 }
 
-/* Blocks per SM to ask ptxas for (the second __launch_bounds__
- * argument) around a pipelined register-tiled dot: a register cap of
- * 65536 / (threads * blocks) that still holds the E accumulators, the
- * prefetched operands, the fragments and the addresses, estimated as
- * max(2E, E + 64) (measured with ptxas -v on sm_90: 128x64 and 64x128 at
- * 4 warps and 128x128 at 8 warps fit 128 registers, 64x64 fits ~100,
- * without spills).  It lifts 128x64 / 4 warps from 3 to 4 blocks per SM. */
-static void note_dot_occupancy(Emit *e, const DotGen *g) {
-    if (!g->tiled)
-        return;
-    int threads = 32 * e->f->num_warps;
-    int nE = g->r.nE;
-    int cap = 2 * nE > nE + 64 ? 2 * nE : nE + 64;
-    int blocks = 65536 / (threads * cap);
-    if (blocks * threads > 2048)
-        blocks = 2048 / threads;
-    if (blocks < 1)
-        blocks = 1;
-    if (!e->min_blocks || blocks < e->min_blocks)
-        e->min_blocks = blocks;
-}
-
 /* A dot outside a pipelined loop: write, barrier, compute, and (single
  * stage) a barrier before the buffers can be written again. */
 static int emit_dot(Emit *e, Op *op) {
-    bool staged = op->res[0] == e->staged_dot;
+    bool staged = op->plan->form == DOT_TWO_STAGE;
     DotGen g;
-    dot_prepare(e, op, staged ? 2 : 1, &g);
+    dot_prepare(e, op, &g);
     const char *stage = staged ? "dot_stage" : "0";
     ValId acc = op->args[2];
     const char *init = acc ? elem_expr(e, acc, &g.r, op->loc) : "0.0f";
@@ -1496,7 +1122,7 @@ static int emit_dot(Emit *e, Op *op) {
 static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
     for (int i = 0; i < loop->body->nops; i++) {
         Op *op = loop->body->ops[i];
-        if (op == plan->dot_op || op == plan->add_op)
+        if (op == plan->dot || op == plan->add)
             continue;
         if (emit_op(e, op) < 0 || HAS_ERROR(e->c))
             return -1;
@@ -1525,10 +1151,9 @@ static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
  * t + 1, so tile t + 1's loads run exactly when the original program
  * runs them.  Emits the header and the body up to the barrier; the
  * caller adds the yields and closes the loop. */
-static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
-                               const Dist *carried) {
+static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan) {
     Func *f = e->f;
-    Op *dot = plan->dot_op;
+    Op *dot = plan->dot;
     ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[0];
     long long BK = val(f, loop->args[2])->c.i;
     const char *lo = vname(e, loop->args[0]), *hi = vname(e, loop->args[1]);
@@ -1539,7 +1164,7 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
     if (emit_operand_ops(e, loop, plan) < 0)
         return -1;
     DotGen g;
-    dot_prepare(e, dot, 2, &g);
+    dot_prepare(e, dot, &g);
     dot_writes(e, &g, "0", NULL, NULL);
     e->indent--;
     line(e, "}");
@@ -1568,10 +1193,11 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
     line(e, "}");
     e->name[loop->index] = "k_base";
     mark_line(e, dot->loc);
-    dot_prepare(e, dot, 2, &g);
+    dot_prepare(e, dot, &g);
     e->pipelined = true;
-    bool in_place = plan->in_place && memcmp(&g.r, carried, sizeof g.r) == 0;
-    if (in_place) {
+    /* in place: acc, dot and sum share one layout, so the carried array
+     * already has the dot's distribution */
+    if (plan->in_place) {
         dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
         e->name[plan->next] = e->name[acc];
         e->dist[plan->next] = g.r;
@@ -1580,7 +1206,7 @@ static int emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan,
         ValId in = dot->args[2];
         const char *init = in ? elem_expr(e, in, &g.r, dot->loc) : "0.0f";
         dot_compute(e, &g, "dot_stage", init, NULL);
-        if (plan->add_op && emit_op(e, plan->add_op) < 0)
+        if (plan->add && emit_op(e, plan->add) < 0)
             return -1;
     }
     line(e, "if (mt_more) {");
@@ -1612,9 +1238,8 @@ static void declare_copy(Emit *e, const char *ct, const char *dst,
 
 static int emit_for(Emit *e, Op *op) {
     Func *f = e->f;
-    DotPlan plan = {0, 1, false, NULL, NULL, 0, false};
-    bool staged = match_dot_loop(f, op, &plan);
-    e->loop_of[op->index] = op;
+    const DotPlan *plan = op->plan;
+    bool staged = plan != NULL, pipelined = plan && plan->form == DOT_PIPELINED;
     int n = op->nres;
     Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
@@ -1635,27 +1260,20 @@ static int emit_for(Emit *e, Op *op) {
     }
     const char *iv = staged ? "k_base" : fmt(e, "v%d", op->index);
     e->name[op->index] = iv;
-    ValId saved = e->staged_dot;
-    if (plan.pipelined) {
-        e->staged_dot = 0;
-        if (emit_pipelined_loop(e, op, &plan, &cd[0]) < 0)
+    if (pipelined) {
+        if (emit_pipelined_loop(e, op, plan) < 0)
             return -1;
     } else {
         line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
              vname(e, op->args[0]), iv, vname(e, op->args[1]), iv,
              vname(e, op->args[2]));
         e->indent++;
-        if (staged) {
+        if (staged)
             line(e, "int dot_stage = (k_base / %lld) & 1;",
                  (long long)val(f, op->args[2])->c.i);
-            e->staged_dot = plan.dot;
-        } else {
-            e->staged_dot = 0;
-        }
         if (emit_region(e, op->body) < 0)
             return -1;
     }
-    e->staged_dot = saved;
     /* yields: a parallel copy */
     const char **src = arena_alloc(f->arena, sizeof(char *) * (size_t)(n ? n : 1));
     bool clash = false;
@@ -1694,7 +1312,7 @@ static int emit_for(Emit *e, Op *op) {
     line(e, "}");
     /* the last stage may still be read by slower threads (the pipelined
      * loop ends every iteration with its barrier) */
-    if (staged && !plan.pipelined)
+    if (staged && !pipelined)
         line(e, "__syncthreads();");
     return 0;
 }
@@ -1702,6 +1320,8 @@ static int emit_for(Emit *e, Op *op) {
 /* ---------------------------------------------------------------- driver */
 
 static int emit_op(Emit *e, Op *op) {
+    if (op->code == OP_CONVERT_LAYOUT)
+        return 0; /* materialised where its one user reads it */
     mark_line(e, op->loc);
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
@@ -1709,7 +1329,11 @@ static int emit_op(Emit *e, Op *op) {
     case OP_SUM:
     case OP_MAX:
     case OP_MIN: return emit_reduce(e, op);
-    case OP_DOT: return emit_dot(e, op);
+    case OP_DOT:
+        if (!op->plan)
+            return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
+                              "dot without a plan (plan_dots runs first)");
+        return emit_dot(e, op);
     case OP_EXPAND_DIMS: return emit_expand_dims(e, op);
     default:
         if (!op->nres)
@@ -1755,6 +1379,38 @@ static bool reserved_name(const char *s) {
     return false;
 }
 
+/* The lane, warp and base coordinates of every parameter set in use. */
+static void emit_prologue(Emit *e, StrBuf *out) {
+    for (int k = 0; k < e->nbases; k++) {
+        const Layout *l = &e->bases[k];
+        int fast = l->order[0];
+        for (int p = 0; p < l->rank; p++) {
+            bool is_fast = p == fast || l->rank == 1;
+            const char *lv = prologue_var(e, 'l', k, p);
+            const char *wv = prologue_var(e, 'w', k, p);
+            if (is_fast) {
+                sb_printf(out, "    int %s = mt_lane %% %d;\n", lv, l->tpw[p]);
+                sb_printf(out, "    int %s = mt_warp %% %d;\n", wv, l->wpc[p]);
+            } else {
+                sb_printf(out, "    int %s = mt_lane / %d;\n", lv, l->tpw[fast]);
+                sb_printf(out, "    int %s = mt_warp / %d;\n", wv, l->wpc[fast]);
+            }
+            sb_printf(out, "    int %s = (%s * %d + %s) * %d;\n",
+                      prologue_var(e, 'b', k, p), wv, l->tpw[p], lv, l->spt[p]);
+        }
+    }
+}
+
+/* The declaration of a dot tile array, as large as its largest use. */
+static void declare_tile(StrBuf *out, const SharedBuffer *b) {
+    if (b->stage_count > 1)
+        sb_printf(out, "    __shared__ __align__(16) float %s[%d * %lld];\n",
+                  b->name, b->stage_count, (long long)smem_stage_size(b));
+    else
+        sb_printf(out, "    __shared__ __align__(16) float %s[%lld];\n",
+                  b->name, (long long)smem_size(b));
+}
+
 int cuda_emit(Func *f, StrBuf *out) {
     Ctx *c = f->ctx;
     Emit e;
@@ -1766,13 +1422,14 @@ int cuda_emit(Func *f, StrBuf *out) {
     e.name = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvals);
     e.dist = arena_alloc(f->arena, sizeof(Dist) * (size_t)f->nvals);
     e.has_dist = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    e.axis = arena_alloc(f->arena, sizeof(AxisInfo) * (size_t)f->nvals);
-    e.axis_done = arena_alloc(f->arena, (size_t)f->nvals);
-    e.loop_of = arena_alloc(f->arena, sizeof(Op *) * (size_t)f->nvals);
-    if (!e.name || !e.dist || !e.has_dist || !e.axis || !e.axis_done ||
-        !e.loop_of) {
+    if (!e.name || !e.dist || !e.has_dist) {
         sb_free(&e.body);
         return diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    }
+    if (!f->axis || !f->smem) {
+        sb_free(&e.body);
+        return diag_error(c, (Loc){0, 0}, MT_ERR_INTERNAL,
+                          "cuda_emit runs after the back-end passes");
     }
     for (int v = 1; v < f->nvals; v++) {
         Value *x = &f->vals[v];
@@ -1803,14 +1460,6 @@ int cuda_emit(Func *f, StrBuf *out) {
     int rc = emit_region(&e, &f->body);
     if (rc == 0 && e.body.failed)
         rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    int64_t scratch_words = (e.scratch_bytes + 7) / 8;
-    int64_t total = scratch_words * 8 + 4 * e.lhs_size + 4 * e.rhs_size;
-    f->shared_bytes = total;
-    if (rc == 0 && total > MT_SMEM_BUDGET)
-        rc = diag_error(c, e.smem_loc, MT_ERR_RESOURCE,
-                        "kernel needs %lld bytes of shared memory, more than "
-                        "the %d-byte budget",
-                        (long long)total, MT_SMEM_BUDGET);
     if (rc < 0) {
         sb_free(&sig);
         sb_free(&e.body);
@@ -1825,47 +1474,19 @@ int cuda_emit(Func *f, StrBuf *out) {
         sb_printf(out,
                   "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
                   threads, f->name, sb_str(&sig));
-    if (scratch_words)
+    const SmemPlan *sp = f->smem;
+    if (sp->scratch_bytes)
         sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
-                  (long long)scratch_words);
-    if (e.lhs_size) {
-        if (e.lhs_stages > 1)
-            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%d * %lld];\n",
-                      e.lhs_stages, (long long)e.lhs_stage_size);
-        else
-            sb_printf(out, "    __shared__ __align__(16) float dot_lhs[%lld];\n",
-                      (long long)e.lhs_size);
-        if (e.rhs_stages > 1)
-            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%d * %lld];\n",
-                      e.rhs_stages, (long long)e.rhs_stage_size);
-        else
-            sb_printf(out, "    __shared__ __align__(16) float dot_rhs[%lld];\n",
-                      (long long)e.rhs_size);
+                  (long long)(sp->scratch_bytes + 7) / 8);
+    if (smem_size(&sp->lhs) > 0) {
+        declare_tile(out, &sp->lhs);
+        declare_tile(out, &sp->rhs);
     }
     if (e.nbases) {
         sb_puts(out, "    int mt_lane = (int)threadIdx.x & 31;\n");
         sb_puts(out, "    int mt_warp = (int)threadIdx.x >> 5;\n");
     }
-    for (int k = 0; k < e.nbases; k++) {
-        const Layout *l = &e.bases[k];
-        int fast = l->order[0];
-        for (int p = 0; p < l->rank; p++) {
-            bool is_fast = p == fast || l->rank == 1;
-            if (is_fast) {
-                sb_printf(out, "    int mt_l%d_%d = mt_lane %% %d;\n", k, p,
-                          l->tpw[p]);
-                sb_printf(out, "    int mt_w%d_%d = mt_warp %% %d;\n", k, p,
-                          l->wpc[p]);
-            } else {
-                sb_printf(out, "    int mt_l%d_%d = mt_lane / %d;\n", k, p,
-                          l->tpw[fast]);
-                sb_printf(out, "    int mt_w%d_%d = mt_warp / %d;\n", k, p,
-                          l->wpc[fast]);
-            }
-            sb_printf(out, "    int mt_b%d_%d = (mt_w%d_%d * %d + mt_l%d_%d) * %d;\n",
-                      k, p, k, p, l->tpw[p], k, p, l->spt[p]);
-        }
-    }
+    emit_prologue(&e, out);
     sb_puts(out, sb_str(&e.body));
     sb_puts(out, "}\n");
     sb_free(&sig);

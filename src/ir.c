@@ -23,6 +23,8 @@ const OpInfo op_info[OP_COUNT] = {
 };
 
 static const char *const precisions[] = {"ieee", "tf32", "tf32x3"};
+/* In ConvertHow order. */
+static const char *const convert_hows[] = {"shared", "recompute"};
 
 const AttrInfo attr_info[AS_COUNT] = {
     [AS_NONE] = {0, {0, 0}, NULL, 0},
@@ -30,6 +32,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_RANGE] = {2, {"start", "end"}, NULL, 0},
     [AS_SHAPE] = {0, {0, 0}, NULL, 0},
     [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
+    [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -581,20 +581,21 @@ static void resolve_literals(Reader *r, OpCode code, const Operand *ops, int n,
 
 /* Every attribute key the printer writes, and where its value goes.
  * shape and dtype restate the result type: they only need to print back. */
-enum { AV_INT, AV_PRECISION, AV_SHAPE, AV_DTYPE };
+enum { AV_INT, AV_ENUM, AV_SHAPE, AV_DTYPE };
 static const struct AttrKey {
     const char *name;
     int kind;
     int slot;
+    int schema; /* AV_ENUM: the AttrSchema whose value names it takes */
 } attr_keys[] = {
-    {"axis", AV_INT, 0},
-    {"start", AV_INT, 0},
-    {"end", AV_INT, 1},
-    {"input_precision", AV_PRECISION, 0},
-    {"shape", AV_SHAPE, -1},
-    {"dtype", AV_DTYPE, -1},
+    {"axis", AV_INT, 0, AS_NONE},
+    {"start", AV_INT, 0, AS_NONE},
+    {"end", AV_INT, 1, AS_NONE},
+    {"input_precision", AV_ENUM, 0, AS_PRECISION},
+    {"via", AV_ENUM, 0, AS_CONVERT},
+    {"shape", AV_SHAPE, -1, AS_NONE},
+    {"dtype", AV_DTYPE, -1, AS_NONE},
 };
-static const char *const precision_names[] = {"ieee", "tf32", "tf32x3"};
 
 /* One "key=value"; appends it to canon as the printer would write it. */
 static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
@@ -620,23 +621,24 @@ static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
             return -1;
         sb_printf(canon, "%lld", (long long)v);
         break;
-    case AV_PRECISION:
+    case AV_ENUM: {
+        const AttrInfo *ai = &attr_info[k->schema];
         s = ident(r, &len);
         if (!s && integer(r, &v) < 0)
             return -1;
-        for (int p = 0; s && p < 3; p++)
-            if (is_word(s, len, precision_names[p])) {
+        for (int p = 0; s && p < ai->nvalues; p++)
+            if (is_word(s, len, ai->values[p])) {
                 v = p;
                 s = NULL;
             }
         if (s)
-            return rerr(r, loc, MT_ERR_SYNTAX, "unknown input precision '%.*s'",
-                        len, s);
-        if (v >= 0 && v <= 2)
-            sb_puts(canon, precision_names[v]);
+            return rerr(r, loc, MT_ERR_SYNTAX, "unknown %s '%.*s'", k->name, len, s);
+        if (v >= 0 && v < ai->nvalues)
+            sb_puts(canon, ai->values[v]);
         else
             sb_printf(canon, "%lld", (long long)v);
         break;
+    }
     case AV_SHAPE: {
         if (expect(r, '(') < 0)
             return -1;

@@ -7,9 +7,14 @@
  * reduction costs no data movement.
  *
  * The assignment is a heuristic and nothing depends on it for
- * correctness: cuda.c compares the layouts an op needs with the ones its
- * operands have and converts through shared memory on any mismatch.  The
- * heuristic: values that meet in an elementwise op (same rank) or through a
+ * correctness: after it, every use whose operand sits in another
+ * distribution than the op reads it in gets an explicit convert_layout op
+ * (one per use, right before the user; a yield's at the end of the loop
+ * body), marked CONVERT_RECOMPUTE when the value is made only of aranges,
+ * fills, scalars and pure elementwise ops (cuda.c recomputes it in place)
+ * and CONVERT_SHARED otherwise (a trip through shared memory).  Invariant
+ * afterwards: Value.layout is exactly where the emitter holds the value,
+ * a reduction's result included.  The heuristic: values that meet in an elementwise op (same rank) or through a
  * loop carry form one group; a group gets the canonical layout of the
  * broadcast of its members' shapes (a dot's accumulator group: the dot's
  * register tile, see dot_layout); a rank-1 group that feeds expand_dims,
@@ -207,6 +212,7 @@ static bool dot_layout(const int32_t *shape, int num_warps, Layout *out) {
     Layout l;
     memset(&l, 0, sizeof l);
     l.rank = 2;
+    l.kind = LAYOUT_DOT_TILE;
     l.slice_dim = -1;
     l.shape[0] = shape[0];
     l.shape[1] = shape[1];
@@ -242,6 +248,173 @@ static int intern_layout(Func *f, const Layout *l) {
     f->layouts[n] = *l;
     f->nlayouts = n + 1;
     return n;
+}
+
+/* ------------------------------------------------ explicit conversions */
+
+/* Value dim i of a value of rank `rank` held in layout l -> parent dim. */
+static void parent_dims(const Layout *l, int rank, int pdim[2]) {
+    pdim[0] = 0;
+    pdim[1] = 1;
+    if (l->rank != rank) /* rank-1 value in a rank-2 layout */
+        pdim[0] = l->slice_dim == 0 ? 1 : 0;
+}
+
+bool layout_same_params(const Layout *a, const Layout *b) {
+    if (a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] ||
+            a->wpc[d] != b->wpc[d] || a->order[d] != b->order[d])
+            return false;
+    return true;
+}
+
+/* The layout an op whose result (or reference value) `ref` is held in
+ * needs for operand x, whose value dim i is ref's dim map[i] (NULL:
+ * right-aligned broadcasting): ref's parameters, x sliced where it lacks
+ * one of ref's parent dims. */
+static Layout wanted(Func *f, ValId ref, ValId x, const int *xmap) {
+    const Layout *rl = &f->layouts[val(f, ref)->layout];
+    Type rt = val_type(f, ref), t = val_type(f, x);
+    int rp[2], map0 = xmap ? xmap[0] : rt.rank - t.rank;
+    parent_dims(rl, rt.rank, rp);
+    Layout w = *rl;
+    w.slice_dim = rl->rank == 2 && t.rank == 1 ? 1 - rp[map0] : -1;
+    return w;
+}
+
+/* Does x, held as its layout says, already sit where `want` needs it
+ * (same parameters, same parent dim for every dim longer than 1)? */
+static bool fits(Func *f, ValId x, const Layout *want) {
+    const Layout *have = &f->layouts[val(f, x)->layout];
+    Type t = val_type(f, x);
+    if (!layout_same_params(have, want))
+        return false;
+    int hp[2], wp[2];
+    parent_dims(have, t.rank, hp);
+    parent_dims(want, t.rank, wp);
+    for (int i = 0; i < t.rank; i++)
+        if (t.shape[i] > 1 && hp[i] != wp[i])
+            return false;
+    return true;
+}
+
+typedef struct Conv {
+    Func *f;
+    Op **out;        /* the region being rebuilt */
+    int nout, capout;
+} Conv;
+
+/* x as operand of an op reading it against ref (map as in wanted): x
+ * itself when it fits, else the result of a new convert_layout op
+ * appended to the region being rebuilt. */
+static ValId converted(Conv *cv, ValId x, ValId ref, const int *map, Loc loc) {
+    Func *f = cv->f;
+    if (!x || !val_type(f, x).rank)
+        return x;
+    Layout w = wanted(f, ref, x, map);
+    if (fits(f, x, &w))
+        return x;
+    int li = intern_layout(f, &w);
+    if (li < 0)
+        return 0;
+    Op *op = op_new(f, NULL, OP_CONVERT_LAYOUT, loc, val_type(f, x), &x, 1);
+    op->attr[0] = cuda_recomputable(f, x) ? CONVERT_RECOMPUTE : CONVERT_SHARED;
+    val(f, op->res[0])->layout = li;
+    VEC_PUSH(f->arena, cv->out, cv->nout, cv->capout, op);
+    return op->res[0];
+}
+
+/* The reference value an op reads its block operands against (0: none,
+ * the op reads its operands where they are). */
+static ValId reference(Func *f, const Op *op) {
+    switch (op->code) {
+    case OP_STORE:
+        return val_type(f, op->args[0]).rank ? op->args[0] : 0;
+    case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR: case OP_CONVERT_LAYOUT:
+        return 0;
+    default:
+        return op->nres && val_type(f, op->res[0]).rank ? op->res[0] : 0;
+    }
+}
+
+static int convert_region(Func *f, Region *r);
+
+static int convert_op(Conv *cv, Op *op) {
+    Func *f = cv->f;
+    if (op->code == OP_FOR) {
+        for (int k = 0; k < op->nres; k++)
+            op->args[3 + k] = converted(cv, op->args[3 + k], op->res[k], NULL,
+                                        op->loc);
+        if (convert_region(f, op->body) < 0)
+            return -1;
+        /* the yields are read against the carried values at the end of
+         * the body */
+        Conv in = {f, op->body->ops, op->body->nops, op->body->cap};
+        for (int k = 0; k < op->nres; k++)
+            op->yields[k] = converted(&in, op->yields[k], op->res[k], NULL,
+                                      op->loc);
+        op->body->ops = in.out;
+        op->body->nops = in.nout;
+        op->body->cap = in.capout;
+        return 0;
+    }
+    ValId ref = reference(f, op);
+    if (!ref)
+        return 0;
+    if (op->code == OP_DOT) { /* only the accumulator; A and B go to
+                                 shared memory from where they are */
+        op->args[2] = converted(cv, op->args[2], ref, NULL, op->loc);
+        return 0;
+    }
+    int map[1] = {op->attr[0] == 0 ? 1 : 0};
+    bool expand = op->code == OP_EXPAND_DIMS &&
+                  val_type(f, op->args[0]).rank == 1 &&
+                  val_type(f, op->res[0]).rank == 2;
+    for (int i = op->code == OP_STORE ? 1 : 0; i < op->nargs; i++)
+        op->args[i] = converted(cv, op->args[i], ref, expand ? map : NULL,
+                                op->loc);
+    return 0;
+}
+
+/* Rebuilds r with a convert_layout op before each use that needs its
+ * operand in another distribution.  Every conversion has exactly one
+ * user, so the emitter materialises it where that user reads it. */
+static int convert_region(Func *f, Region *r) {
+    Conv cv = {f, NULL, 0, 0};
+    for (int i = 0; i < r->nops; i++) {
+        if (convert_op(&cv, r->ops[i]) < 0)
+            return -1;
+        VEC_PUSH(f->arena, cv.out, cv.nout, cv.capout, r->ops[i]);
+    }
+    r->ops = cv.out;
+    r->nops = cv.nout;
+    r->cap = cv.capout;
+    return 0;
+}
+
+/* A reduction's result is held as a slice of its operand's own layout
+ * (no data moves); its group's layout, when different, is reached
+ * through a conversion like any other. */
+static int reduce_layouts(Func *f, Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->body && reduce_layouts(f, op->body) < 0)
+            return -1;
+        if ((op->code != OP_SUM && op->code != OP_MAX && op->code != OP_MIN) ||
+            val_type(f, op->args[0]).rank != 2)
+            continue;
+        Layout l = f->layouts[val(f, op->args[0])->layout];
+        int pd[2];
+        parent_dims(&l, 2, pd);
+        l.slice_dim = pd[op->attr[0]];
+        int li = intern_layout(f, &l);
+        if (li < 0)
+            return -1;
+        val(f, op->res[0])->layout = li;
+    }
+    return 0;
 }
 
 int layout_assign(Func *f) {
@@ -323,5 +496,7 @@ int layout_assign(Func *f) {
         Type t = val_type(f, v);
         f->vals[v].layout = t.rank ? glayout[find(&a, v)] : -1;
     }
+    if (reduce_layouts(f, &f->body) < 0 || convert_region(f, &f->body) < 0)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     return 0;
 }

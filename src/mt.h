@@ -335,14 +335,15 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_COUNT
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_COUNT
 };
 enum { F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16 };
 typedef enum OpKind {
-    K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION
+    K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
+    K_CONVERT, K_COUNT
 } OpKind;
 typedef enum AttrSchema {
-    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_COUNT
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
@@ -413,9 +414,13 @@ struct Op {
     ValId index;       /* loop induction variable (i32) */
     ValId *iters;      /* nres carried arguments visible in the body */
     ValId *yields;     /* nres values yielded at the end of the body */
+    struct DotPlan *plan; /* dotplan.c: for and dot ops */
 };
 
 typedef struct Layout Layout; /* layout.c */
+typedef struct AxisInfo AxisInfo; /* axis.c */
+typedef struct DotPlan DotPlan;   /* dotplan.c */
+typedef struct SmemPlan SmemPlan; /* smemplan.c */
 
 typedef struct Func {
     Ctx *ctx;
@@ -430,6 +435,8 @@ typedef struct Func {
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
+    AxisInfo *axis;       /* axis.c: per ValId */
+    SmemPlan *smem;       /* smemplan.c */
     ValId *const_slots;   /* interning table of constants (ir.c) */
     int const_cap, nconsts;
 } Func;
@@ -544,8 +551,15 @@ int run_passes(Func *f);
  * wpc[d] warps tile the dim, the tile repeats to cover the shape, and a
  * shape smaller than the tile is replicated.  Dims whose size is 1 in the
  * value but not in the parent shape are "sliced": owned by every thread. */
+typedef enum LayoutKind {
+    LAYOUT_BLOCKED,  /* canonical blocked layout (or a slice of one) */
+    LAYOUT_DOT_TILE  /* a dot's register tile: 4 x 4 blocks, no replication
+                        for its parent shape (or a slice of one) */
+} LayoutKind;
+
 struct Layout {
     int rank;
+    int32_t kind; /* LayoutKind */
     int32_t shape[MT_MAX_RANK];  /* parent shape the params were made for */
     int32_t spt[MT_MAX_RANK];    /* size per thread */
     int32_t tpw[MT_MAX_RANK];    /* threads per warp (product 32) */
@@ -555,9 +569,15 @@ struct Layout {
                            layout: the parent dim it lacks; -1 otherwise */
 };
 
-int layout_assign(Func *f); /* sets Value.layout for every block value */
+/* Sets Value.layout for every block value, then inserts a convert_layout
+ * op (attr[0] a ConvertHow) before every use that needs its operand in
+ * another distribution. */
+int layout_assign(Func *f);
+typedef enum ConvertHow { CONVERT_SHARED, CONVERT_RECOMPUTE } ConvertHow;
+/* Same distribution parameters (rank, spt, tpw, wpc, order)? */
+bool layout_same_params(const Layout *a, const Layout *b);
 
-/* --------------------------------------------------------------- cuda.c */
+/* ---------------------------------------------------------------- smem.c */
 
 /* Version 18 shared buffer: a logical [rows, columns] tile with a physical
  * row stride (columns + row_padding) and stage_count ping-pong copies. */
@@ -585,7 +605,89 @@ int smem_bank(int64_t word_offset); /* word_offset % 32 */
 
 #define MT_SMEM_BUDGET 49152 /* bytes of static shared memory per program */
 
-/* Emits the CUDA C text of f (verified, optimised, layouts assigned). */
+/* ---------------------------------------------------------------- axis.c */
+
+/* Facts along a value's last dim (see axis.c): runs of `contig`
+ * consecutive values starting at multiples of contig, whose first element
+ * is a multiple of `div` (pointers: bytes), runs of `constancy` equal
+ * values; powers of two, AXIS_BIG when unbounded.  `hinted`: a pointer
+ * from a parameter promised 16-byte aligned. */
+#define AXIS_BIG ((int64_t)1 << 30)
+
+struct AxisInfo {
+    int64_t contig, constancy, div;
+    bool hinted;
+};
+
+int axis_analyze(Func *f); /* fills f->axis */
+void axis_print(StrBuf *sb, const AxisInfo *a); /* "axis contig=4 div=16 ..." */
+
+/* ------------------------------------------------------------ dotplan.c */
+
+typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
+
+/* How one dot is lowered (see dotplan.c); the K loop of a two-stage or
+ * pipelined dot points to the same plan. */
+struct DotPlan {
+    DotForm form;
+    Op *loop;        /* the K loop (NULL: single stage) */
+    Op *dot;
+    Op *add;         /* the accumulate next = acc + dot (NULL: the dot
+                        takes the accumulator itself, or single stage) */
+    ValId next;      /* the yielded sum */
+    bool in_place;   /* pipelined: the dot may add into the carried array */
+    bool tiled;      /* the result's layout is a dot tile made for it */
+    int min_blocks;  /* blocks per SM its register tile allows (tiled) */
+    SharedBuffer A, B; /* the dot_lhs and dot_rhs tiles */
+};
+
+int plan_dots(Func *f); /* sets Op.plan of every dot and K loop */
+const char *dot_form_name(DotForm form); /* "single-stage" ... */
+
+/* ----------------------------------------------------------- smemplan.c */
+
+/* The arrays a kernel declares: the scratch of conversions and
+ * reductions, and the dot tiles (see smemplan.c). */
+enum { SMEM_SCRATCH, SMEM_DOT_LHS, SMEM_DOT_RHS, SMEM_NARRAYS };
+
+typedef struct SmemEntry {
+    SharedBuffer buf;
+    const Op *op;    /* the convert_layout, reduction or dot it serves */
+    int array;       /* SMEM_* */
+    int64_t offset;  /* bytes from the start of the kernel's shared memory */
+} SmemEntry;
+
+struct SmemPlan {
+    SmemEntry *bufs;
+    int nbufs;
+    int64_t scratch_bytes;        /* mt_smem: the largest scratch use */
+    SharedBuffer lhs, rhs;        /* dot_lhs, dot_rhs: the largest tiles */
+    int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
+    int64_t total;                /* bytes, what the budget checks */
+};
+
+/* Plans every buffer, sets f->smem and f->shared_bytes, checks the
+ * budget (MT_ERR_RESOURCE). */
+int smem_plan(Func *f);
+/* The buffer op uses in `array` (SMEM_*), NULL when none. */
+const SharedBuffer *smem_buffer_of(const SmemPlan *p, const Op *op, int array);
+void smem_plan_print(StrBuf *sb, const SmemPlan *p);
+
+/* --------------------------------------------------------- layoutprint.c */
+
+void layout_print(StrBuf *sb, const Layout *l); /* "blocked shape=[..] ..." */
+/* The IR after the back-end passes with their annotations (--emit
+ * ssa-layout): layouts, conversions, axis facts, dot plans, buffers. */
+void layout_ir_print(StrBuf *sb, Func *f);
+
+/* --------------------------------------------------------------- cuda.c */
+
+/* Can x be recomputed in any distribution (aranges, fills, scalars and
+ * pure elementwise ops only) instead of moved through shared memory? */
+bool cuda_recomputable(Func *f, ValId x);
+
+/* Emits the CUDA C text of f (verified, optimised, after the back-end
+ * passes: layout_assign, axis_analyze, plan_dots, smem_plan). */
 int cuda_emit(Func *f, StrBuf *out);
 
 /* ----------------------------------------------------------------- sig.c */
@@ -770,7 +872,7 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 /* One past the last mt_stage: the size of per-stage tables.  A stage
  * appended to mt_stage raises it and adds a row to pipeline.c's
  * stage_names (a static assertion there checks the count). */
-#define MT_NSTAGES (MT_STAGE_CUBIN + 1)
+#define MT_NSTAGES (MT_STAGE_SSA_LAYOUT + 1)
 
 /* Where printed stages go: passes never print, pipeline_run hands each
  * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;

@@ -29,6 +29,7 @@ static const char *const stage_names[] = {
     [MT_STAGE_CUDA] = "cuda",
     [MT_STAGE_PTX] = "ptx",
     [MT_STAGE_CUBIN] = "cubin",
+    [MT_STAGE_SSA_LAYOUT] = "ssa-layout",
 };
 _Static_assert(sizeof stage_names / sizeof stage_names[0] == MT_NSTAGES,
                "one stage name per mt_stage");
@@ -110,6 +111,17 @@ static void snap_ir(const StageSink *sink, mt_stage s, Func *f) {
     sb_free(&sb);
 }
 
+/* The IR after the back-end planning passes, with what they decided. */
+static void snap_layout(const StageSink *sink, Func *f) {
+    if (!sink || !sink->put)
+        return;
+    StrBuf sb;
+    sb_init(&sb);
+    layout_ir_print(&sb, f);
+    snap_text(sink, MT_STAGE_SSA_LAYOUT, &sb);
+    sb_free(&sb);
+}
+
 static void snap_ast(const StageSink *sink, TopFunc *tf) {
     if (!sink || !sink->put)
         return;
@@ -157,8 +169,10 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     snap_ir(sink, MT_STAGE_SSA_OPT, f);
     if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
     if (transform(f, layout_assign) < 0) return NULL;
-    /* passes over the laid-out IR (axis analysis, dot planning,
-     * shared-memory planning) go here, one line each */
+    if (axis_analyze(f) < 0) return NULL;
+    if (plan_dots(f) < 0) return NULL;
+    if (smem_plan(f) < 0) return NULL;
+    snap_layout(sink, f);
     if (emit(f, sink) < 0) return NULL;
     return f;
 }

@@ -4,9 +4,11 @@
  * Input: a SharedBuffer describing a logical [rows, columns] tile with a
  * row padding and a stage count.  Output: its physical row stride, stage
  * and total sizes, byte count, and element addresses, both as integers and
- * as C text.  Invariant: every writer and every reader of a shared tile in
- * cuda.c takes its address from smem_element_text, so the padded stride
- * and the stage offset can never disagree between producer and consumer.
+ * as C text.  Invariant: every writer and every reader of shared memory in
+ * cuda.c (dot tiles, conversion and reduction scratch, all planned by
+ * smemplan.c) takes its address from smem_element_text, so the padded
+ * stride and the stage offset can never disagree between producer and
+ * consumer.
  * Invalid buffers (negative padding, fewer than one stage, non-positive
  * dims) and out-of-range integer coordinates give -1, never an address. */
 #include "mt.h"
@@ -83,17 +85,20 @@ static bool is_atom(const char *e) {
 
 static bool is_zero(const char *e) { return strcmp(e, "0") == 0; }
 
-static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale) {
+/* One term of the sum; a term alone at scale 1 is the whole address and
+ * needs no parentheses. */
+static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale,
+                     bool alone) {
     if (is_zero(e) || scale == 0)
         return;
     if (!*first)
         sb_puts(sb, " + ");
     *first = false;
-    bool atom = is_atom(e);
-    if (!atom)
+    bool bare = is_atom(e) || (alone && scale == 1);
+    if (!bare)
         sb_putc(sb, '(');
     sb_puts(sb, e);
-    if (!atom)
+    if (!bare)
         sb_putc(sb, ')');
     if (scale != 1)
         sb_printf(sb, " * %lld", (long long)scale);
@@ -101,11 +106,14 @@ static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale) {
 
 void smem_element_text(StrBuf *sb, const SharedBuffer *b, const char *stage,
                        const char *row, const char *column) {
+    const char *term[3] = {b->stage_count > 1 ? stage : "0", row, column};
+    int64_t scale[3] = {smem_stage_size(b), smem_row_stride(b), 1};
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        n += !is_zero(term[i]) && scale[i] != 0;
     bool first = true;
-    if (b->stage_count > 1)
-        put_term(sb, &first, stage, smem_stage_size(b));
-    put_term(sb, &first, row, smem_row_stride(b));
-    put_term(sb, &first, column, 1);
+    for (int i = 0; i < 3; i++)
+        put_term(sb, &first, term[i], scale[i], n == 1);
     if (first)
         sb_putc(sb, '0');
 }

@@ -431,6 +431,18 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* convert_layout moves a block between thread distributions: the value and
+ * its type are unchanged; attr[0] says how (a ConvertHow). */
+static int rule_convert(const RuleIn *in, Type *out, char *msg) {
+    if (in->a.rank == 0)
+        return fail(msg, "convert_layout expects a block, got %s", tt(in->a).s);
+    const AttrInfo *ai = &attr_info[in->oi->attrs];
+    if (in->attr[0] < 0 || in->attr[0] >= ai->nvalues)
+        return fail(msg, "invalid conversion method %lld", (long long)in->attr[0]);
+    *out = in->a;
+    return 0;
+}
+
 static int rule_loop(const RuleIn *in, Type *out, char *msg) {
     return fail(msg, "for loops are checked by the verifier");
 }
@@ -453,6 +465,7 @@ static const struct {
     [R_STORE] = {rule_store, false, 0},   [R_EXPAND] = {rule_expand, false, 1},
     [R_BROADCAST] = {rule_broadcast, true, 1},
     [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
+    [R_CONVERT] = {rule_convert, false, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,

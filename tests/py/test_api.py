@@ -129,8 +129,8 @@ def test_compilation_error_location():
 def test_compiled_kernel_asm():
     out = torch.zeros(8)
     c = fill_kernel.warmup(out, 8, 1.0, BLOCK=8, grid=(1,))
-    assert set(c.asm) == {"ast", "ssa", "ssa-opt", "cuda", "ptx"}
-    for key in ("ast", "ssa", "ssa-opt", "cuda"):
+    assert set(c.asm) == {"ast", "ssa", "ssa-opt", "ssa-layout", "cuda", "ptx"}
+    for key in ("ast", "ssa", "ssa-opt", "ssa-layout", "cuda"):
         assert isinstance(c.asm[key], str) and c.asm[key]
     assert c.num_warps == 4 and c.shared >= 0
     assert c.params == [("out", "*fp32"), ("n", "i32"), ("value", "fp32")]

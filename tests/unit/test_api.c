@@ -148,9 +148,10 @@ static void test_pipeline_snapshots_in_order(void **state) {
     assert_non_null(f);
     assert_int_equal(f->nparams, 4);
     assert_int_equal(f->num_warps, 4);
-    assert_int_equal(seen.n, 4);
-    static const int want[] = {MT_STAGE_AST, MT_STAGE_SSA, MT_STAGE_SSA_OPT, MT_STAGE_CUDA};
-    for (int i = 0; i < 4; i++) {
+    assert_int_equal(seen.n, 5);
+    static const int want[] = {MT_STAGE_AST, MT_STAGE_SSA, MT_STAGE_SSA_OPT,
+                               MT_STAGE_SSA_LAYOUT, MT_STAGE_CUDA};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(seen.order[i], want[i]);
         assert_true(seen.len[i] > 0);
     }

@@ -138,9 +138,17 @@ static ValId dot(K *k, ValId a, ValId b, ValId acc) {
 
 static ValId ci(K *k, int v) { return const_int(k->f, DT_I32, v); }
 
-/* Runs layout_assign + cuda_emit; returns malloc'ed text or NULL. */
+/* Runs the back-end passes (as compile_stages does) + cuda_emit;
+ * returns malloc'ed text or NULL. */
+static int back_passes(Func *f) {
+    if (layout_assign(f) < 0 || axis_analyze(f) < 0 || plan_dots(f) < 0 ||
+        smem_plan(f) < 0)
+        return -1;
+    return 0;
+}
+
 static char *emit(K *k) {
-    if (layout_assign(k->f) < 0)
+    if (back_passes(k->f) < 0)
         return NULL;
     StrBuf sb;
     sb_init(&sb);

@@ -445,7 +445,7 @@ static void test_reader_errors(void **state) {
          MT_ERR_SYNTAX},
         {"  %0 = zeros {shape=(2, 2), dtype=f32} : block<2x2 x f32>\n"
          "  %1 = dot %0, %0, none {input_precision=fp8} : block<2x2 x f32>\n",
-         "t.ir:3:26: error: unknown input precision 'fp8'", MT_ERR_SYNTAX},
+         "t.ir:3:26: error: unknown input_precision 'fp8'", MT_ERR_SYNTAX},
         /* loops */
         {"  %r = for %i in range(0, n, 1) {\n    yield\n  }\n",
          "t.ir:2:8: error: 'for' has 1 results but carries 0 values", MT_ERR_SYNTAX},

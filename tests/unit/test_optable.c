@@ -92,7 +92,7 @@ static void test_table_rows_consistent(void **state) {
         for (int k = 0; k < code; k++)
             assert_string_not_equal(op_info[k].name, oi->name);
         assert_true(oi->rule < R_COUNT && oi->attrs < AS_COUNT &&
-                    oi->kind <= K_REGION && oi->identity <= ID_HIGHEST);
+                    oi->kind < K_COUNT && oi->identity <= ID_HIGHEST);
         int n = oi->nargs < 0 ? 0 : oi->nargs;
         if (oi->optional >> n)
             fail_msg("'%s': optional operand beyond its %d", oi->name, n);

@@ -1,0 +1,213 @@
+/* axis.c: axis analysis, after Triton's AxisInfo.
+ *
+ * Input: a Func after layout assignment (layout.c, conversions included).
+ * Output: f->axis, one AxisInfo per ValId, filled once in definition order
+ * (QBE's fill* style): an op's operands are always defined before it, so
+ * one walk over the regions sees every operand's facts before its users.
+ * The emitter only reads the result (vector loads and stores).
+ *
+ * What it says about an integer or pointer value along its last dim (the
+ * fastest-varying one of every layout): elements come in runs of `contig`
+ * consecutive values (+1 each) starting at multiples of `contig`, the
+ * first element of each run is a multiple of `div` (pointers: the address
+ * in bytes), and runs of `constancy` equal values start at multiples of
+ * `constancy`.  All three are powers of two; a scalar, or a block whose
+ * last dim is 1, is constant along it (AXIS_BIG).  `hinted`: a pointer
+ * derived from a parameter whose signature promises 16-byte alignment;
+ * only those get vector accesses.  f32 values, loop-carried values and
+ * anything not modelled get the facts that promise nothing. */
+#include "mt.h"
+
+static int64_t pow2_factor(int64_t v) {
+    if (v == 0)
+        return AXIS_BIG;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v; /* |v| without UB */
+    int64_t p = 1;
+    while (!(u & 1) && p < AXIS_BIG) {
+        u >>= 1;
+        p <<= 1;
+    }
+    return p;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* div of the element at every multiple of c (c a power of two <= contig
+ * or 1): inside a run of consecutive values it drops to c's factor. */
+static int64_t div_at(const AxisInfo *a, int64_t c) {
+    return a->contig > c ? min64(a->div, c) : a->div;
+}
+
+static AxisInfo axis_unknown(Type t) {
+    AxisInfo a = {1, t.rank == 0 ? AXIS_BIG : 1, 1, false};
+    return a;
+}
+
+/* Along the last dim, a value whose last dim is 1 (or a scalar operand of
+ * a block op) is one constant run. */
+static AxisInfo constant_along(AxisInfo a) {
+    a.div = div_at(&a, 1);
+    a.contig = 1;
+    a.constancy = AXIS_BIG;
+    return a;
+}
+
+/* An operand as seen along the last dim of a result. */
+static AxisInfo operand(Func *f, ValId v) {
+    if (!v)
+        return axis_unknown(type_scalar(DT_I32));
+    AxisInfo a = f->axis[v];
+    Type t = val_type(f, v);
+    if (t.rank == 0 || t.shape[t.rank - 1] == 1)
+        a = constant_along(a);
+    return a;
+}
+
+static AxisInfo add_like(Func *f, const Op *op, Type t) {
+    AxisInfo r = axis_unknown(t);
+    AxisInfo a = operand(f, op->args[0]), b = operand(f, op->args[1]);
+    int64_t scale = 1;
+    if (op->code == OP_ADDPTR)
+        scale = t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
+    int64_t c = min64(a.contig, b.constancy);
+    if (op->code == OP_ADD || op->code == OP_ADDPTR)
+        c = max64(c, min64(b.contig, a.constancy));
+    r.contig = c;
+    r.constancy = min64(a.constancy, b.constancy);
+    if (r.constancy > 1)
+        c = 1; /* a constant run: every element's factor */
+    r.div = min64(div_at(&a, c), min64(div_at(&b, c) * scale, AXIS_BIG));
+    r.hinted = op->code == OP_ADDPTR && a.hinted;
+    return r;
+}
+
+static AxisInfo mul_like(Func *f, const Op *op, Type t) {
+    AxisInfo r = axis_unknown(t);
+    AxisInfo a = operand(f, op->args[0]), b = operand(f, op->args[1]);
+    Value *bv = val(f, op->args[1]);
+    if (op->code == OP_SHL) {
+        if (bv->kind != VK_CONST || bv->c.i < 0 || bv->c.i > 30)
+            return r;
+        b.div = (int64_t)1 << bv->c.i;
+    }
+    r.constancy = min64(a.constancy, b.constancy);
+    r.div = min64(div_at(&a, 1) * div_at(&b, 1), AXIS_BIG);
+    return r;
+}
+
+/* The facts of v from its kind or defining op; operands are filled. */
+static AxisInfo compute(Func *f, ValId v, const Op *loop) {
+    Value *x = val(f, v);
+    Type t = x->type;
+    AxisInfo r = axis_unknown(t);
+    if (t.dtype == DT_F32 && !t.is_ptr)
+        return r;
+    if (x->kind == VK_CONST) {
+        r.div = pow2_factor(x->c.i);
+        return r;
+    }
+    if (x->kind == VK_PARAM) {
+        r.div = x->divisibility > 1 ? pow2_factor(x->divisibility) : 1;
+        r.hinted = t.is_ptr && x->divisibility >= 16;
+        return r;
+    }
+    if (x->kind == VK_LOOP_INDEX) {
+        if (loop)
+            r.div = min64(operand(f, loop->args[0]).div,
+                          operand(f, loop->args[2]).div);
+        return r;
+    }
+    if (x->kind != VK_OP || !x->def)
+        return r;
+    Op *op = x->def;
+    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
+    switch (op->code) {
+    case OP_ARANGE:
+        r.contig = last;
+        r.constancy = 1;
+        r.div = pow2_factor(op->attr[0]);
+        return r;
+    case OP_ZEROS:
+        r.constancy = AXIS_BIG;
+        r.div = AXIS_BIG;
+        return r;
+    case OP_CONVERT_LAYOUT: /* same values, other threads */
+        return f->axis[op->args[0]];
+    case OP_FULL:
+    case OP_BROADCAST:
+    case OP_EXPAND_DIMS:
+    case OP_CAST: {
+        if (op->code == OP_CAST && (type_is_float(val_type(f, op->args[0])) ||
+                                    t.dtype == DT_I1))
+            return r;
+        AxisInfo a = operand(f, op->args[0]);
+        a.hinted = a.hinted && t.is_ptr;
+        return a;
+    }
+    case OP_ADD:
+    case OP_SUB:
+    case OP_ADDPTR:
+        return add_like(f, op, t);
+    case OP_MUL:
+    case OP_SHL:
+        return mul_like(f, op, t);
+    default:
+        return r;
+    }
+}
+
+static void fill(Func *f, ValId v, const Op *loop) {
+    AxisInfo a = compute(f, v, loop);
+    Type t = val_type(f, v);
+    if (a.contig < 1)
+        a.contig = 1;
+    if (t.rank && t.shape[t.rank - 1] == 1)
+        a = constant_along(a);
+    f->axis[v] = a;
+}
+
+static void fill_region(Func *f, const Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        if (op->code == OP_FOR) {
+            fill(f, op->index, op);
+            for (int k = 0; k < op->nres; k++)
+                fill(f, op->iters[k], NULL);
+            fill_region(f, op->body);
+        }
+        for (int k = 0; k < op->nres; k++)
+            fill(f, op->res[k], NULL);
+    }
+}
+
+int axis_analyze(Func *f) {
+    f->axis = arena_alloc(f->arena, sizeof(AxisInfo) * (size_t)f->nvals);
+    if (!f->axis)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    f->axis[0] = axis_unknown(type_scalar(DT_I32));
+    for (ValId v = 1; v < f->nvals; v++) /* params and constants; op results
+                                            wait for their operands */
+        if (val(f, v)->kind == VK_OP)
+            f->axis[v] = axis_unknown(val_type(f, v));
+        else
+            fill(f, v, NULL);
+    fill_region(f, &f->body);
+    return 0;
+}
+
+static void put_fact(StrBuf *sb, const char *name, int64_t v) {
+    if (v >= AXIS_BIG)
+        sb_printf(sb, " %s=inf", name);
+    else
+        sb_printf(sb, " %s=%lld", name, (long long)v);
+}
+
+void axis_print(StrBuf *sb, const AxisInfo *a) {
+    sb_puts(sb, "axis");
+    put_fact(sb, "contig", a->contig);
+    put_fact(sb, "div", a->div);
+    put_fact(sb, "const", a->constancy);
+    if (a->hinted)
+        sb_puts(sb, " hinted");
+}

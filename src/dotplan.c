@@ -1,0 +1,242 @@
+/* dotplan.c: how each dot is lowered, decided before any text exists.
+ *
+ * Input: a Func with layouts assigned (layout.c).  Output: a DotPlan on
+ * every dot op, and on every for op that is a dot's K loop the same plan
+ * (Op.plan; NULL elsewhere).  The emitter (cuda.c) only reads plans.
+ *
+ * Three forms.  Single stage: the dot's operands are written to the
+ * shared tiles dot_lhs/dot_rhs, a barrier, the FMAs, a barrier.  Two
+ * stage (the Version 18 ping-pong, inventory 9.6): a canonical runtime K
+ * loop around one dot alternates two copies of the tiles, one barrier per
+ * iteration.  Pipelined: a two-stage loop whose body is only the dot, its
+ * accumulate and the ops computing its operands; tile t + 1 is loaded
+ * into registers while the FMAs of tile t run (see emit_pipelined_loop in
+ * cuda.c for the schedule and why one barrier suffices).
+ *
+ * Each plan also fixes the dot's shared tiles (SharedBuffer A and B:
+ * shape, Version 18 padding, stages), whether the result is the register
+ * tile of layout.c's dot_layout (its layout's kind, LAYOUT_DOT_TILE), and
+ * the blocks per SM that tile's registers allow. */
+#include "mt.h"
+
+#include <string.h>
+
+static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
+    if (v == target)
+        return true;
+    if (!v || seen[v] || val(f, v)->kind != VK_OP)
+        return false;
+    seen[v] = 1;
+    Op *d = val(f, v)->def;
+    if (!d || d->code == OP_FOR)
+        return false;
+    for (int i = 0; i < d->nargs; i++)
+        if (depends_on(f, d->args[i], target, seen))
+            return true;
+    return false;
+}
+
+/* Inventory 9.6: the canonical runtime K loop around one dot, all ten
+ * conditions (numbered below); anything else keeps the single-stage
+ * lowering.  On top of them, match_pipeline decides whether the loop is
+ * also software pipelined. */
+static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
+                           DotPlan *plan);
+
+static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
+    ValId start = loop->args[0], step = loop->args[2];
+    if (!val_is_const(f, start) || val(f, start)->c.i != 0)
+        return false;                                    /* 1 */
+    if (!val_is_const(f, step) || val(f, step)->c.i <= 0)
+        return false;                                    /* 2 */
+    Op *dot = NULL;
+    int ndots = 0;
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op->code == OP_FOR)
+            return false;                                /* 10 */
+        if (op->code == OP_DOT) {
+            dot = op;
+            ndots++;
+        }
+    }
+    if (ndots != 1)
+        return false;                                    /* 4 */
+    Type at = val_type(f, dot->args[0]);
+    if (val(f, step)->c.i != at.shape[1])
+        return false;                                    /* 3 */
+    uint8_t *seen = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!seen || !depends_on(f, dot->args[0], loop->index, seen))
+        return false;                                    /* 5 */
+    memset(seen, 0, (size_t)f->nvals);
+    if (!depends_on(f, dot->args[1], loop->index, seen))
+        return false;                                    /* 6 */
+    if (loop->nres != 1)
+        return false;                                    /* 7 */
+    ValId acc = loop->iters[0], next = 0;
+    if (dot->args[2] == acc) {
+        next = dot->res[0]; /* dot(a, b, acc) adds in place */
+    } else {
+        for (int i = 0; i < loop->body->nops; i++) {
+            Op *op = loop->body->ops[i];
+            if (op->code == OP_ADD &&
+                ((op->args[0] == acc && op->args[1] == dot->res[0]) ||
+                 (op->args[1] == acc && op->args[0] == dot->res[0])))
+                next = op->res[0];
+        }
+    }
+    if (!next)
+        return false;                                    /* 8 */
+    if (loop->yields[0] != next)
+        return false;                                    /* 9 */
+    plan->loop = (Op *)loop;
+    plan->dot = dot;
+    plan->next = next;
+    plan->add = next == dot->res[0] ? NULL : val(f, next)->def;
+    plan->form = match_pipeline(f, loop, dot, next, plan) ? DOT_PIPELINED
+                                                          : DOT_TWO_STAGE;
+    return true;
+}
+
+/* The software-pipelining proof on a loop match_dot_loop accepted: the
+ * body is exactly the dot, its accumulate (next = acc + dot, or the dot
+ * itself when it takes acc), and the ops the dot's operands are computed
+ * from (pure ops and loads, none reading the accumulator).  Then the
+ * operand ops of tile t + 1 can be issued before the dot of tile t (no
+ * store, no other carry, nothing else in the body can observe the move),
+ * and the dot may accumulate straight into the carried array when the
+ * accumulator, the dot and the sum share one layout and nothing else
+ * reads them. */
+static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
+                           DotPlan *plan) {
+    ValId acc = loop->iters[0];
+    Op *add = next == dot->res[0] ? NULL : val(f, next)->def;
+    if (dot->args[2] && dot->args[2] != acc)
+        return false;
+    uint8_t *need = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!need)
+        return false;
+    need[dot->args[0]] = need[dot->args[1]] = 1;
+    for (int i = loop->body->nops - 1; i >= 0; i--) {
+        Op *op = loop->body->ops[i];
+        if (op == dot || op == add)
+            continue;
+        if (!(op_info[op->code].flags & (F_PURE | F_READ)) || op->nres != 1 ||
+            !need[op->res[0]])
+            return false;
+        for (int k = 0; k < op->nargs; k++) {
+            if (op->args[k] == acc)
+                return false;
+            if (op->args[k])
+                need[op->args[k]] = 1;
+        }
+    }
+    int la = val(f, acc)->layout;
+    plan->in_place = la >= 0 && la == val(f, dot->res[0])->layout &&
+                     la == val(f, next)->layout;
+    return true;
+}
+
+/* Blocks per SM to ask ptxas for (the second __launch_bounds__
+ * argument) around a pipelined register-tiled dot: a register cap of
+ * 65536 / (threads * blocks) that still holds the E accumulators, the
+ * prefetched operands, the fragments and the addresses, estimated as
+ * max(2E, E + 64) (measured with ptxas -v on sm_90: 128x64 and 64x128 at
+ * 4 warps and 128x128 at 8 warps fit 128 registers, 64x64 fits ~100,
+ * without spills).  It lifts 128x64 / 4 warps from 3 to 4 blocks per SM.
+ * A dot tile has no replication: E = BM * BN / threads. */
+static int tile_min_blocks(Type rt, int num_warps) {
+    int threads = 32 * num_warps;
+    int nE = (int)(type_numel(rt) / threads);
+    int cap = 2 * nE > nE + 64 ? 2 * nE : nE + 64;
+    int blocks = 65536 / (threads * cap);
+    if (blocks * threads > 2048)
+        blocks = 2048 / threads;
+    if (blocks < 1)
+        blocks = 1;
+    return blocks;
+}
+
+/* The dot's form-independent facts: the register tile and the buffers.
+ * The tiled form stores A transposed, [BK][BM + pad], so a thread's rows
+ * of A at one k are consecutive; per k every thread reads E0 values of A
+ * and E1 of B as float4 and does E0 * E1 FMAs.  Padding: a warp reads one
+ * k row at a time (no row conflicts), but the transposed write has tpw[1]
+ * of A's load layout rows in flight at once; the Version 18 rule on those
+ * rows, in units of one float4 so rows stay 16-byte aligned, decides the
+ * padding.  The scalar form keeps A [BM][BK + pad] with the rule on the
+ * result's rows per warp. */
+static void plan_tiles(Func *f, DotPlan *p) {
+    Op *op = p->dot;
+    Type at = val_type(f, op->args[0]), bt = val_type(f, op->args[1]);
+    Type rt = val_type(f, op->res[0]);
+    int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+    const Layout *lr = &f->layouts[val(f, op->res[0])->layout];
+    int stages = p->form == DOT_SINGLE_STAGE ? 1 : 2;
+    /* a dot tile made for the result's own shape (a broadcast member of
+     * the group would hold 1 row or column, replicated) */
+    p->tiled = lr->kind == LAYOUT_DOT_TILE && lr->shape[0] == rt.shape[0] &&
+               lr->shape[1] == rt.shape[1];
+    if (p->tiled) {
+        const Layout *la = &f->layouts[val(f, op->args[0])->layout];
+        int rows_in_flight = la->rank == 2 ? la->tpw[la->rank - 1] : 1;
+        p->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
+                              4 * smem_bank_padding(BM, rows_in_flight), stages};
+        p->min_blocks = tile_min_blocks(rt, f->num_warps);
+    } else {
+        int rows_per_warp = lr->tpw[0] < BM ? lr->tpw[0] : BM;
+        p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32,
+                              smem_bank_padding(BK, rows_per_warp), stages};
+    }
+    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
+}
+
+static int plan_region(Func *f, Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->code == OP_DOT && !op->plan) {
+            DotPlan *p = arena_alloc(f->arena, sizeof *p);
+            if (!p)
+                return -1;
+            p->form = DOT_SINGLE_STAGE;
+            p->dot = op;
+            p->next = op->res[0];
+            op->plan = p;
+        }
+        if (op->code != OP_FOR)
+            continue;
+        DotPlan *p = arena_alloc(f->arena, sizeof *p);
+        if (!p)
+            return -1;
+        if (match_dot_loop(f, op, p))
+            op->plan = p->dot->plan = p;
+        if (plan_region(f, op->body) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void tile_region(Func *f, Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->code == OP_DOT)
+            plan_tiles(f, op->plan);
+        if (op->body)
+            tile_region(f, op->body);
+    }
+}
+
+int plan_dots(Func *f) {
+    if (plan_region(f, &f->body) < 0)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    tile_region(f, &f->body);
+    return 0;
+}
+
+const char *dot_form_name(DotForm form) {
+    switch (form) {
+    case DOT_TWO_STAGE: return "two-stage";
+    case DOT_PIPELINED: return "pipelined";
+    default: return "single-stage";
+    }
+}

@@ -1,0 +1,170 @@
+/* smemplan.c: every shared-memory buffer of a kernel, planned before any
+ * text is emitted.
+ *
+ * Input: a Func after layout assignment (its convert_layout ops) and dot
+ * planning (each dot's tiles).  Output: f->smem, listing one SharedBuffer
+ * per user of shared memory with its byte offset, the three arrays the
+ * kernel declares, the total, and f->shared_bytes; or -1 with a located
+ * MT_ERR_RESOURCE when the total exceeds MT_SMEM_BUDGET (checked here
+ * only).  The emitter takes every shared address from these buffers
+ * through smem_element_text.
+ *
+ * Users, in program order:
+ *   - a CONVERT_SHARED convert_layout: the value's elements at their
+ *     row-major index, [1][numel];
+ *   - a reduction over warps (wpc > 1 along the axis): one partial per
+ *     warp for each coordinate of the other dim, [rows][warps];
+ *   - a dot: its A and B tiles (dotplan.c), Version 18 padding and stages.
+ * Conversions and reductions share the scratch array mt_smem at offset 0:
+ * each use ends with a barrier, so one use never overlaps the next and
+ * the scratch is as large as the largest use.  All dots share dot_lhs
+ * and dot_rhs likewise (each dot addresses them through its own buffer);
+ * they follow the scratch, which is rounded up to 8 bytes (it is declared
+ * as long long).  The budget error names the op whose buffer first pushed
+ * the running total over it. */
+#include "mt.h"
+
+#include <string.h>
+
+/* Element type of a scratch buffer: a pointer is stored as its 8 bytes. */
+static DType scratch_elem(Type t) {
+    return t.is_ptr ? DT_I64 : (DType)t.dtype;
+}
+
+typedef struct Planner {
+    Func *f;
+    SmemPlan *p;
+    int cap;
+    Loc over_loc;
+    bool over;
+} Planner;
+
+/* Bytes of a declared array; 0 while no buffer uses it. */
+static int64_t array_bytes(const SharedBuffer *b) {
+    int64_t n = smem_nbytes(b);
+    return n > 0 ? n : 0;
+}
+
+static int64_t total_of(const SmemPlan *p) {
+    return (p->scratch_bytes + 7) / 8 * 8 + array_bytes(&p->lhs) +
+           array_bytes(&p->rhs);
+}
+
+static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
+    SmemPlan *p = pl->p;
+    SmemEntry en = {*b, op, array, 0};
+    VEC_PUSH(pl->f->arena, p->bufs, p->nbufs, pl->cap, en);
+    if (array == SMEM_SCRATCH && smem_nbytes(b) > p->scratch_bytes)
+        p->scratch_bytes = smem_nbytes(b);
+    SharedBuffer *decl = array == SMEM_DOT_LHS ? &p->lhs
+                         : array == SMEM_DOT_RHS ? &p->rhs : NULL;
+    if (decl && smem_size(b) > smem_size(decl))
+        *decl = *b;
+    if (!pl->over && total_of(p) > MT_SMEM_BUDGET) {
+        pl->over = true;
+        pl->over_loc = op->loc;
+    }
+}
+
+/* The partials of a reduction across warps: rows = the size of x along
+ * the other parent dim (1 when x has none), columns = warps along the
+ * axis. */
+static void plan_reduce(Planner *pl, const Op *op) {
+    Func *f = pl->f;
+    ValId x = op->args[0];
+    Type t = val_type(f, x);
+    const Layout *l = &f->layouts[val(f, x)->layout];
+    int axis = (int)op->attr[0];
+    int pa = l->rank == t.rank ? axis : (l->slice_dim == 0 ? 1 : 0);
+    if (l->wpc[pa] <= 1)
+        return;
+    int32_t rows = 1;
+    if (l->rank == 2 && t.rank == 2)
+        rows = t.shape[1 - axis];
+    SharedBuffer b = {"mt_smem", rows, l->wpc[pa],
+                      scratch_elem(type_elem(t)), 0, 1};
+    add(pl, op, &b, SMEM_SCRATCH);
+}
+
+static void plan_region(Planner *pl, const Region *r) {
+    Func *f = pl->f;
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        switch (op->code) {
+        case OP_FOR:
+            plan_region(pl, op->body);
+            break;
+        case OP_CONVERT_LAYOUT:
+            if (op->attr[0] == CONVERT_SHARED) {
+                Type t = val_type(f, op->args[0]);
+                SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t),
+                                  scratch_elem(t), 0, 1};
+                add(pl, op, &b, SMEM_SCRATCH);
+            }
+            break;
+        case OP_SUM:
+        case OP_MAX:
+        case OP_MIN:
+            plan_reduce(pl, op);
+            break;
+        case OP_DOT:
+            add(pl, op, &op->plan->A, SMEM_DOT_LHS);
+            add(pl, op, &op->plan->B, SMEM_DOT_RHS);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+int smem_plan(Func *f) {
+    SmemPlan *p = arena_alloc(f->arena, sizeof *p);
+    if (!p)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    p->lhs = (SharedBuffer){"dot_lhs", 0, 0, DT_F32, 0, 1};
+    p->rhs = (SharedBuffer){"dot_rhs", 0, 0, DT_F32, 0, 1};
+    Planner pl = {f, p, 0, {0, 0}, false};
+    plan_region(&pl, &f->body);
+    int64_t scratch = (p->scratch_bytes + 7) / 8 * 8;
+    int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
+    p->offset[SMEM_SCRATCH] = 0;
+    p->offset[SMEM_DOT_LHS] = scratch;
+    p->offset[SMEM_DOT_RHS] = scratch + lhs;
+    p->total = scratch + lhs + rhs;
+    for (int i = 0; i < p->nbufs; i++)
+        p->bufs[i].offset = p->offset[p->bufs[i].array];
+    f->smem = p;
+    f->shared_bytes = p->total;
+    if (p->total > MT_SMEM_BUDGET)
+        return diag_error(f->ctx, pl.over_loc, MT_ERR_RESOURCE,
+                          "kernel needs %lld bytes of shared memory, more than "
+                          "the %d-byte budget",
+                          (long long)p->total, MT_SMEM_BUDGET);
+    return 0;
+}
+
+const SharedBuffer *smem_buffer_of(const SmemPlan *p, const Op *op, int array) {
+    for (int i = 0; p && i < p->nbufs; i++)
+        if (p->bufs[i].op == op && p->bufs[i].array == array)
+            return &p->bufs[i].buf;
+    return NULL;
+}
+
+static const char *const array_names[] = {"mt_smem", "dot_lhs", "dot_rhs"};
+
+void smem_plan_print(StrBuf *sb, const SmemPlan *p) {
+    sb_printf(sb, "shared %lld bytes (budget %d)", (long long)p->total,
+              MT_SMEM_BUDGET);
+    for (int i = 0; i < p->nbufs; i++) {
+        const SmemEntry *en = &p->bufs[i];
+        const SharedBuffer *b = &en->buf;
+        sb_printf(sb, "\n  %s +%lld: %s [%d x %d] %s", array_names[en->array],
+                  (long long)en->offset, op_info[en->op->code].name,
+                  (int)b->rows, (int)b->columns, dtype_name(b->elem));
+        if (b->row_padding)
+            sb_printf(sb, " pad %d", b->row_padding);
+        if (b->stage_count > 1)
+            sb_printf(sb, " stages %d", b->stage_count);
+        sb_printf(sb, " = %lld bytes", (long long)smem_nbytes(b));
+    }
+}
