@@ -159,6 +159,8 @@ static const Builtin builtins[] = {
         "exp(x): elementwise e**x (f32)"},
     {"tl.log", TL_, h_elementwise, OP_LOG, 1, {{"x", P_TENSOR}},
         "log(x): elementwise natural logarithm (f32)"},
+    {"tl.cos", TL_, h_elementwise, OP_COS, 1, {{"x", P_TENSOR}},
+        "cos(x): elementwise cosine (f32)"},
     {"tl.sqrt", TL_, h_elementwise, OP_SQRT, 1, {{"x", P_TENSOR}},
         "sqrt(x): elementwise square root (f32)"},
     {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
