@@ -51,23 +51,122 @@ class constexpr:
 
 
 class dtype:
-    """A scalar element type of the kernel language."""
+    """A scalar element type, under Triton's names: ``tl.float16.name`` is
+    ``"fp16"``, ``str(tl.int32)`` is ``"int32"``.  Every Triton dtype exists
+    as a value (programs pass them around, compare them, and use them as
+    constexpr arguments); which of them kernels may use today is the
+    compiler's list (``_C.language_names()["dtype"]``), and a kernel that uses
+    another gets a located "not supported yet" error, never a wrong type."""
 
-    __slots__ = ("name",)
+    # name -> (kind, bits, mantissa bits, exponent bias); kind: s signed
+    # int, u unsigned int (int1 is Triton's unsigned 1-bit bool), f float
+    _TABLE = {
+        "int1": ("u", 1, 0, 0), "int8": ("s", 8, 0, 0), "int16": ("s", 16, 0, 0),
+        "int32": ("s", 32, 0, 0), "int64": ("s", 64, 0, 0),
+        "uint8": ("u", 8, 0, 0), "uint16": ("u", 16, 0, 0), "uint32": ("u", 32, 0, 0),
+        "uint64": ("u", 64, 0, 0),
+        "fp8e4b15": ("f", 8, 3, 15), "fp8e4nv": ("f", 8, 3, 7), "fp8e4b8": ("f", 8, 3, 8),
+        "fp8e5": ("f", 8, 2, 15), "fp8e5b16": ("f", 8, 2, 16),
+        "fp16": ("f", 16, 10, 15), "bf16": ("f", 16, 7, 127), "fp32": ("f", 32, 23, 127),
+        "fp64": ("f", 64, 52, 1023), "void": ("v", 0, 0, 0),
+    }
 
-    def __init__(self, name: str) -> None:
+    SINT_TYPES = [n for n, v in _TABLE.items() if v[0] == "s"]
+    UINT_TYPES = [n for n, v in _TABLE.items() if v[0] == "u"]
+    FP_TYPES = [n for n, v in _TABLE.items() if v[0] == "f"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
+    def __init__(self, name: Any) -> None:
+        while isinstance(name, constexpr):
+            name = name.value
+        if name not in dtype._TABLE:
+            raise ValueError(f"unknown dtype {name!r}")
+        kind, bits, mantissa, bias = dtype._TABLE[name]
         self.name = name
+        self.primitive_bitwidth = bits
+        self.itemsize = bits // 8
+        if kind in "su":
+            self.int_bitwidth = bits
+        if kind == "f":
+            self.fp_mantissa_width = mantissa
+            self.exponent_bias = bias
+        self._kind = kind
+
+    def is_void(self) -> bool: return self._kind == "v"
+    def is_bool(self) -> bool: return self.name == "int1"
+    def is_int(self) -> bool: return self._kind in "su"
+    def is_int_signed(self) -> bool: return self._kind == "s"
+    def is_int_unsigned(self) -> bool: return self._kind == "u"
+    def is_floating(self) -> bool: return self._kind == "f"
+    def is_standard_floating(self) -> bool: return self.name in ("fp16", "bf16", "fp32", "fp64")
+    def is_fp8(self) -> bool: return self._kind == "f" and self.primitive_bitwidth == 8
+    def is_fp16(self) -> bool: return self.name == "fp16"
+    def is_bf16(self) -> bool: return self.name == "bf16"
+    def is_fp32(self) -> bool: return self.name == "fp32"
+    def is_fp64(self) -> bool: return self.name == "fp64"
+    def is_ptr(self) -> bool: return False
+    def is_block(self) -> bool: return False
+
+    @property
+    def scalar(self) -> "dtype":
+        return self
+
+    def get_int_max_value(self) -> int:
+        if self._kind == "s":
+            return 2 ** (self.int_bitwidth - 1) - 1
+        if self._kind == "u":
+            return 2 ** self.int_bitwidth - 1
+        raise RuntimeError(f"{self} is not an integer type")
+
+    def get_int_min_value(self) -> int:
+        if self._kind == "s":
+            return -2 ** (self.int_bitwidth - 1)
+        if self._kind == "u":
+            return 0
+        raise RuntimeError(f"{self} is not an integer type")
+
+    def __str__(self) -> str:
+        return self.name
 
     def __repr__(self) -> str:
         return f"triton.language.{self.name}"
-
-    __str__ = __repr__
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, dtype) and other.name == self.name
 
     def __hash__(self) -> int:
         return hash(("mytriton.dtype", self.name))
+
+
+# The language's spelling of each dtype (tl.float16) and Triton's name for
+# it (fp16).
+_DTYPES = {
+    "int1": "int1", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
+    "float8e4b15": "fp8e4b15", "float8e4nv": "fp8e4nv", "float8e4b8": "fp8e4b8",
+    "float8e5": "fp8e5", "float8e5b16": "fp8e5b16", "float16": "fp16", "bfloat16": "bf16",
+    "float32": "fp32", "float64": "fp64", "void": "void",
+}
+for _spelling, _name in _DTYPES.items():
+    globals()[_spelling] = dtype(_name)
+del _spelling, _name
+
+
+def str_to_ty(name: str, c: Any = None) -> dtype:
+    """A dtype from Triton's type string ("fp16", "i32", "u8", "fp8e4nv"...)
+    or the language's spelling ("float16")."""
+    name = str(name)
+    if name in _DTYPES:
+        return globals()[name]
+    if name in dtype._TABLE:
+        return dtype(name)
+    short = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+             "u1": "int1", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+             "B": "int1"}
+    if name in short:
+        return dtype(short[name])
+    raise ValueError(f"unknown type {name!r}")
 
 
 class tensor:
@@ -121,10 +220,11 @@ for _name, _doc in _NAMES["tl"]:
         globals()[_name] = _builtin(_name, _doc)
 for _name, _doc in _NAMES["method"]:
     setattr(tensor, _name, _method(_name, _doc))
-for _name, _doc in _NAMES["dtype"]:
-    globals()[_name] = dtype(_name)
+# The dtypes kernels may use today; the other names in _DTYPES are values
+# for Python code, refused inside kernels.
+SUPPORTED_DTYPES = tuple(n for n, _ in _NAMES["dtype"])
 
-__all__ = ["constexpr", "dtype", "tensor"] + sorted(
-    {n for n, _ in _NAMES["tl"] + _NAMES["dtype"]} - {"constexpr"})
+__all__ = ["constexpr", "dtype", "tensor", "str_to_ty"] + sorted(
+    ({n for n, _ in _NAMES["tl"]} | set(_DTYPES)) - {"constexpr"})
 
 del _name, _doc

@@ -41,7 +41,7 @@ def test_language_names_and_outside_calls():
                  "multiple_of", "max_contiguous", "static_range", "static_assert",
                  "static_print", "constexpr", "int1", "int32", "int64", "float32"):
         assert hasattr(tl, name), name
-    assert tl.float32.name == "float32" and tl.int1.name == "int1"
+    assert tl.float32.name == "fp32" and tl.int1.name == "int1"
     assert tl.constexpr(3).value == 3
     with pytest.raises(RuntimeError, match="inside a @mytriton.jit kernel"):
         tl.load(None)

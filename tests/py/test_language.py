@@ -1,6 +1,9 @@
 """mytriton.language offers exactly the kernel language the compiler knows:
 its names come from the compiler's own tables (_C.language_names()), so
-every builtin the compiler accepts is exposed and nothing it rejects is."""
+every builtin the compiler accepts is exposed and nothing it rejects is.
+The one exception is dtypes: every Triton dtype is a Python value (programs
+compare them and pass them as constexprs), and a kernel that uses one the
+compiler does not support yet gets a located "not supported yet" error."""
 import pytest
 
 import mytriton as triton
@@ -37,8 +40,8 @@ def test_every_tl_builtin_is_exposed(name):
 
 @pytest.mark.parametrize("name", [n for n, _ in NAMES["dtype"]])
 def test_every_dtype_is_exposed(name):
-    assert name in tl.__all__
-    assert getattr(tl, name) == tl.dtype(name)
+    assert name in tl.__all__ and name in tl.SUPPORTED_DTYPES
+    assert getattr(tl, name) == tl.dtype(tl._DTYPES[name])
     compile_body(f"    x = tl.{name}\n")
 
 
@@ -54,7 +57,9 @@ def test_every_triton_function_is_exposed(name):
     compile_body(f"    x = triton.{name}\n")
 
 
-@pytest.mark.parametrize("name", tl.__all__)
+@pytest.mark.parametrize("name", [n for n in tl.__all__
+                                  if (n not in tl._DTYPES or n in tl.SUPPORTED_DTYPES)
+                                  and n != "str_to_ty"])  # a host-side helper
 def test_nothing_the_compiler_rejects(name):
     if name in ("dtype", "tensor"):
         # types for annotations, which kernels never evaluate
@@ -63,11 +68,30 @@ def test_nothing_the_compiler_rejects(name):
         compile_body(f"    x = tl.{name}\n")
 
 
-@pytest.mark.parametrize("name", ["float16", "int8", "no_such_builtin"])
+@pytest.mark.parametrize("name", ["no_such_builtin", "float16x"])
 def test_rejected_names_are_absent(name):
     assert not hasattr(tl, name)
     with pytest.raises(triton.CompilationError):
         compile_body(f"    x = tl.{name}\n")
+
+
+@pytest.mark.parametrize("name", sorted(set(tl._DTYPES) - set(tl.SUPPORTED_DTYPES) - {"void"}))
+def test_unsupported_dtypes_are_values_refused_in_kernels(name):
+    d = getattr(tl, name)
+    assert isinstance(d, tl.dtype) and repr(d) == f"triton.language.{d.name}"
+    with pytest.raises(triton.CompilationError, match="not supported yet"):
+        compile_body(f"    x = tl.{name}\n")
+
+
+def test_dtype_values_follow_triton():
+    assert (tl.float16.name, tl.bfloat16.name, tl.float32.name) == ("fp16", "bf16", "fp32")
+    assert str(tl.int32) == "int32" and tl.int1.is_int() and tl.int1.is_bool()
+    assert tl.uint8.get_int_max_value() == 255 and tl.int8.get_int_min_value() == -128
+    assert tl.float8e4nv.is_fp8() and tl.float8e4nv.fp_mantissa_width == 3
+    assert tl.str_to_ty("fp16") == tl.float16 and tl.str_to_ty("u8") == tl.uint8
+    assert tl.dtype(tl.constexpr("fp64")) == tl.float64
+    with pytest.raises(ValueError):
+        tl.dtype("float128")
 
 
 def test_max_constancy_is_a_hint():
