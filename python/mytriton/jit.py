@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import textwrap
 import types
 import typing
@@ -160,6 +161,8 @@ class JITFunction(_C.JITFunction):
         self.do_not_specialize = options.get("do_not_specialize", ())
         self.last_compiled: CompiledKernel | None = None
         self._source_cache: tuple[str, str] | None = None
+        self._src_override: str | None = None
+        self._override_names: set[str] = set()
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -172,6 +175,11 @@ class JITFunction(_C.JITFunction):
 
     # ---- source, helpers, globals -------------------------------------
 
+    def _names(self) -> set[str]:
+        """Global names the kernel's code reads (its replaced source's, after
+        _unsafe_update_src)."""
+        return _code_names(self.fn.__code__) | self._override_names
+
     def _helpers(self) -> list["JITFunction"]:
         """@jit functions this kernel reaches by name, transitively."""
         seen: dict[int, JITFunction] = {}
@@ -179,7 +187,7 @@ class JITFunction(_C.JITFunction):
         while todo:
             f = todo.pop()
             env = _env(f.fn)
-            for name in _code_names(f.fn.__code__):
+            for name in f._names():
                 v = env.get(name)
                 if isinstance(v, JITFunction) and v is not self and id(v) not in seen:
                     seen[id(v)] = v
@@ -197,7 +205,7 @@ class JITFunction(_C.JITFunction):
         """(source text, filename) given to the C front end."""
         if self._source_cache is not None:
             return self._source_cache
-        file = self._top_level_in_file(self.fn)
+        file = None if self._src_override is not None else self._top_level_in_file(self.fn)
         if file is not None:
             with open(file, encoding="utf-8") as fh:
                 text = fh.read()
@@ -206,7 +214,10 @@ class JITFunction(_C.JITFunction):
         else:
             filename = (inspect.getsourcefile(self.fn) or inspect.getfile(self.fn)
                         or "<kernel>")
-            parts = [_dedented_source(self.fn, pad_lines=True)]
+            if self._src_override is not None:
+                parts = ["\n" * (self._def_line() - 1) + self._src_override]
+            else:
+                parts = [_dedented_source(self.fn, pad_lines=True)]
         for helper in self._helpers():
             hfile = self._top_level_in_file(helper.fn)
             if file is not None and hfile == file:
@@ -221,7 +232,7 @@ class JITFunction(_C.JITFunction):
             if file is not None and self._top_level_in_file(f.fn) == file:
                 continue
             env = _env(f.fn)
-            for name in sorted(_code_names(f.fn.__code__)):
+            for name in sorted(f._names()):
                 v = env.get(name)
                 if inspect.ismodule(v) and name not in aliases:
                     aliases[name] = f"import {v.__name__} as {name}"
@@ -236,7 +247,7 @@ class JITFunction(_C.JITFunction):
         out: dict[str, str] = {}
         for f in [self, *self._helpers()]:
             env = _env(f.fn)
-            for name in sorted(_code_names(f.fn.__code__)):
+            for name in sorted(f._names()):
                 if name in out or name not in env or name in f.arg_names:
                     continue
                 v = env[name]
@@ -289,9 +300,66 @@ class JITFunction(_C.JITFunction):
         """``kernel.run(*args, grid=grid, **kw)`` == ``kernel[grid](*args, **kw)``."""
         self._run(grid, args, kwargs)
 
+    # ---- Triton's JITFunction surface ----------------------------------
+
+    def _def_line(self) -> int:
+        """Line of the `def` in the kernel's file (after its decorators)."""
+        lines, start = inspect.getsourcelines(self.fn)
+        for i, line in enumerate(lines):
+            if line.lstrip().startswith(("def ", "async def ")):
+                return start + i
+        return start
+
     @property
     def src(self) -> str:
-        return inspect.getsource(self.fn)
+        """The kernel's source from its `def` line, dedented (Triton's
+        JITFunction.src); the replaced text after _unsafe_update_src."""
+        if self._src_override is not None:
+            return self._src_override
+        text = textwrap.dedent(inspect.getsource(self.fn))
+        m = re.search(r"^def\s+\w+\s*\(", text, re.MULTILINE)
+        return text[m.start():] if m else text
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Compile the kernel from new_src from now on (Triton's test suite
+        stamps ops and dtypes into kernel templates this way).  The text
+        must define a function of the kernel's name and parameters; the
+        compiled specializations of the old text are forgotten."""
+        new_src = textwrap.dedent(new_src)
+        m = re.search(r"^def\s+(\w+)\s*\(", new_src, re.MULTILINE)
+        if not m or m.group(1) != self.fn.__name__:
+            raise ValueError(f"_unsafe_update_src: the text must define "
+                             f"'def {self.fn.__name__}(...)'")
+        code = compile(new_src, inspect.getsourcefile(self.fn) or "<kernel>", "exec")
+        # the module-level code binds the function's own name: not a global
+        # the kernel reads
+        self._override_names = _code_names(code) - {self.fn.__name__}
+        self._src_override = new_src[m.start():]
+        self._source_cache = None
+        self.clear_cache()
+
+    @property
+    def cache_key(self) -> str:
+        """Changes whenever the text the kernel compiles from changes."""
+        import hashlib
+        source, filename = self._source()
+        return hashlib.sha256(f"{filename}\0{source}".encode()).hexdigest()
+
+    @property
+    def params(self) -> list["KernelParam"]:
+        return [KernelParam(i, name, i in self.constexprs, name in self.do_not_specialize)
+                for i, name in enumerate(self.arg_names)]
+
+
+class KernelParam:
+    """One parameter of a kernel, as Triton describes it."""
+
+    def __init__(self, num: int, name: str, is_constexpr: bool, do_not_specialize: bool):
+        self.num, self.name = num, name
+        self.is_constexpr, self.do_not_specialize = is_constexpr, do_not_specialize
+
+    def __repr__(self) -> str:
+        return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"
 
 
 def jit(fn: Callable | None = None, **options: Any) -> Any:
