@@ -19,9 +19,13 @@ from . import _C
 from . import language
 from ._C import CompilationError
 from .jit import CompiledKernel, JITFunction, jit
+from . import knobs, runtime
+from .runtime.allocation import set_allocator
+from .triton_alias import install_as_triton
 
 __all__ = ["jit", "JITFunction", "CompiledKernel", "CompilationError", "cdiv",
-           "next_power_of_2", "cuda_available", "language", "__version__"]
+           "next_power_of_2", "cuda_available", "language", "knobs", "runtime",
+           "set_allocator", "install_as_triton", "__version__"]
 
 __version__ = "0.18.0"
 
