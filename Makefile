@@ -182,8 +182,27 @@ bless: $(B)/mt-opt $(B)/mytriton
 	sh tools/golden.sh bless $(B) .out tests/opt/*.ir
 	sh tools/golden.sh bless $(B) .cu tests/golden/cuda/*.test
 
+# ---- conformance: Triton's own test_core.py on the host backend ----
+# make conformance TRITON_TESTS=path/to/test_core.py [SAMPLE=10]
+# (tools/conformance/run.py tests OUT.py writes it out of a fetched Triton;
+# Triton's code is never committed).  The anchors beside our counts are
+# Triton's own results, recorded by run.py on Triton's interpreter here and
+# on a GPU, kept in tools/conformance/results/.
+SAMPLE ?= 10
+CONF_OUT = $(B)/conformance
+conformance: all
+	@test -n "$(TRITON_TESTS)" || { echo "usage: make conformance TRITON_TESTS=path/to/test_core.py [SAMPLE=10]"; exit 2; }
+	@mkdir -p $(CONF_OUT)
+	$(PYTHON) tools/conformance/run.py run --tests $(TRITON_TESTS) --impl mytriton --device cpu \
+	  --sample $(SAMPLE) --timeout 60 --out $(CONF_OUT)/mytriton-host.jsonl
+	$(PYTHON) tools/conformance/run.py report --sample $(SAMPLE) \
+	  mytriton-host=$(CONF_OUT)/mytriton-host.jsonl \
+	  $(foreach r,$(wildcard tools/conformance/results/*.jsonl),$(basename $(notdir $(r)))=$(r)) \
+	  > CONFORMANCE.md
+	@echo "wrote CONFORMANCE.md"
+
 clean:
 	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
 
-.PHONY: all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
         test-opt test-golden bless
