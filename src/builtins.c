@@ -248,6 +248,25 @@ static const char *const unsupported_dtypes[] = {
 };
 
 
+/* tl.<name> as a dtype: 0 found, -1 a located error (a dtype not
+ * supported yet), 1 not a dtype name. */
+static int dtype_named(Elab *E, const char *name, Loc loc, CV *out) {
+    for (int i = 0; i < COUNT(tl_dtypes); i++)
+        if (!strcmp(tl_dtypes[i].name, name)) {
+            *out = cv_dtype(tl_dtypes[i].d);
+            return 0;
+        }
+    for (int i = 0; i < COUNT(unsupported_dtypes); i++)
+        if (!strcmp(unsupported_dtypes[i], name))
+            return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported yet", name);
+    return 1;
+}
+
+int builtin_dtype(Elab *E, const char *name, Loc loc, CV *out) {
+    int rc = dtype_named(E, name, loc, out);
+    return rc <= 0 ? rc : elab_err(E, loc, MT_ERR_TYPE, "'tl.%s' is not a dtype", name);
+}
+
 static const char *tl_dtype_name(int d) {
     for (int i = 0; i < COUNT(tl_dtypes); i++)
         if ((int)tl_dtypes[i].d == d)
@@ -1040,15 +1059,8 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
             *out = cv_builtin(b);
             return 0;
         }
-        for (int i = 0; i < COUNT(tl_dtypes); i++)
-            if (!strcmp(tl_dtypes[i].name, name)) {
-                *out = cv_dtype(tl_dtypes[i].d);
-                return 0;
-            }
-        for (int i = 0; i < COUNT(unsupported_dtypes); i++)
-            if (!strcmp(unsupported_dtypes[i], name))
-                return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported yet",
-                                name);
+        if ((b = dtype_named(E, name, loc, out)) <= 0)
+            return b;
         /* tl.math.exp and triton.language.language.exp are tl.exp */
         if (!strcmp(name, "math") || !strcmp(name, "language")) {
             *out = obj;

@@ -51,15 +51,15 @@ CV cv_tuple(Elab *E, int n) {
 }
 
 /* A literal from the signature or the caller's globals, as a CV. */
-int cv_from_const(Elab *E, const ConstVal *k, CV *out) {
+int cv_from_const(Elab *E, const ConstVal *k, Loc loc, CV *out) {
     switch (k->kind) {
+    case CK_DTYPE: return builtin_dtype(E, k->s, loc, out);
     case CK_INT: *out = cv_int(k->i); return 0;
     case CK_FLOAT: *out = cv_float(k->f); return 0;
     case CK_BOOL: *out = cv_bool(k->i != 0); return 0;
     case CK_STR: *out = cv_str(k->s, k->s ? (int)strlen(k->s) : 0); return 0;
     case CK_NONE: *out = cv_none(); return 0;
     }
-    (void)E;
     return -1;
 }
 

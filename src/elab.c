@@ -198,7 +198,7 @@ static int lookup_name(Elab *E, const char *name, Loc loc, CV *out) {
             if (sig_parse_literal(g->value, &k, E->c->arena) < 0)
                 return elab_err(E, loc, MT_ERR_ARG,
                                 "global '%s' has an invalid value '%s'", name, g->value);
-            return cv_from_const(E, &k, out);
+            return cv_from_const(E, &k, loc, out);
         }
     }
     for (int i = 0; i < E->m->nconsts; i++)
@@ -1168,8 +1168,9 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
                 return NULL;
             }
             CV v;
-            if (cv_from_const(&E, &se->value, &v) < 0) {
-                diag_error(c, p->loc, MT_ERR_SIGNATURE, "invalid value for '%s'", pname);
+            if (cv_from_const(&E, &se->value, p->loc, &v) < 0) {
+                if (!HAS_ERROR(c))
+                    diag_error(c, p->loc, MT_ERR_SIGNATURE, "invalid value for '%s'", pname);
                 return NULL;
             }
             scope_set(&E, pname, v);

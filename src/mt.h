@@ -694,7 +694,7 @@ int cuda_emit(Func *f, StrBuf *out);
 
 /* One entry of a signature: a runtime parameter type or a constexpr. */
 typedef enum SigKind { SIG_PTR, SIG_SCALAR, SIG_CONST } SigKind;
-typedef enum CKind { CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_NONE } CKind;
+typedef enum CKind { CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_NONE, CK_DTYPE } CKind;
 
 typedef struct ConstVal {
     CKind kind;
@@ -839,7 +839,9 @@ CV cv_tensor(ValId id);
 CV cv_builtin(int b); /* row of the builtin table */
 CV cv_module(ModKind k, const char *path);
 CV cv_dtype(int d);
-int cv_from_const(Elab *E, const ConstVal *k, CV *out); /* a signature literal */
+/* A signature or global literal as a value; a dtype literal (tl.float32)
+ * the language does not support yet is a located error at loc. */
+int cv_from_const(Elab *E, const ConstVal *k, Loc loc, CV *out);
 const char *cv_kind_name(Elab *E, CV v); /* "int", "tuple", "vector<8 x f32>" */
 const char *elab_type_text(Elab *E, Type t);
 /* A compile-time int; else "<what> must be a compile-time integer". */
@@ -864,6 +866,9 @@ int cv_unary(Elab *E, OpTok op, CV v, Loc loc, CV *out); /* + - ~ */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
 int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out);
 int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
+/* tl.<name> as a dtype value; unknown and not-yet-supported dtypes are
+ * located errors. */
+int builtin_dtype(Elab *E, const char *name, Loc loc, CV *out);
 bool builtin_global(const char *name, CV *out); /* range, len, ... */
 int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 

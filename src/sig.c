@@ -48,6 +48,14 @@ int sig_parse_literal(const char *text, ConstVal *out, Arena *a) {
         out->kind = CK_NONE;
         return 0;
     }
+    if (!strncmp(text, "tl.", 3) && n > 3) { /* a dtype: tl.float32 */
+        for (const char *q = text + 3; *q; q++)
+            if (!isalnum((unsigned char)*q) && *q != '_')
+                return -1;
+        out->kind = CK_DTYPE;
+        out->s = arena_strdup(a, text + 3);
+        return 0;
+    }
     if ((text[0] == '\'' || text[0] == '"') && n >= 2 && text[n - 1] == text[0]) {
         out->kind = CK_STR;
         out->s = arena_strndup(a, text + 1, n - 2);

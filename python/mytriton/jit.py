@@ -49,6 +49,8 @@ def _literal(value: Any, name: str) -> str:
         return "True" if value else "False"
     if value is None:
         return "None"
+    if isinstance(value, tl.dtype):  # spelled as in kernels: tl.float16
+        return "tl." + tl.spelling_of(value)
     if isinstance(value, int):
         return str(int(value))
     if isinstance(value, float):

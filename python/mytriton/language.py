@@ -153,6 +153,14 @@ for _spelling, _name in _DTYPES.items():
 del _spelling, _name
 
 
+def spelling_of(d: dtype) -> str:
+    """The language's name of a dtype: float16 for fp16."""
+    for spelling, name in _DTYPES.items():
+        if name == d.name:
+            return spelling
+    raise ValueError(f"no spelling for dtype {d.name!r}")
+
+
 def str_to_ty(name: str, c: Any = None) -> dtype:
     """A dtype from Triton's type string ("fp16", "i32", "u8", "fp8e4nv"...)
     or the language's spelling ("float16")."""
