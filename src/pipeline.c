@@ -101,24 +101,16 @@ static void snap_text(const StageSink *sink, mt_stage s, StrBuf *sb) {
         sink->put(sink->user, s, sb->failed ? NULL : sb_str(sb), sb->len);
 }
 
-static void snap_ir(const StageSink *sink, mt_stage s, Func *f) {
+/* A stage printed from the IR by print (ir_print, or layout_ir_print for
+ * the IR with the back-end plans). */
+static void snap_ir(const StageSink *sink, mt_stage s, Func *f,
+                    void (*print)(StrBuf *, Func *)) {
     if (!sink || !sink->put)
         return;
     StrBuf sb;
     sb_init(&sb);
-    ir_print(&sb, f);
+    print(&sb, f);
     snap_text(sink, s, &sb);
-    sb_free(&sb);
-}
-
-/* The IR after the back-end planning passes, with what they decided. */
-static void snap_layout(const StageSink *sink, Func *f) {
-    if (!sink || !sink->put)
-        return;
-    StrBuf sb;
-    sb_init(&sb);
-    layout_ir_print(&sb, f);
-    snap_text(sink, MT_STAGE_SSA_LAYOUT, &sb);
     sb_free(&sb);
 }
 
@@ -162,17 +154,17 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     f->num_warps = in->num_warps;
     TopFunc *tf = module_find_func(m, in->kernel);
     snap_ast(sink, tf);
-    snap_ir(sink, MT_STAGE_SSA, f);
+    snap_ir(sink, MT_STAGE_SSA, f, ir_print);
     if (transform(f, pass_fold) < 0) return NULL;
     if (transform(f, pass_cse) < 0) return NULL;
     if (transform(f, pass_dce) < 0) return NULL;
-    snap_ir(sink, MT_STAGE_SSA_OPT, f);
+    snap_ir(sink, MT_STAGE_SSA_OPT, f, ir_print);
     if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
     if (transform(f, layout_assign) < 0) return NULL;
     if (axis_analyze(f) < 0) return NULL;
     if (plan_dots(f) < 0) return NULL;
     if (smem_plan(f) < 0) return NULL;
-    snap_layout(sink, f);
+    snap_ir(sink, MT_STAGE_SSA_LAYOUT, f, layout_ir_print);
     if (emit(f, sink) < 0) return NULL;
     return f;
 }
