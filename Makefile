@@ -79,10 +79,12 @@ else
 python-ext:
 endif
 
+# The extension's files: the module, one call's arguments, the JIT launch.
+PYSRC = python/mtmodule.c python/mtargs.c python/mtjit.c
 # Linked to a temporary name and renamed: a Python process that has the
 # old extension mapped must never see the file rewritten under it.
-$(PYMOD): python/mtmodule.c $(OBJ) include/mytriton.h
-	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@.$$$$.tmp python/mtmodule.c $(OBJ) $(LDLIBS) \
+$(PYMOD): $(PYSRC) python/mtmodule.h $(OBJ) include/mytriton.h
+	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@.$$$$.tmp $(PYSRC) $(OBJ) $(LDLIBS) \
 	  && mv -f $@.$$$$.tmp $@
 
 # ---- tests ----
