@@ -7,7 +7,8 @@
  * The launch path crosses files once per launch (jit_run -> prepare);
  * everything per argument stays static inside mtargs.c.  Every name here
  * is hidden, so calls between the files bind directly, not through the
- * PLT, and the extension exports PyInit__C alone. */
+ * PLT, and none is exported: the extension's own export is PyInit__C
+ * (the library linked into it exports its own names as ever). */
 #ifndef MTMODULE_H
 #define MTMODULE_H
 
