@@ -12,7 +12,7 @@ ALLCFLAGS = $(WARN) $(CFLAGS) -fPIC -D_GNU_SOURCE -Iinclude
 LDLIBS  = -ldl -lpthread -lm
 
 # Library sources in pipeline order.
-SRC = src/util.c src/diag.c src/lex.c src/parse.c src/ast.c src/type.c \
+SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.c src/ast.c src/type.c \
       src/sig.c src/ir.c src/ctext.c src/irprint.c src/irparse.c src/verify.c \
       src/ctval.c src/builtins.c src/elab.c src/opt.c \
       src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c \
@@ -79,10 +79,12 @@ else
 python-ext:
 endif
 
+# The extension's files: the module, one call's arguments, the JIT launch.
+PYSRC = python/mtmodule.c python/mtargs.c python/mtjit.c
 # Linked to a temporary name and renamed: a Python process that has the
 # old extension mapped must never see the file rewritten under it.
-$(PYMOD): python/mtmodule.c $(OBJ) include/mytriton.h
-	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@.$$$$.tmp python/mtmodule.c $(OBJ) $(LDLIBS) \
+$(PYMOD): $(PYSRC) python/mtmodule.h $(OBJ) include/mytriton.h
+	$(CC) $(ALLCFLAGS) -I$(PYINC) -shared -o $@.$$$$.tmp $(PYSRC) $(OBJ) $(LDLIBS) \
 	  && mv -f $@.$$$$.tmp $@
 
 # ---- tests ----

@@ -275,6 +275,60 @@ Node *parse_function(Ctx *c, Module *m, TopFunc *f);
 Node *parse_const_expr(Ctx *c, Module *m, TopConst *k);
 TopFunc *module_find_func(Module *m, const char *name);
 
+/* The parser's shared core (parse.c), for parseexpr.c and parsestmt.c
+ * only.  A Parser reads tokens [pos, end) of one Module range; past end,
+ * ps_peek returns an EOF token located at the range's end.  Every ps_*
+ * that reports returns NULL / false after exactly one diagnostic. */
+typedef struct Parser {
+    Ctx *c;
+    Token *toks;
+    int pos, end; /* tokens [pos, end) remain */
+    int depth;    /* expression recursion nesting */
+    int blocks;   /* statement block nesting (elif chains count) */
+    Token eof;    /* returned past end */
+    TokKind eof_real; /* the kind of the token at end, for messages */
+} Parser;
+
+typedef struct NodeVec {
+    Node **v;
+    int n, cap;
+} NodeVec;
+
+bool tok_is_keyword(const Token *t);
+bool tok_is_kw(const Token *t, const char *kw);
+bool tok_is_op(const Token *t, OpTok op);
+bool tok_is_ellipsis(const Token *t);
+bool tok_is_plain_name(const Token *t);
+void ps_init(Parser *p, Ctx *c, Module *m, int begin, int end);
+Token *ps_peek(Parser *p);
+Token *ps_peek_at(Parser *p, int k);
+Token *ps_advance(Parser *p);
+bool ps_at_op(Parser *p, OpTok op);
+bool ps_at_kw(Parser *p, const char *kw);
+const char *ps_tok_desc(Parser *p, const Token *t); /* for "saw ..." */
+/* Reports at t; a TK_ERROR token reports its own message instead. */
+Node *ps_error(Parser *p, const Token *t, mt_status st, const char *fmt, ...)
+    MT_PRINTF(4, 5);
+bool ps_expect_op(Parser *p, OpTok op, const char *after);
+bool ps_enter(Parser *p, const Token *at, const char *what);
+void ps_leave(Parser *p);
+bool ps_enter_block(Parser *p, const Token *at);
+void ps_leave_block(Parser *p);
+Node *ps_new_node(Parser *p, NodeKind k, Loc loc);
+char *ps_tok_name(Parser *p, const Token *t);
+void ps_vec_push(Parser *p, NodeVec *v, Node *n);
+Node *ps_check_height(Parser *p, Node *n);
+void ps_skip_simple(Parser *p);          /* to ';' or NEWLINE, not eaten */
+void ps_skip_line_and_block(Parser *p);  /* a line and its indented block */
+
+/* parseexpr.c */
+Node *parse_expr(Parser *p);        /* one expression, no bare tuple */
+Node *parse_star_exprs(Parser *p);  /* a, *b, ... : a tuple if commas */
+Node *parse_bitor(Parser *p);       /* a for-loop target */
+bool can_start_expr(const Token *t);
+/* parsestmt.c */
+Node *parse_funcdef(Parser *p);
+
 /* ----------------------------------------------------------------- ast.c */
 
 /* Prints a function's AST as an indented tree (--emit ast). */
