@@ -523,7 +523,9 @@ static int emit_region(Emit *e, Region *r) {
     return 0;
 }
 
-/* Parameter names that would collide with C/CUDA words or our own names. */
+/* Parameter names that would collide with C/CUDA words, our own names, or
+ * a function an op template may call (ctext_is_function: a parameter named
+ * expf would shadow the expf of tl.exp); cuda_emit renames them mt_p<i>_. */
 static bool reserved_name(const char *s) {
     static const char *const words[] = {
         "int", "float", "double", "char", "long", "short", "unsigned",
@@ -534,13 +536,14 @@ static bool reserved_name(const char *s) {
         "typename", "class", "namespace", "operator", "private", "public",
         "protected", "virtual", "friend", "using", "throw", "catch",
         "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
-        "blockDim", "gridDim", "INFINITY", "NAN", "expf", "logf", "sqrtf",
-        "fabsf", "fmaxf", "fminf", "floorf", "fmodf", "isnan", "isinf", "dot_k",
+        "blockDim", "gridDim", "INFINITY", "NAN", "dot_k",
         "dot_stage", "k_base", "dot_lhs", "dot_rhs", "warpSize", "main",
         "for", "while", "if", "else", "return", "break", "continue"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (strcmp(s, words[i]) == 0)
             return true;
+    if (ctext_is_function(s))
+        return true;
     if (strncmp(s, "mt_", 3) == 0 || strncmp(s, "__", 2) == 0)
         return true;
     if (s[0] == 'v' && s[1]) {
