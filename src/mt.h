@@ -734,15 +734,103 @@ void layout_print(StrBuf *sb, const Layout *l); /* "blocked shape=[..] ..." */
  * ssa-layout): layouts, conversions, axis facts, dot plans, buffers. */
 void layout_ir_print(StrBuf *sb, Func *f);
 
-/* --------------------------------------------------------------- cuda.c */
+/* ------------------------------------------------ cuda.c, cuda_dist.c */
 
 /* Can x be recomputed in any distribution (aranges, fills, scalars and
- * pure elementwise ops only) instead of moved through shared memory? */
+ * pure elementwise ops only) instead of moved through shared memory?
+ * (cuda_dist.c) */
 bool cuda_recomputable(Func *f, ValId x);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
- * passes: layout_assign, axis_analyze, plan_dots, smem_plan). */
+ * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,
+ * with cuda_dist.c and cuda_dot.c) */
 int cuda_emit(Func *f, StrBuf *out);
+
+/* ------------------------------------------- CUDA emitter internals
+ * Shared by cuda_dist.c (distributions, operand texts), cuda_dot.c (dot
+ * lowering) and cuda.c (the other ops, the driver); nothing else uses
+ * them.  Texts are arena strings of the Func being emitted. */
+
+/* How a block value's slots map to threads: see cuda_dist.c. */
+typedef struct Dist {
+    Layout L;          /* parameters; L.shape is not used */
+    int vrank;         /* rank of the value */
+    int pdim[2];       /* value dim -> parent dim */
+    int32_t n[2];      /* effective size along each parent dim */
+    int32_t E[2];      /* slots along each parent dim */
+    int nE;            /* total slots */
+    int base;          /* index of the parameter set (base variables) */
+} Dist;
+
+/* The state of one cuda_emit: the body text and what is known of every
+ * value so far. */
+typedef struct Emit {
+    Func *f;
+    Ctx *c;
+    StrBuf body;
+    int indent;
+    int last_line;
+    const char **name;   /* C name of every value */
+    Dist *dist;          /* actual distribution of every block value */
+    bool *has_dist;
+    Layout *bases;       /* distinct parameter sets in use */
+    int nbases, capbases;
+    int tmp;             /* counter for temporaries */
+    int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
+    bool pipelined;      /* a K loop is software pipelined */
+    int depth;           /* nesting of recomputations */
+} Emit;
+
+/* A block operand as a reader sees it: its array and its distribution. */
+typedef struct Access {
+    const char *name;
+    Dist d;
+} Access;
+
+/* The loop variable over a block value's slots in every emitted loop. */
+#define CE_SLOT "mt_e"
+
+/* Text: one indented body line, a formatted arena string, a C type, the
+ * "#pragma unroll" line, a dtype's zero, a "#line" for loc. */
+void ce_line(Emit *e, const char *fmt, ...) MT_PRINTF(2, 3);
+const char *ce_fmt(Emit *e, const char *f, ...) MT_PRINTF(2, 3);
+const char *ce_ctype(Emit *e, Type t);
+void ce_unroll(Emit *e);
+const char *ce_zero(DType d);
+void ce_mark_line(Emit *e, Loc loc);
+
+/* Distributions and the text of coordinates and ownership of slot text. */
+int32_t ce_tile(const Layout *l, int p); /* spt * tpw * wpc along p */
+Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim);
+Dist ce_dist_of(Emit *e, ValId v);       /* v's assigned layout */
+const char *ce_slot_along(Emit *e, const Dist *d, int p, const char *sv);
+const char *ce_prologue_var(Emit *e, char kind, int base, int p);
+const char *ce_coord(Emit *e, const Dist *d, int p, const char *s);
+const char *ce_owner_along(Emit *e, const Dist *d, int p, const char *s);
+const char *ce_owner(Emit *e, const Dist *d, const char *sv);
+const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv);
+const char *ce_scratch(Emit *e, Type t);
+const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
+                         const char *row, const char *column);
+
+/* Operands: a value's C name or literal, x as a reader distributed as r
+ * sees it (materialising its conversion), x's element for slot CE_SLOT of
+ * r, a conversion, an op's element text (NULL: none). */
+const char *ce_vname(Emit *e, ValId v);
+Access ce_operand(Emit *e, ValId x, const Dist *r, const int *xmap, Loc loc);
+const char *ce_elem(Emit *e, ValId x, const Dist *r, Loc loc);
+const char *ce_cast(Emit *e, const char *x, Type from, Type to);
+const char *ce_elementwise_expr(Emit *e, Op *op, const Dist *r);
+/* The element texts a (NULL: absent) and types at of op's first three
+ * operands for slot CE_SLOT of t, materialising conversions in order. */
+void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
+                      const char *a[3], Type at[3]);
+const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
+                       const Dist *r);
+
+int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
+int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
+int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 
 /* ----------------------------------------------------------------- sig.c */
 

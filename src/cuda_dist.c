@@ -1,0 +1,516 @@
+/* cuda_dist.c: the distribution algebra of the CUDA emitter and the
+ * element text of every operand.
+ *
+ * Input: the emitter state Emit (mt.h, "CUDA emitter internals") of a Func
+ * after the back-end passes.  Output: C text fragments (arena strings) and
+ * Dists; the only lines it emits itself are those that materialise an
+ * operand (a conversion through shared memory, a recomputation).
+ *
+ * Model.  A program runs 32 * num_warps threads.  A scalar is one C
+ * variable computed by every thread.  A block value is a per-thread array
+ * `T v<id>[E]` whose slots are described by a Dist: layout parameters
+ * (spt/tpw/wpc/order, see mt.h), the value's effective size along each
+ * parent dim, and the number of slots per dim.  Slots are numbered
+ * row-major over the parent dims; a slot's coordinate along dim p is
+ *     n >= C:  base_p + (s / spt) * C + s % spt      (C = spt*tpw*wpc)
+ *     n <  C:  (base_p + s) & (n - 1), owner iff base_p + s < n
+ * where base_p comes from threadIdx.x.  Replicated (non-owner) copies are
+ * read like any other but never stored and never counted by reductions.
+ *
+ * An operand read in another distribution than the one it has comes from
+ * a convert_layout op (layout.c inserts one per such use), materialised
+ * where its one user reads it: CONVERT_SHARED moves it through the scratch
+ * `mt_smem` (the owners store it at its linear index, barrier, every
+ * thread reads the slots it needs, barrier), CONVERT_RECOMPUTE recomputes
+ * it in place (with, recursively, its operands).  Every use of shared
+ * memory ends with a barrier, so scratch reuse is race free inside loops;
+ * every shared address comes from the buffers smemplan.c planned. */
+#include "mt.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------ text utils */
+
+void ce_line(Emit *e, const char *fmt, ...) {
+    sb_indent(&e->body, 4 * e->indent);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&e->body, fmt, ap);
+    va_end(ap);
+    sb_putc(&e->body, '\n');
+}
+
+const char *ce_fmt(Emit *e, const char *f, ...) {
+    StrBuf sb;
+    sb_init(&sb);
+    va_list ap;
+    va_start(ap, f);
+    sb_vprintf(&sb, f, ap);
+    va_end(ap);
+    const char *s = arena_strdup(e->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return s;
+}
+
+const char *ce_ctype(Emit *e, Type t) {
+    const char *base = dtype_ctype((DType)t.dtype);
+    return t.is_ptr ? ce_fmt(e, "%s*", base) : base;
+}
+
+void ce_unroll(Emit *e) { ce_line(e, "#pragma unroll"); }
+
+static const char *literal(Emit *e, Type t, const Value *v) {
+    if (t.is_ptr)
+        return "0";
+    switch ((DType)t.dtype) {
+    case DT_I1:
+        return v->c.i ? "true" : "false";
+    case DT_I32:
+        if (v->c.i == INT32_MIN)
+            return "(-2147483647 - 1)";
+        return v->c.i < 0 ? ce_fmt(e, "(%lld)", (long long)v->c.i)
+                          : ce_fmt(e, "%lld", (long long)v->c.i);
+    case DT_I64:
+        if (v->c.i == INT64_MIN)
+            return "(-9223372036854775807LL - 1LL)";
+        return v->c.i < 0 ? ce_fmt(e, "(%lldLL)", (long long)v->c.i)
+                          : ce_fmt(e, "%lldLL", (long long)v->c.i);
+    case DT_F32: {
+        char buf[32];
+        format_f32(buf, (float)v->c.f);
+        if (strcmp(buf, "nan") == 0)
+            return "__int_as_float(0x7fc00000)";
+        if (strcmp(buf, "inf") == 0)
+            return "__int_as_float(0x7f800000)";
+        if (strcmp(buf, "-inf") == 0)
+            return "(-__int_as_float(0x7f800000))";
+        return buf[0] == '-' ? ce_fmt(e, "(%sf)", buf) : ce_fmt(e, "%sf", buf);
+    }
+    default:
+        return "0";
+    }
+}
+
+const char *ce_zero(DType d) {
+    switch (d) {
+    case DT_I1: return "false";
+    case DT_I64: return "0LL";
+    case DT_F32: return "0.0f";
+    default: return "0";
+    }
+}
+
+void ce_mark_line(Emit *e, Loc loc) {
+    if (loc.line <= 0 || loc.line == e->last_line)
+        return;
+    e->last_line = loc.line;
+    sb_printf(&e->body, "#line %d \"", loc.line);
+    for (const char *p = e->c->filename ? e->c->filename : "kernel"; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_putc(&e->body, '\\');
+        if (*p == '\n')
+            sb_puts(&e->body, "\\n");
+        else
+            sb_putc(&e->body, *p);
+    }
+    sb_puts(&e->body, "\"\n");
+}
+
+/* ------------------------------------------------------- distributions */
+
+static int base_index(Emit *e, const Layout *l) {
+    for (int i = 0; i < e->nbases; i++)
+        if (layout_same_params(&e->bases[i], l))
+            return i;
+    VEC_PUSH(e->f->arena, e->bases, e->nbases, e->capbases, *l);
+    return e->nbases - 1;
+}
+
+int32_t ce_tile(const Layout *l, int p) {
+    return l->spt[p] * l->tpw[p] * l->wpc[p];
+}
+
+/* Distribution of a value of type t held in layout parameters l; a rank-1
+ * value in a rank-2 layout lacks parent dim slice_dim. */
+Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim) {
+    Dist d;
+    memset(&d, 0, sizeof d);
+    d.L = *l;
+    d.vrank = t.rank;
+    d.n[0] = d.n[1] = 1;
+    if (l->rank == t.rank) {
+        for (int i = 0; i < t.rank; i++) {
+            d.pdim[i] = i;
+            d.n[i] = t.shape[i];
+        }
+    } else { /* rank-1 value, rank-2 layout */
+        int s = slice_dim == 0 ? 0 : 1;
+        d.pdim[0] = 1 - s;
+        d.n[1 - s] = t.shape[0];
+    }
+    d.nE = 1;
+    for (int p = 0; p < l->rank; p++) {
+        int32_t C = ce_tile(l, p);
+        d.E[p] = d.n[p] >= C ? l->spt[p] * (d.n[p] / C)
+                 : (l->spt[p] < d.n[p] ? l->spt[p] : d.n[p]);
+        d.nE *= d.E[p];
+    }
+    if (l->rank < 2)
+        d.E[1] = 1;
+    d.L.slice_dim = l->rank == t.rank ? -1 : slice_dim;
+    d.base = base_index(e, l);
+    return d;
+}
+
+Dist ce_dist_of(Emit *e, ValId v) {
+    Value *x = val(e->f, v);
+    Layout *l = &e->f->layouts[x->layout];
+    return ce_dist(e, l, x->type, l->slice_dim);
+}
+
+/* Slot index along parent dim p of the slot held in variable sv. */
+const char *ce_slot_along(Emit *e, const Dist *d, int p, const char *sv) {
+    if (d->E[p] == 1)
+        return "0";
+    if (d->L.rank == 1)
+        return sv;
+    if (p == 0)
+        return d->E[1] == 1 ? sv : ce_fmt(e, "(%s / %d)", sv, d->E[1]);
+    return d->E[0] == 1 ? sv : ce_fmt(e, "(%s %% %d)", sv, d->E[1]);
+}
+
+/* The per-thread variables the kernel prologue computes for parameter
+ * set `base` and parent dim p: 'l' lane and 'w' warp coordinates along p,
+ * 'b' the first coordinate the thread owns.  The prologue and every
+ * reader take the names from here. */
+const char *ce_prologue_var(Emit *e, char kind, int base, int p) {
+    return ce_fmt(e, "mt_%c%d_%d", kind, base, p);
+}
+
+static const char *base_var(Emit *e, const Dist *d, int p) {
+    return ce_prologue_var(e, 'b', d->base, p);
+}
+
+/* Coordinate along parent dim p of slot-along-p text s. */
+const char *ce_coord(Emit *e, const Dist *d, int p, const char *s) {
+    int32_t n = d->n[p], C = ce_tile(&d->L, p), spt = d->L.spt[p];
+    if (n == 1)
+        return "0";
+    const char *b = base_var(e, d, p);
+    if (n >= C) {
+        if (strcmp(s, "0") == 0)
+            return b;
+        if (d->E[p] <= spt) /* one repetition */
+            return ce_fmt(e, "(%s + %s)", b, s);
+        if (spt == 1)
+            return ce_fmt(e, "(%s + %s * %d)", b, s, C);
+        return ce_fmt(e, "(%s + (%s / %d) * %d + %s %% %d)", b, s, spt, C, s, spt);
+    }
+    if (strcmp(s, "0") == 0)
+        return ce_fmt(e, "(%s & %d)", b, n - 1);
+    return ce_fmt(e, "((%s + %s) & %d)", b, s, n - 1);
+}
+
+/* "" when every copy along p is owned, else the ownership test. */
+const char *ce_owner_along(Emit *e, const Dist *d, int p, const char *s) {
+    int32_t n = d->n[p], C = ce_tile(&d->L, p);
+    if (n >= C)
+        return "";
+    const char *b = base_var(e, d, p);
+    if (strcmp(s, "0") == 0)
+        return ce_fmt(e, "%s < %d", b, n);
+    return ce_fmt(e, "%s + %s < %d", b, s, n);
+}
+
+const char *ce_owner(Emit *e, const Dist *d, const char *sv) {
+    const char *acc = "";
+    for (int p = 0; p < d->L.rank; p++) {
+        const char *o = ce_owner_along(e, d, p, ce_slot_along(e, d, p, sv));
+        if (!*o)
+            continue;
+        acc = *acc ? ce_fmt(e, "%s && %s", acc, o) : o;
+    }
+    return acc;
+}
+
+/* Coordinate of value dim i of slot sv. */
+const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv) {
+    int p = d->pdim[i];
+    return ce_coord(e, d, p, ce_slot_along(e, d, p, sv));
+}
+
+/* Row-major linear index of slot sv within the value's own shape. */
+static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
+    if (t.rank == 1)
+        return ce_value_coord(e, d, 0, sv);
+    const char *r = ce_value_coord(e, d, 0, sv), *c = ce_value_coord(e, d, 1, sv);
+    if (strcmp(r, "0") == 0)
+        return c;
+    if (strcmp(c, "0") == 0)
+        return ce_fmt(e, "%s * %d", r, t.shape[1]);
+    return ce_fmt(e, "%s * %d + %s", r, t.shape[1], c);
+}
+
+/* ---------------------------------------------------- shared memory use */
+
+const char *ce_scratch(Emit *e, Type t) {
+    return ce_fmt(e, "((%s*)mt_smem)", ce_ctype(e, type_elem(t)));
+}
+
+/* The address of (stage, row, column) of a planned buffer, as text. */
+const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
+                             const char *row, const char *column) {
+    StrBuf sb;
+    sb_init(&sb);
+    smem_element_text(&sb, b, stage, row, column);
+    const char *s = arena_strdup(e->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return s;
+}
+
+/* ---------------------------------------------------------- operands */
+
+const char *ce_vname(Emit *e, ValId v) {
+    Value *x = val(e->f, v);
+    if (x->kind == VK_CONST)
+        return literal(e, x->type, x);
+    return e->name[v];
+}
+
+/* Does a value held as src fit target (same parameters, same parent dims)? */
+static bool fits(const Dist *src, const Dist *target, Type t) {
+    if (!layout_same_params(&src->L, &target->L) || src->vrank != target->vrank)
+        return false;
+    for (int i = 0; i < t.rank; i++)
+        if (t.shape[i] > 1 && src->pdim[i] != target->pdim[i])
+            return false;
+    return true;
+}
+
+static const char *new_tmp(Emit *e, const char *prefix) {
+    return ce_fmt(e, "%s%d", prefix, e->tmp++);
+}
+
+/* A CONVERT_SHARED conversion cv of x: the owners of x store it into
+ * its scratch buffer at its linear index, a barrier, every thread reads
+ * the slots of distribution t, a barrier; returns the new array's name. */
+static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
+    Func *f = e->f;
+    Type ty = val_type(f, x);
+    const SharedBuffer *buf = smem_buffer_of(f->smem, cv, SMEM_SCRATCH);
+    const char *ct = ce_ctype(e, type_elem(ty));
+    const char *out = new_tmp(e, "mt_cv");
+    const Dist *s = &e->dist[x];
+    const char *sm = ce_scratch(e, ty);
+    const char *wr = ce_smem_text(e, buf, "0", "0", linear_text(e, s, ty, CE_SLOT));
+    const char *rd = ce_smem_text(e, buf, "0", "0", linear_text(e, t, ty, CE_SLOT));
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, s->nE, CE_SLOT);
+    const char *own = ce_owner(e, s, CE_SLOT);
+    if (*own)
+        ce_line(e, "    if (%s) %s[%s] = %s[%s];", own, sm, wr, e->name[x], CE_SLOT);
+    else
+        ce_line(e, "    %s[%s] = %s[%s];", sm, wr, e->name[x], CE_SLOT);
+    ce_line(e, "__syncthreads();");
+    ce_line(e, "%s %s[%d];", ct, out, t->nE);
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, t->nE, CE_SLOT);
+    ce_line(e, "    %s[%s] = %s[%s];", out, CE_SLOT, sm, rd);
+    ce_line(e, "__syncthreads();");
+    return out;
+}
+
+/* Values made only of constructors, scalars and pure elementwise or shape
+ * ops can be recomputed in any distribution instead of being moved; a
+ * reduction or a dot would be recomputed whole, and reads may not move. */
+static bool recomputable(Func *f, ValId x, int depth) {
+    Value *v = val(f, x);
+    if (v->type.rank == 0)
+        return true;
+    if (v->kind != VK_OP || !v->def || depth > 6)
+        return false;
+    Op *d = v->def;
+    const OpInfo *oi = &op_info[d->code];
+    if (oi->kind == K_REDUCE || oi->kind == K_DOT || !(oi->flags & F_PURE))
+        return false;
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i] && !recomputable(f, d->args[i], depth + 1))
+            return false;
+    return true;
+}
+
+bool cuda_recomputable(Func *f, ValId x) { return recomputable(f, x, 0); }
+
+static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc);
+
+/* The convert_layout op that defines v, or NULL. */
+static const Op *conversion_of(Func *f, ValId v) {
+    const Value *x = val(f, v);
+    if (x->kind == VK_OP && x->def && x->def->code == OP_CONVERT_LAYOUT)
+        return x->def;
+    return NULL;
+}
+
+/* x as seen by a result distributed as r: x's value dim i is r's value
+ * dim xmap[i] (NULL: right-aligned broadcasting). */
+Access ce_operand(Emit *e, ValId x, const Dist *r, const int *xmap,
+                         Loc loc) {
+    Type t = val_type(e->f, x);
+    int map[2];
+    for (int i = 0; i < t.rank; i++)
+        map[i] = xmap ? xmap[i] : i + r->vrank - t.rank;
+    Layout params = r->L;
+    int slice = -1;
+    if (params.rank == 2 && t.rank == 1)
+        slice = 1 - r->pdim[map[0]];
+    Dist want = ce_dist(e, &params, t, slice);
+    Access a;
+    a.d = want;
+    if (e->has_dist[x] && fits(&e->dist[x], &want, t)) {
+        a.name = e->name[x];
+        a.d = e->dist[x];
+        return a;
+    }
+    /* layout.c decided how (one convert_layout per use, materialised
+     * here where its user reads it); inside a recomputation the operands
+     * of a recomputable value are recomputable too */
+    const Op *cv = conversion_of(e->f, x);
+    int how = cv ? (int)cv->attr[0] : CONVERT_RECOMPUTE;
+    if (cv)
+        x = cv->args[0];
+    if (cv && how == CONVERT_SHARED) {
+        a.name = convert(e, cv, x, &want);
+        return a;
+    }
+    const char *text = NULL;
+    if ((cv || e->depth > 0) && e->depth < 8 && recomputable(e->f, x, 0)) {
+        e->depth++;
+        text = recompute_text(e, x, &want, loc);
+        e->depth--;
+    }
+    if (!text) {
+        diag_error(e->c, loc, MT_ERR_INTERNAL,
+                   "value %%%d is not where its user needs it and layout "
+                   "assignment inserted no conversion", (int)x);
+        a.name = "0";
+        return a;
+    }
+    a.name = new_tmp(e, "mt_rc");
+    ce_line(e, "%s %s[%d];", ce_ctype(e, type_elem(t)), a.name, want.nE);
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, want.nE, CE_SLOT);
+    ce_line(e, "    %s[%s] = %s;", a.name, CE_SLOT, text);
+    return a;
+}
+
+/* Slot of a (fitting r) that holds the element of r's slot CE_SLOT. */
+static const char *access_slot(Emit *e, const Access *a, const Dist *r) {
+    const char *acc = "";
+    int stride = 1;
+    for (int p = r->L.rank - 1; p >= 0; p--) {
+        if (a->d.n[p] > 1) {
+            const char *s = ce_slot_along(e, r, p, CE_SLOT);
+            const char *term = stride == 1 ? s : ce_fmt(e, "%s * %d", s, stride);
+            acc = *acc ? ce_fmt(e, "%s + %s", term, acc) : term;
+        }
+        stride *= a->d.E[p];
+    }
+    return *acc ? acc : "0";
+}
+
+/* C text of x's element for slot CE_SLOT of a result distributed as r (r NULL
+ * for scalar results). */
+static const char *elem_expr_map(Emit *e, ValId x, const Dist *r,
+                                 const int *map, Loc loc) {
+    Type t = val_type(e->f, x);
+    if (t.rank == 0 || !r)
+        return ce_vname(e, x);
+    Access a = ce_operand(e, x, r, map, loc);
+    return ce_fmt(e, "%s[%s]", a.name, access_slot(e, &a, r));
+}
+
+const char *ce_elem(Emit *e, ValId x, const Dist *r, Loc loc) {
+    return elem_expr_map(e, x, r, NULL, loc);
+}
+
+const char *ce_cast(Emit *e, const char *x, Type from, Type to) {
+    return ctext_convert(e->f->arena, x, from, to);
+}
+
+/* ------------------------------------------------------- op expressions */
+
+/* Element expression of an elementwise op for slot CE_SLOT of r. */
+const char *ce_elementwise_expr(Emit *e, Op *op, const Dist *r) {
+    return recompute_text(e, op->res[0], r, op->loc);
+}
+
+/* Element expression of x's defining op for slot CE_SLOT of t (NULL: a scalar
+ * result), its operands located from loc.  An op of kind K_SHAPE inserts a
+ * unit dim at attr[0]: its block operand's dims map around it instead of
+ * right-aligned. */
+static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc) {
+    Op *op = val(e->f, x)->def;
+    const char *a[3];
+    Type at[3];
+    ce_operand_texts(e, op, t, loc, a, at);
+    return ce_op_text(e, op, a, at, t);
+}
+
+void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
+                      const char *a[3], Type at[3]) {
+    Func *f = e->f;
+    bool shape = op_info[op->code].kind == K_SHAPE;
+    a[0] = a[1] = a[2] = NULL;
+    for (int i = 0; i < op->nargs && i < 3; i++) {
+        if (!op->args[i])
+            continue;
+        at[i] = val_type(f, op->args[i]);
+        if (shape && at[i].rank > 0) {
+            int map[2];
+            for (int j = 0; j < at[i].rank; j++)
+                map[j] = j < op->attr[0] ? j : j + 1;
+            a[i] = elem_expr_map(e, op->args[i], t, map, loc);
+        } else {
+            a[i] = ce_elem(e, op->args[i], t, loc);
+        }
+    }
+}
+
+/* The C expression of op's element from its operands' texts a (NULL for
+ * absent optional operands) of types at: the op's C template from ops.def,
+ * or for constructors and loads, which read the program's position, the
+ * layout or memory, the text written here; NULL when the op has none. */
+const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
+                           const Dist *r) {
+    Func *f = e->f;
+    Type rt = val_type(f, op->res[0]);
+    switch (op->code) {
+    case OP_PROGRAM_ID:
+        return ce_fmt(e, "(int)blockIdx.%c", "xyz"[op->attr[0] % 3]);
+    case OP_NUM_PROGRAMS:
+        return ce_fmt(e, "(int)gridDim.%c", "xyz"[op->attr[0] % 3]);
+    case OP_ARANGE: {
+        const char *c = ce_value_coord(e, r, 0, CE_SLOT);
+        return op->attr[0] ? ce_fmt(e, "(%lld + %s)", (long long)op->attr[0], c)
+                           : c;
+    }
+    case OP_ZEROS:
+    case OP_EMPTY:
+        return ce_zero((DType)rt.dtype);
+    case OP_LOAD: {
+        Type pt = type_scalar((DType)rt.dtype);
+        const char *other = a[2] ? ce_cast(e, a[2], at[2], pt)
+                                 : ce_zero((DType)rt.dtype);
+        if (!a[1])
+            return ce_fmt(e, "(*%s)", a[0]);
+        return ce_fmt(e, "(%s ? *%s : %s)", a[1], a[0], other);
+    }
+    default:
+        break;
+    }
+    int kind = op_info[op->code].kind;
+    const char *tmpl = op_ctext(op->code, rt);
+    if (!tmpl || kind == K_REDUCE)
+        return NULL; /* a reduce's text combines partials, see emit_reduce */
+    return ctext_expand(f->arena, tmpl, a, at, op->nargs, rt);
+}

@@ -1,0 +1,304 @@
+/* cuda_dot.c: the CUDA text of tl.dot.
+ *
+ * Input: a dot op and, for a K loop, the DotPlan that plan_dots recorded
+ * on it (form single-stage / two-stage / pipelined, tiled or not, the
+ * shared tiles A and B that smemplan.c sized).  Output: the cooperative
+ * writes of both operands into their shared tiles, the barriers, and the
+ * unrolled FMA loop that reads them back, appended to the Emit body.
+ *
+ * Invariants: every tile address comes from smem_element_text on the
+ * planned buffer, so writers and readers agree by construction; every
+ * element is written once, by its owner; a stage is never rewritten
+ * before a barrier has ended every read of it (see the pipelined loop's
+ * comment for the one-barrier argument). */
+#include "mt.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- dot */
+
+/* For each slot the thread owns: sbuf[addr(slot)] = src[slot]. */
+static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
+                            const SharedBuffer *sbuf, const char *addr,
+                            const char *src) {
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, d->nE, CE_SLOT);
+    if (*own)
+        ce_line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name, addr, src, CE_SLOT);
+    else
+        ce_line(e, "    %s[%s] = %s[%s];", sbuf->name, addr, src, CE_SLOT);
+}
+
+/* Cooperative write of a dot operand x (its values in array `src`, laid
+ * out as x's distribution) into shared buffer sbuf, every element once by
+ * its owner; `transpose` stores x[i][j] at (j, i).  When x's thread holds
+ * 4 consecutive elements along the buffer's columns (B, not transposed,
+ * spt % 4 == 0 along its last dim), one float4 store per group. */
+static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
+                      const char *stage, bool transpose, const char *src) {
+    const Dist *d = &e->dist[x];
+    const char *own = ce_owner(e, d, CE_SLOT);
+    const char *r0 = ce_value_coord(e, d, 0, CE_SLOT), *c0 = ce_value_coord(e, d, 1, CE_SLOT);
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, transpose ? c0 : r0,
+                      transpose ? r0 : c0);
+    int fd = d->L.rank - 1;
+    bool vec = !transpose && !*own && d->L.rank == 2 && d->vrank == 2 &&
+               d->L.order[0] == 1 && d->L.spt[fd] % 4 == 0 &&
+               d->n[fd] >= ce_tile(&d->L, fd) &&
+               smem_row_stride(sbuf) % 4 == 0;
+    if (vec) {
+        ce_unroll(e);
+        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += 4) {", d->nE);
+        ce_line(e, "    const int %s = mt_g;", CE_SLOT);
+        ce_line(e, "    *(float4*)&%s[%s] = make_float4(%s[mt_g], %s[mt_g + 1], "
+                "%s[mt_g + 2], %s[mt_g + 3]);",
+             sbuf->name, sb_str(&addr), src, src, src, src);
+        ce_line(e, "}");
+    } else {
+        emit_owned_copy(e, d, own, sbuf, sb_str(&addr), src);
+    }
+    sb_free(&addr);
+}
+
+/* Loads E values of one shared row as float4s into array `dst`: the
+ * thread's coordinates along dim p of r, 4 consecutive per block. */
+static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf,
+                         const char *stage, const char *dst) {
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, "dot_k", ce_coord(e, r, p, "mt_i"));
+    ce_unroll(e);
+    ce_line(e, "for (int mt_i = 0; mt_i < %d; mt_i += 4) {", r->E[p]);
+    ce_line(e, "    float4 mt_q = *(const float4*)&%s[%s];", sbuf->name,
+         sb_str(&addr));
+    ce_line(e, "    %s[mt_i] = mt_q.x;", dst);
+    ce_line(e, "    %s[mt_i + 1] = mt_q.y;", dst);
+    ce_line(e, "    %s[mt_i + 2] = mt_q.z;", dst);
+    ce_line(e, "    %s[mt_i + 3] = mt_q.w;", dst);
+    ce_line(e, "}");
+    sb_free(&addr);
+}
+
+/* One dot's lowering, split so that the pipelined loop can place the
+ * shared writes and the FMA loop separately: its plan (form, tiles,
+ * buffers; dotplan.c) and its result distribution. */
+typedef struct DotGen {
+    Op *op;
+    const DotPlan *plan;
+    Dist r;
+    bool tiled;          /* the vectorised register-tile form */
+    SharedBuffer A, B;
+} DotGen;
+
+static void dot_prepare(Emit *e, Op *op, DotGen *g) {
+    const DotPlan *p = op->plan;
+    g->op = op;
+    g->plan = p;
+    g->r = ce_dist_of(e, op->res[0]);
+    g->tiled = p->tiled;
+    g->A = p->A;
+    g->B = p->B;
+    if (p->tiled && (!e->min_blocks || p->min_blocks < e->min_blocks))
+        e->min_blocks = p->min_blocks;
+}
+
+/* The cooperative writes of both operands, from arrays src_a / src_b
+ * (NULL: the operands' own arrays) into `stage`. */
+static void dot_writes(Emit *e, const DotGen *g, const char *stage,
+                       const char *src_a, const char *src_b) {
+    ValId a = g->op->args[0], b = g->op->args[1];
+    if (!src_a)
+        src_a = e->name[a];
+    if (!src_b)
+        src_b = e->name[b];
+    if (g->tiled) {
+        dot_write(e, a, &g->A, stage, true, src_a);
+        dot_write(e, b, &g->B, stage, false, src_b);
+        return;
+    }
+    /* every element once, by its owner */
+    for (int k = 0; k < 2; k++) {
+        ValId x = k ? b : a;
+        const char *src = k ? src_b : src_a;
+        const SharedBuffer *sbuf = k ? &g->B : &g->A;
+        const Dist *d = &e->dist[x];
+        StrBuf addr;
+        sb_init(&addr);
+        smem_element_text(&addr, sbuf, stage, ce_value_coord(e, d, 0, CE_SLOT),
+                          ce_value_coord(e, d, 1, CE_SLOT));
+        emit_owned_copy(e, d, ce_owner(e, d, CE_SLOT), sbuf, sb_str(&addr), src);
+        sb_free(&addr);
+    }
+}
+
+/* The unrolled FMA loop over `stage`.  `into` NULL: the result is a new
+ * array v<res> that starts from `init`; else the products are added
+ * straight into the existing array `into` (the pipelined loop's carried
+ * accumulator), which then names the result. */
+static void dot_compute(Emit *e, const DotGen *g, const char *stage,
+                        const char *init, const char *into) {
+    ValId res = g->op->res[0];
+    const Dist *r = &g->r;
+    int BK = g->B.rows;
+    const char *dst = into ? into : ce_fmt(e, "v%d", res);
+    e->name[res] = dst;
+    if (!into) {
+        ce_line(e, "float v%d[%d];", res, r->nE);
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+        ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, init);
+    }
+    if (g->tiled) {
+        ce_unroll(e);
+        ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        e->indent++;
+        ce_line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
+        dot_read_row(e, r, 0, &g->A, stage, "mt_fa");
+        dot_read_row(e, r, 1, &g->B, stage, "mt_fb");
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+        ce_line(e, "    %s[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", dst, CE_SLOT,
+             CE_SLOT, r->E[1], CE_SLOT, r->E[1]);
+        e->indent--;
+        ce_line(e, "}");
+    } else {
+        StrBuf la, lb;
+        sb_init(&la);
+        sb_init(&lb);
+        smem_element_text(&la, &g->A, stage,
+                          ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
+        smem_element_text(&lb, &g->B, stage, "dot_k",
+                          ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
+        ce_unroll(e);
+        ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        ce_unroll(e);
+        ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+        ce_line(e, "        %s[%s] += dot_lhs[%s] * dot_rhs[%s];", dst, CE_SLOT,
+             sb_str(&la), sb_str(&lb));
+        ce_line(e, "}");
+        sb_free(&la);
+        sb_free(&lb);
+    }
+    e->dist[res] = *r;
+    e->has_dist[res] = true;
+}
+
+/* A dot outside a pipelined loop: write, barrier, compute, and (single
+ * stage) a barrier before the buffers can be written again. */
+int ce_emit_dot(Emit *e, Op *op) {
+    bool staged = op->plan->form == DOT_TWO_STAGE;
+    DotGen g;
+    dot_prepare(e, op, &g);
+    const char *stage = staged ? "dot_stage" : "0";
+    ValId acc = op->args[2];
+    const char *init = acc ? ce_elem(e, acc, &g.r, op->loc) : "0.0f";
+    dot_writes(e, &g, stage, NULL, NULL);
+    ce_line(e, "__syncthreads();");
+    dot_compute(e, &g, stage, init, NULL);
+    if (!staged)
+        ce_line(e, "__syncthreads();");
+    return 0;
+}
+
+/* The body ops that compute the dot's operands (all but the dot and its
+ * accumulate, as match_pipeline proved), in program order. */
+static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op == plan->dot || op == plan->add)
+            continue;
+        if (ce_emit_op(e, op) < 0 || HAS_ERROR(e->c))
+            return -1;
+    }
+    return 0;
+}
+
+/* The software-pipelined K loop (Version 18 stages, used as a real
+ * double buffer):
+ *
+ *     if (0 < K) { operands of tile 0 -> stage 0 }
+ *     __syncthreads();
+ *     for (k_base = 0; k_base < K; k_base += BK) {
+ *         dot_stage = (k_base / BK) & 1;
+ *         if (more) operands of tile t + 1 -> registers (global loads)
+ *         FMAs on stage dot_stage
+ *         if (more) registers -> stage dot_stage ^ 1
+ *         __syncthreads();
+ *     }
+ *
+ * The global loads of the next tile are in flight during the FMAs.  One
+ * barrier per iteration suffices: stage dot_stage ^ 1 was last read in
+ * iteration t - 1, which ended with the barrier, and the barrier at the
+ * end of t publishes it to t + 1 and ends t's reads of dot_stage before
+ * t + 1 overwrites it.  `more` is the original loop's own condition for
+ * t + 1, so tile t + 1's loads run exactly when the original program
+ * runs them.  Emits the header and the body up to the barrier; the
+ * caller adds the yields and closes the loop. */
+int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan) {
+    Func *f = e->f;
+    Op *dot = plan->dot;
+    ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[0];
+    long long BK = val(f, loop->args[2])->c.i;
+    const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
+    ce_line(e, "if (%s < %s) {", lo, hi);
+    e->indent++;
+    ce_line(e, "const int k_base = %s;", lo);
+    e->name[loop->index] = "k_base";
+    if (emit_operand_ops(e, loop, plan) < 0)
+        return -1;
+    DotGen g;
+    dot_prepare(e, dot, &g);
+    dot_writes(e, &g, "0", NULL, NULL);
+    e->indent--;
+    ce_line(e, "}");
+    ce_line(e, "__syncthreads();");
+    ce_line(e, "for (int k_base = %s; k_base < %s; k_base += %lld) {", lo, hi, BK);
+    e->indent++;
+    ce_line(e, "int dot_stage = (k_base / %lld) & 1;", BK);
+    ce_line(e, "const bool mt_more = k_base + %lld < %s;", BK, hi);
+    const char *ta = ce_ctype(e, type_elem(val_type(f, a)));
+    const char *tb = ce_ctype(e, type_elem(val_type(f, b)));
+    ce_line(e, "%s mt_na[%d];", ta, e->dist[a].nE);
+    ce_line(e, "%s mt_nb[%d];", tb, e->dist[b].nE);
+    ce_line(e, "if (mt_more) {");
+    e->indent++;
+    ce_line(e, "const int mt_k_next = k_base + %lld;", BK);
+    e->name[loop->index] = "mt_k_next";
+    if (emit_operand_ops(e, loop, plan) < 0)
+        return -1;
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[a].nE, CE_SLOT);
+    ce_line(e, "    mt_na[%s] = %s[%s];", CE_SLOT, e->name[a], CE_SLOT);
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[b].nE, CE_SLOT);
+    ce_line(e, "    mt_nb[%s] = %s[%s];", CE_SLOT, e->name[b], CE_SLOT);
+    e->indent--;
+    ce_line(e, "}");
+    e->name[loop->index] = "k_base";
+    ce_mark_line(e, dot->loc);
+    dot_prepare(e, dot, &g);
+    e->pipelined = true;
+    /* in place: acc, dot and sum share one layout, so the carried array
+     * already has the dot's distribution */
+    if (plan->in_place) {
+        dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
+        e->name[plan->next] = e->name[acc];
+        e->dist[plan->next] = g.r;
+        e->has_dist[plan->next] = true;
+    } else {
+        ValId in = dot->args[2];
+        const char *init = in ? ce_elem(e, in, &g.r, dot->loc) : "0.0f";
+        dot_compute(e, &g, "dot_stage", init, NULL);
+        if (plan->add && ce_emit_op(e, plan->add) < 0)
+            return -1;
+    }
+    ce_line(e, "if (mt_more) {");
+    e->indent++;
+    dot_writes(e, &g, "dot_stage ^ 1", "mt_na", "mt_nb");
+    e->indent--;
+    ce_line(e, "}");
+    ce_line(e, "__syncthreads();");
+    return HAS_ERROR(e->c) ? -1 : 0;
+}
