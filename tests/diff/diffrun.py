@@ -3,7 +3,9 @@ under mytriton, whose results must agree.
 
 Every file in corpus/ is an unmodified Triton program: it imports `triton`
 and `triton.language`, defines kernels, and a `run(device)` that launches
-them on deterministic inputs and returns {name: tensor}.  The expected
+them on deterministic inputs and returns {name: tensor}.  Inputs are made
+on the CPU and moved to the device, so every implementation computes on the
+same bits (torch's own kernels, linspace say, differ between devices).  The expected
 results in expected/<case>.json are Triton's, recorded on a GPU:
 
     python3 tests/diff/diffrun.py record DIR        # under real Triton, cuda
