@@ -592,6 +592,8 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
         Py_DECREF(b);
         return t;
     }
+    if (dtype_cls && PyObject_TypeCheck(v, (PyTypeObject *)dtype_cls)) /* tl.float32 */
+        return PyTuple_Pack(2, dtype_cls, v);                           /* hashed by name */
     if (constexpr_cls && PyObject_TypeCheck(v, (PyTypeObject *)constexpr_cls)) {
         PyObject *inner = PyObject_GetAttr(v, str_value);
         if (!inner)
@@ -616,7 +618,7 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
         Py_DECREF(n);
         return r;
     }
-    PyErr_Format(PyExc_TypeError, "%R: constexpr value must be bool, int, float, or str, got %R",
+    PyErr_Format(PyExc_TypeError, "%R: constexpr value must be bool, int, float, str or a tl.dtype, got %R",
                  PyTuple_GET_ITEM(self->names, i), (PyObject *)Py_TYPE(v));
     return NULL;
 }

@@ -28,8 +28,10 @@
 /* ------------------------------------------------------------ module state */
 
 PyObject *compilation_error;
+PyObject *triton_error; /* mytriton.TritonError, the base of our errors */
 ContextObject *the_context;
 PyObject *constexpr_cls;
+PyObject *dtype_cls;
 PyObject *true_key, *false_key, *float_tag;
 PyObject *torch_tensor_type, *torch_dtypes[4], *torch_stream_fn;
 PyObject *np_ndarray_type, *np_dtypes[4];
@@ -427,6 +429,11 @@ static PyObject *mod_register(PyObject *mod, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
+static PyObject *mod_register_dtype(PyObject *mod, PyObject *cls) {
+    Py_XSETREF(dtype_cls, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
 /* language_names() -> {group: [(name, usage), ...]}: the names the kernel
  * language knows, listed from the compiler's own tables; mytriton.language
  * is built from them, so it offers what the compiler accepts. */
@@ -463,6 +470,7 @@ static PyMethodDef module_methods[] = {
     {"cuda_available", (PyCFunction)mod_cuda_available, METH_NOARGS,
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
+    {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
     {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,
      "language_names() -> {group: [(name, usage)]}: the kernel language's names"},
     {NULL, NULL, 0, NULL}};
@@ -498,12 +506,19 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
+    triton_error = PyErr_NewExceptionWithDoc(
+        "mytriton.TritonError",
+        "The base of the errors mytriton raises for a kernel (Triton's "
+        "triton.TritonError: programs catch it under that name).",
+        PyExc_Exception, NULL);
+    if (!triton_error)
+        goto fail;
     compilation_error = PyErr_NewExceptionWithDoc(
         "mytriton.CompilationError",
         "A kernel failed to compile.  The message is the full diagnostic "
         "(file:line:col: error: ..., the source line and a caret); "
         ".filename, .lineno, .col and .status give its parts.",
-        PyExc_Exception, NULL);
+        triton_error, NULL);
     true_key = PyUnicode_FromString("\x01constexpr:True");
     false_key = PyUnicode_FromString("\x01constexpr:False");
     float_tag = PyUnicode_FromString("\x01constexpr:float");
@@ -515,7 +530,8 @@ PyMODINIT_FUNC PyInit__C(void) {
         PyErr_SetString(PyExc_MemoryError, "cannot create an mt_context");
         goto fail;
     }
-    if (PyModule_AddObjectRef(m, "CompilationError", compilation_error) < 0 ||
+    if (PyModule_AddObjectRef(m, "TritonError", triton_error) < 0 ||
+        PyModule_AddObjectRef(m, "CompilationError", compilation_error) < 0 ||
         PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0 ||
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||

@@ -47,8 +47,10 @@ typedef struct {
 /* Set once by PyInit__C (the str_* interned there too) or, for the torch
  * and numpy objects, looked up lazily once those modules are loaded. */
 extern PyObject *compilation_error; /* mytriton.CompilationError */
+extern PyObject *triton_error;      /* mytriton.TritonError, its base */
 extern ContextObject *the_context;
 extern PyObject *constexpr_cls;     /* tl.constexpr, registered by Python */
+extern PyObject *dtype_cls;         /* tl.dtype, registered by Python */
 extern PyObject *true_key, *false_key, *float_tag; /* key markers */
 extern PyObject *torch_tensor_type, *torch_dtypes[4], *torch_stream_fn;
 extern PyObject *np_ndarray_type, *np_dtypes[4];

@@ -17,20 +17,22 @@ from __future__ import annotations
 
 from . import _C
 from . import language
-from ._C import CompilationError
+from ._C import CompilationError, TritonError
 from .jit import CompiledKernel, JITFunction, jit
 from . import knobs, runtime
 from .runtime.allocation import set_allocator
 from .triton_alias import install_as_triton
 
-__all__ = ["jit", "JITFunction", "CompiledKernel", "CompilationError", "cdiv",
+__all__ = ["jit", "JITFunction", "CompiledKernel", "TritonError", "CompilationError", "cdiv",
            "next_power_of_2", "cuda_available", "language", "knobs", "runtime",
            "set_allocator", "install_as_triton", "__version__"]
 
 __version__ = "0.18.0"
 
 _C._register_constexpr(language.constexpr)
+_C._register_dtype(language.dtype)
 CompilationError.__module__ = "mytriton"
+TritonError.__module__ = "mytriton"
 
 
 def cdiv(x: int, y: int) -> int:

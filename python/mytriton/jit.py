@@ -59,7 +59,7 @@ def _literal(value: Any, name: str) -> str:
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if type(value).__module__ == "numpy" and hasattr(value, "__index__"):  # np.int32(8)
         return str(value.__index__())
-    raise TypeError(f"{name}: constexpr value must be bool, int, float, or str, "
+    raise TypeError(f"{name}: constexpr value must be bool, int, float, str or a tl.dtype, "
                     f"got {type(value).__name__}")
 
 

@@ -199,7 +199,7 @@ def test_constexpr_wrapper_and_list():
     out = torch.zeros(1)
     constexpr_value_kernel[(1,)](out, VALUE=tl.constexpr(3))
     assert out.item() == 3.0
-    with pytest.raises(TypeError, match="constexpr value must be bool, int, float, or str"):
+    with pytest.raises(TypeError, match="constexpr value must be bool, int, float, str or a tl.dtype"):
         constexpr_value_kernel[(1,)](out, VALUE=[1, 2])
 
 

@@ -56,3 +56,21 @@ def test_params():
     p = template_kernel.params
     assert [(q.num, q.name, q.is_constexpr) for q in p] == [
         (0, "x", False), (1, "out", False), (2, "BLOCK", True)]
+
+
+@triton.jit
+def cast_kernel(x, out, DT: tl.constexpr, N: tl.constexpr):
+    o = tl.arange(0, N)
+    tl.store(out + o, (tl.load(x + o) * 2.5).to(DT))
+
+
+def test_dtype_constexpr(device):
+    x = torch.arange(8.0, device=device)
+    as_int = torch.zeros(8, dtype=torch.int32, device=device)
+    cast_kernel[(1,)](x, as_int, DT=tl.int32, N=8)
+    assert as_int.tolist() == [int(v * 2.5) for v in range(8)]
+    as_float = torch.zeros(8, device=device)
+    cast_kernel[(1,)](x, as_float, tl.constexpr(tl.float32), N=8)
+    assert as_float.tolist() == [v * 2.5 for v in range(8)]
+    with pytest.raises(triton.CompilationError, match="dtype float16 is not supported yet"):
+        cast_kernel[(1,)](x, as_float, DT=tl.float16, N=8)

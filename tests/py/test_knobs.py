@@ -50,3 +50,18 @@ def test_set_allocator():
     assert get_allocator() is None
     with pytest.raises(TypeError):
         triton.set_allocator(42)
+
+
+def test_triton_error_hierarchy():
+    from mytriton.runtime.errors import InterpreterError, OutOfResources
+    assert issubclass(triton.CompilationError, triton.TritonError)
+    assert issubclass(InterpreterError, triton.TritonError)
+    assert issubclass(OutOfResources, triton.TritonError)
+
+    @triton.jit
+    def bad_kernel(out):
+        tl.store(out, undefined_name)  # noqa: F821
+
+    import pytest as _pytest
+    with _pytest.raises(triton.TritonError, match="'undefined_name' is not defined"):
+        bad_kernel.compile(torch.zeros(1), stages_only=True)

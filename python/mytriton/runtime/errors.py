@@ -2,15 +2,17 @@
 (`triton.runtime.errors`): what a program written for Triton catches."""
 from __future__ import annotations
 
+from .._C import TritonError
+
 __all__ = ["InterpreterError", "OutOfResources", "PTXASError"]
 
 
-class InterpreterError(Exception):
+class InterpreterError(TritonError):
     """Triton raises it from its interpreter (TRITON_INTERPRET=1); mytriton
     has no interpreter and never raises it, but programs name it."""
 
 
-class OutOfResources(Exception):
+class OutOfResources(TritonError):
     """A kernel needs more of a resource than the target has."""
 
     def __init__(self, required: int, limit: int, name: str):
@@ -19,5 +21,5 @@ class OutOfResources(Exception):
                          f"Hardware limit: {limit}")
 
 
-class PTXASError(Exception):
+class PTXASError(TritonError):
     """The PTX assembler failed (never raised: mytriton compiles with NVRTC)."""
