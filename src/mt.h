@@ -1,9 +1,11 @@
 /* mt.h: the one internal header of mytriton, in sections named after the
  * files that implement them:
  *
- *   kernel text --lex.c--> tokens --parse.c--> AST --sig.c, elab.c--> SSA
- *   (ir.c) --verify.c--> --opt.c (fold, cse, dce)--> resources --layout.c-->
- *   --cuda.c--> CUDA C, the passes listed one a line in pipeline.c; then
+ *   kernel text --lex.c--> tokens --parse*.c--> AST --sig.c, elab.c,
+ *   ctval.c, builtins.c--> SSA (ir.c) --verify.c--> --opt.c (fold, cse,
+ *   dce)--> resources --layout.c, axis.c, dotplan.c, smemplan.c-->
+ *   annotated SSA --cuda*.c--> CUDA C, the passes listed one a line in
+ *   pipeline.c; then
  *   --cudart.c--> NVRTC cubin, launch       (dlopen'ed libnvrtc, libcuda)
  *   --host.c--> system C++ compiler + mt_host.h --> launch on a few worker
  *               threads, each CUDA thread a fiber (fiber.c)
