@@ -364,9 +364,36 @@ class KernelParam:
         return f"KernelParam({self.num}, {self.name!r}, constexpr={self.is_constexpr})"
 
 
+# Triton's @jit options: those mytriton honours, and those whose effect it
+# does not have yet (refused when set, so no option is accepted and then
+# means something else).
+_JIT_OPTIONS = ("version", "repr", "launch_metadata", "do_not_specialize",
+                "do_not_specialize_on_alignment", "debug", "noinline")
+_JIT_NOT_YET = {
+    "repr": "a custom kernel name (repr=)",
+    "launch_metadata": "launch metadata hooks (launch_metadata=)",
+    "debug": "debug mode (device-side assertions and overflow checks)",
+    "noinline": "noinline helpers",
+}
+
+
+def _check_jit_options(options: dict) -> None:
+    for key, value in options.items():
+        if key not in _JIT_OPTIONS:
+            raise TypeError(f"jit() got an unexpected keyword argument '{key}'")
+        if key in _JIT_NOT_YET and value not in (None, False):
+            raise NotImplementedError(f"not supported: {_JIT_NOT_YET[key]}; "
+                                      f"@jit({key}=...) is not implemented by mytriton")
+
+
 def jit(fn: Callable | None = None, **options: Any) -> Any:
-    """``@jit`` or ``@jit(do_not_specialize=..., debug=..., ...)``: the
-    options are accepted for compatibility with Triton and ignored."""
+    """``@jit`` or ``@jit(option=...)`` with Triton's options.  version,
+    do_not_specialize and do_not_specialize_on_alignment are accepted
+    (they only steer which specialisations are compiled; every one computes
+    the same result); repr, launch_metadata, debug=True and noinline=True are
+    refused with a clear error until mytriton implements them; any other
+    keyword is a TypeError that names it."""
+    _check_jit_options(options)
     if fn is None:
         return lambda f: JITFunction(f, **options)
     return JITFunction(fn, **options)

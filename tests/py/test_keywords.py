@@ -1,5 +1,6 @@
 """Keyword arguments are bound as Triton binds them, or refused by name
 (issue 17: `step=` was accepted and dropped, a silent wrong result)."""
+import pytest
 import torch
 
 import mytriton as triton
@@ -95,3 +96,18 @@ def test_shape_equals_list():
     out = torch.zeros(8, dtype=torch.int32)
     shape_equality_kernel[(1,)](out, BLOCK=8)
     assert out.tolist() == list(range(8))
+
+
+def test_jit_options_are_honoured_or_refused():
+    def k(out):
+        pass
+
+    assert triton.jit(do_not_specialize=["out"], version=2, debug=False)(k).fn is k
+    with pytest.raises(TypeError, match="unexpected keyword argument 'reprr'"):
+        triton.jit(reprr=str)
+    with pytest.raises(NotImplementedError, match=r"custom kernel name \(repr=\)"):
+        triton.jit(repr=lambda spec: "name")(k)
+    with pytest.raises(NotImplementedError, match="debug mode"):
+        triton.jit(debug=True)
+    with pytest.raises(NotImplementedError, match="noinline helpers"):
+        triton.jit(k, noinline=True)
