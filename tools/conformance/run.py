@@ -137,6 +137,42 @@ def cmd_run(a):
         shutil.rmtree(work, ignore_errors=True)
 
 
+# The named missing feature behind a first error line (the issue that will
+# bring it); a line that matches none is its own group.
+FEATURES = [
+    (r"unsupported tensor dtype|tensor as a kernel argument \(triton.reinterpret\)"
+     r"|dtype \w+ is not supported yet|tl\.(float16|bfloat16|float64|int8|int16|uint\d+)\b",
+     "dtypes beyond bool/i32/i64/f32 (issue 8)"),
+    (r"tl\.(associative_scan|cumsum|cumprod|histogram|sort|gather|cat|permute|trans|reshape|"
+     r"join|split|interleave|rand\w*|argmin|argmax|reduce|clamp|fma|umulhi|erf|"
+     r"\w+_rn|device_assert|inline_asm_elementwise|map_elementwise|extra|math)\b",
+     "language builtins (issue 9)"),
+    (r"tl\.atomic_\w+|atomic", "atomics (issue 9)"),
+    (r"stored value must be convertible|fallback must be convertible|dtype of a pointer|"
+     r"unknown type 'float|attribute 'reinterpret'",
+     "dtype conversions and pointer dtypes (issue 8)"),
+    (r"runtime loop step", "runtime control flow (issue 9)"),
+    (r"is_one", "@jit(repr=) and the value-1 specialisation"),
+    (r"runtime value is not supported|while loops|runtime if|break|continue",
+     "runtime control flow (issue 9)"),
+    (r"make_tensor_descriptor|tensor descriptor|TMA", "tensor descriptors (TMA)"),
+    (r"shared memory, more than", "shared memory beyond the 48 KiB budget (issue 10)"),
+    (r"dot expects|tl\.dot_scaled|input_precision", "tensor-core and batched dots (issue 10)"),
+    (r"blocks of rank", "blocks of rank above 4"),
+    (r"tl\.\w+ is not supported|return_indices|has no attribute 'T'|tl\.const\b|"
+     r"attribute 'const'|'int' object has no attribute",
+     "language builtins (issue 9)"),
+    (r"Regex pattern did not match", "error messages that differ from Triton's"),
+]
+
+
+def feature_of(msg: str) -> str | None:
+    for pattern, name in FEATURES:
+        if re.search(pattern, msg):
+            return name
+    return None
+
+
 def normalise(msg: str) -> str:
     msg = re.sub(r"0x[0-9a-f]+", "0x…", msg)
     msg = re.sub(r"/[^\s:'\"]+/", "…/", msg)
@@ -154,7 +190,8 @@ def cmd_report(a):
            f"Triton commit {a.commit}, python/test/unit/language/test_core.py"
            + (f", a 1-in-{a.sample} sample (tests whose node id hashes to 0 mod {a.sample})"
               if a.sample > 1 else "") + ".",
-           f"Made by `python3 tools/conformance/run.py report` on {time.strftime('%Y-%m-%d')}.", "",
+           f"Made by `python3 tools/conformance/run.py report` on {time.strftime('%Y-%m-%d')}; "
+           "how each run was made: tools/conformance/results/README.md.", "",
            "| run | tests | " + " | ".join(kinds) + " |",
            "|---|---|" + "---|" * len(kinds)]
     for name, res in runs:
@@ -175,11 +212,18 @@ def cmd_report(a):
         if not name.startswith("mytriton"):
             continue
         groups = collections.defaultdict(list)
+        features = collections.Counter()
         for t, r in res.items():
             if r["outcome"] in ("failed", "error", "crash", "timeout"):
-                groups[normalise(r.get("first_error", "?"))].append(t)
+                msg = r.get("first_error", "?")
+                groups[normalise(msg)].append(t)
+                features[feature_of(msg) or "other: " + normalise(msg)] += 1
         wrong = sorted(t for t, r in res.items() if r["outcome"] == "failed"
                        and r.get("exception") == "AssertionError")
+        out += ["", f"## {name}: failures by missing feature", "",
+                "| tests | feature |", "|---|---|"]
+        for feat, n in sorted(features.items(), key=lambda kv: (kv[0].startswith("other"), -kv[1])):
+            out.append(f"| {n} | {feat.replace('|', '/')} |")
         out += ["", f"## {name}: failures by first error line", "",
                 f"{sum(len(v) for v in groups.values())} failing tests in {len(groups)} groups; "
                 f"{len(wrong)} fail on a compared value (AssertionError).", "",
@@ -187,7 +231,9 @@ def cmd_report(a):
         for msg, ts in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             out.append(f"| {len(ts)} | `{msg.replace('|', '/')}` |")
         if wrong:
-            out += ["", "Tests failing on a compared value:", ""] + [f"- `{t}`" for t in wrong]
+            out += ["", "Tests failing on a compared value (a wrong number, or a message or name "
+                        "that differs from Triton's: the line says which):", ""]
+            out += [f"- `{t}`: `{res[t].get('first_error', '?')}`" for t in wrong]
     print("\n".join(out))
 
 
