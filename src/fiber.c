@@ -38,6 +38,11 @@
  *     threads, and addresses a fiber computed stay valid;
  *   - threads waiting at different barriers with nobody left to release
  *     them is reported as an error, not a hang;
+ *   - a kernel that never waits (no __syncthreads, no shuffle: host.c
+ *     reads that off its CUDA text) needs no fibers: its threads run one
+ *     after the other as plain calls on the worker's stack, which is what
+ *     makes a one-element program at 32 warps cost 1024 calls rather than
+ *     1024 stack switches; the wait operations then only report misuse;
  *   - no global state: the launching thread's stacks are kept from one
  *     launch to the next in the caller's FiberStacks (mapping them, setting
  *     the guard pages and faulting the first pages in again cost about a
@@ -149,6 +154,7 @@ typedef struct Worker {
 
 struct Run {
     mt_host_entry_fn *entry;
+    bool waits;
     void **args;
     unsigned long long nprograms;
     atomic_ullong next_program;
@@ -225,6 +231,31 @@ static unsigned long long op_shfl_xor(void *p, unsigned long long value, int lan
 }
 
 static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor};
+
+/* A kernel run without fibers never waits; were one to, the launch fails
+ * (its threads cannot be suspended) instead of computing a wrong result. */
+static void run_fail(Run *run, const char *msg);
+static void straight_misuse(void *p) {
+    run_fail(((Worker *)p)->run, "internal error: a kernel run without fibers waited at a "
+                                 "barrier or shuffle");
+}
+static void op_straight_sync(void *p) { straight_misuse(p); }
+static unsigned long long op_straight_shfl(void *p, unsigned long long value, int lane_mask,
+                                           int width) {
+    (void)lane_mask;
+    (void)width;
+    straight_misuse(p);
+    return value;
+}
+static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl};
+
+/* Runs the threads of one program of a kernel that never waits. */
+static void straight_program(Worker *w) {
+    for (unsigned i = 0; i < w->nfibers; i++) {
+        w->view.thread_idx.x = i;
+        w->run->entry(w->run->args, &w->view);
+    }
+}
 
 /* Every fiber runs this: one program per resumption after it finished. */
 static void fiber_main(Worker *w) {
@@ -350,6 +381,20 @@ static void *worker_main(void *p) {
     Worker *w = p;
     Run *run = w->run;
     char msg[256];
+    if (!run->waits) {
+        mt_uint3 *b = &w->view.block_idx;
+        unsigned long long sx = w->view.grid_dim.x, sy = w->view.grid_dim.y;
+        while (!atomic_load_explicit(&run->failed, memory_order_relaxed)) {
+            unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
+            if (pid >= run->nprograms)
+                break;
+            b->x = (unsigned)(pid % sx);
+            b->y = (unsigned)((pid / sx) % sy);
+            b->z = (unsigned)(pid / (sx * sy));
+            straight_program(w);
+        }
+        return NULL;
+    }
     if (worker_setup(w) != 0) {
         snprintf(msg, sizeof msg, "cannot map %u fiber stacks of %u KiB", w->nfibers,
                  FIBER_STACK / 1024);
@@ -437,7 +482,7 @@ static void run_workers(Worker *workers, unsigned nworkers) {
 }
 
 int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsigned threads,
-              FiberStacks *keep, char *err, size_t errlen) {
+              bool waits, FiberStacks *keep, char *err, size_t errlen) {
     if (err && errlen)
         err[0] = 0;
     if (threads < 1 || threads > MT_MAX_THREADS || grid[0] < 1 || grid[1] < 1 ||
@@ -461,6 +506,7 @@ int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsi
         return -1;
     }
     run->entry = entry;
+    run->waits = waits;
     run->args = args;
     run->nprograms = nprograms;
     atomic_init(&run->next_program, 0);
@@ -470,7 +516,7 @@ int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsi
         Worker *w = &workers[i];
         w->view.block_dim = (mt_uint3){threads, 1, 1};
         w->view.grid_dim = (mt_uint3){grid[0], grid[1], grid[2]};
-        w->view.ops = &scheduler_ops;
+        w->view.ops = waits ? &scheduler_ops : &straight_ops;
         w->view.worker = w;
         w->run = run;
         w->fibers = &fibers[(size_t)i * threads];

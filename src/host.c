@@ -53,6 +53,8 @@ extern char **environ;
 struct HostModule {
     void *dl;
     mt_host_entry_fn *entry;
+    bool waits;      /* the kernel calls __syncthreads or a warp shuffle */
+    bool one_thread; /* only thread 0 of a program has any effect */
     pthread_mutex_t lock;
     FiberStacks stacks; /* the launching thread's, kept between launches */
 };
@@ -357,6 +359,29 @@ static void temp_suffix(char buf[64]) {
     snprintf(buf, 64, "%ld.%016llx", (long)getpid(), (unsigned long long)h);
 }
 
+/* Only a kernel that waits needs its threads on fibers: the CUDA text
+ * reaches the scheduler through these two names alone (mt_host.h). */
+static bool kernel_waits(const char *cuda_src) {
+    return strstr(cuda_src, "__syncthreads") || strstr(cuda_src, "__shfl");
+}
+
+/* A kernel of scalars alone (no block value, so no distribution over the
+ * threads) names its thread only to let thread 0 store: every thread
+ * computes the same values and only thread 0 acts.  Running thread 0
+ * alone then gives the same result, without the 1023 redundant copies of
+ * a program at 32 warps.  True when every mention of threadIdx is such a
+ * guard and nothing reads blockDim or waits. */
+static bool only_thread0_acts(const char *cuda_src) {
+    if (kernel_waits(cuda_src) || strstr(cuda_src, "blockDim"))
+        return false;
+    for (const char *p = cuda_src; (p = strstr(p, "threadIdx")) != NULL; p += 9)
+        if (strncmp(p, "threadIdx.x == 0)", 17) && strncmp(p, "threadIdx.x == 0 &&", 19))
+            return false;
+    return true;
+}
+
+bool host_module_one_thread(const HostModule *m) { return m && m->one_thread; }
+
 int host_build(Ctx *c, const char *cuda_src, const char *kernel,
                const char *const *ctypes, int nparams, HostModule **out) {
     *out = NULL;
@@ -449,6 +474,10 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
         unlink(tmp_path);
     }
 done:
+    if (rc == 0 && *out) {
+        (*out)->waits = kernel_waits(cuda_src);
+        (*out)->one_thread = only_thread0_acts(cuda_src);
+    }
     arena_free(scratch);
     sb_free(&unit);
     return rc;
@@ -472,8 +501,8 @@ int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                           MT_MAX_THREADS, threads);
     char err[512];
     pthread_mutex_lock(&m->lock);
-    int rc = fiber_run(m->entry, args, grid, (unsigned)threads, &m->stacks, err,
-                       sizeof err);
+    int rc = fiber_run(m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads, m->waits,
+                       &m->stacks, err, sizeof err);
     pthread_mutex_unlock(&m->lock);
     if (rc != 0)
         return diag_error(c, no_loc, MT_ERR_RESOURCE,

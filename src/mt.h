@@ -1114,6 +1114,9 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
+/* True when a launch runs thread 0 of each program alone (a kernel of
+ * scalars, whose other threads would repeat it without effect). */
+bool host_module_one_thread(const HostModule *m);
 
 /* -------------------------------------------------------------- fiber.c */
 
@@ -1126,11 +1129,13 @@ typedef struct FiberStacks {
 } FiberStacks;
 
 /* Runs a grid of programs of `threads` CUDA threads each, every thread a
- * call of entry(args, ...) on its own fiber; the launching thread's stacks
- * are reused from and left in *keep (may be NULL).  Returns 0, or -1 with
- * the reason (deadlock, bad shape, no memory) in err. */
+ * call of entry(args, ...): on its own fiber when the kernel `waits`
+ * (calls __syncthreads or a warp shuffle), else one after the other on the
+ * worker's own stack, with no switch at all.  The launching thread's
+ * stacks are reused from and left in *keep (may be NULL).  Returns 0, or
+ * -1 with the reason (deadlock, bad shape, no memory) in err. */
 int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
-              unsigned threads, FiberStacks *keep, char *err, size_t errlen);
+              unsigned threads, bool waits, FiberStacks *keep, char *err, size_t errlen);
 void fiber_stacks_free(FiberStacks *s);
 
 /* -------------------------------------------------------------- cache.c */

@@ -452,7 +452,7 @@ static void test_scheduler_contract(void **state) {
     const uint32_t grid[3] = {GX, GY, GZ};
     FiberStacks keep = {0};
     char err[256];
-    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, &keep, err, sizeof err), 0);
+    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, true, &keep, err, sizeof err), 0);
     assert_string_equal(err, "");
     for (int i = 0; i < NP * THREADS; i++)
         assert_int_equal(out[i], 2 * ((i % THREADS) ^ 1));
@@ -460,13 +460,13 @@ static void test_scheduler_contract(void **state) {
     assert_non_null(keep.base);
     char *first = keep.base;
     memset(out, 0, (size_t)NP * THREADS * sizeof *out);
-    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, &keep, err, sizeof err), 0);
+    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, true, &keep, err, sizeof err), 0);
     assert_ptr_equal(keep.base, first);
     assert_int_equal(out[NP * THREADS - 1], 2 * ((THREADS - 1) ^ 1));
     /* another size maps new ones */
     a.threads = 32;
     size_t bytes64 = keep.bytes;
-    assert_int_equal(fiber_run(sched_entry, args, grid, 32, &keep, err, sizeof err), 0);
+    assert_int_equal(fiber_run(sched_entry, args, grid, 32, true, &keep, err, sizeof err), 0);
     assert_non_null(keep.base);
     assert_true(keep.bytes < bytes64);
     assert_int_equal(out[NP * 32 - 1], 2 * (31 ^ 1));
@@ -474,7 +474,7 @@ static void test_scheduler_contract(void **state) {
     assert_null(keep.base);
     fiber_stacks_free(&keep); /* twice is fine */
     /* no keeper: stacks are unmapped after the run */
-    assert_int_equal(fiber_run(sched_entry, args, grid, 32, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_run(sched_entry, args, grid, 32, true, NULL, err, sizeof err), 0);
     free(out);
 }
 
@@ -498,17 +498,92 @@ static void test_scheduler_errors(void **state) {
     char err[256];
     const uint32_t grid[3] = {3, 1, 1};
     FiberStacks keep = {0};
-    assert_int_equal(fiber_run(stuck_entry, NULL, grid, 64, &keep, err, sizeof err), -1);
+    assert_int_equal(fiber_run(stuck_entry, NULL, grid, 64, true, &keep, err, sizeof err), -1);
     assert_non_null(strstr(err, "deadlock in program ("));
     assert_null(keep.base); /* stuck fibers' stacks are dropped, not kept */
     static const struct { uint32_t g[3]; unsigned threads; } bad[] = {
         {{0, 1, 1}, 32}, {{1, 0, 1}, 32}, {{1, 1, 0}, 32}, {{1, 1, 1}, 0},
         {{1, 1, 1}, MT_MAX_THREADS + 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(fiber_run(bad_shape_entry, NULL, bad[i].g, bad[i].threads, NULL,
-                                   err, sizeof err), -1);
+        assert_int_equal(fiber_run(bad_shape_entry, NULL, bad[i].g, bad[i].threads, i % 2,
+                                   NULL, err, sizeof err), -1);
         assert_non_null(strstr(err, "bad launch shape"));
     }
+}
+
+/* A kernel that never waits runs without fibers: every (program, thread)
+ * is called exactly once, with its own indices. */
+static void count_entry(void **args, mt_host_thread *self) {
+    SchedArgs *a = args[0];
+    unsigned p = self->block_idx.x + self->grid_dim.x *
+                 (self->block_idx.y + self->grid_dim.y * self->block_idx.z);
+    a->out[(size_t)p * (unsigned)a->threads + self->thread_idx.x] += 1;
+}
+
+static void waits_anyway_entry(void **args, mt_host_thread *self) {
+    (void)args;
+    self->ops->syncthreads(self->worker);
+}
+
+static void test_scheduler_without_fibers(void **state) {
+    (void)state;
+    enum { THREADS = 1024, GX = 33, GY = 2, GZ = 2, NP = GX * GY * GZ };
+    int *out = calloc((size_t)NP * THREADS, sizeof *out);
+    assert_non_null(out);
+    SchedArgs a = {out, THREADS};
+    void *args[] = {&a};
+    const uint32_t grid[3] = {GX, GY, GZ};
+    FiberStacks keep = {0};
+    char err[256];
+    assert_int_equal(fiber_run(count_entry, args, grid, THREADS, false, &keep, err, sizeof err),
+                     0);
+    for (int i = 0; i < NP * THREADS; i++)
+        assert_int_equal(out[i], 1);
+    assert_null(keep.base); /* no stacks were mapped */
+    /* a kernel misjudged as never waiting fails the launch, never runs on */
+    assert_int_equal(fiber_run(waits_anyway_entry, NULL, grid, 64, false, NULL, err,
+                               sizeof err), -1);
+    assert_non_null(strstr(err, "run without fibers waited"));
+    free(out);
+}
+
+/* A kernel of scalars runs thread 0 of each program alone; a kernel whose
+ * threads own different elements, or that waits, runs them all. */
+static void test_scalar_kernel_runs_one_thread(void **state) {
+    (void)state;
+    static const char scalar_src[] =
+        "extern \"C\" __global__ void __launch_bounds__(1024) twice(float *p) {\n"
+        "    int v2 = (int)blockIdx.x;\n"
+        "    float v4 = p[v2];\n"
+        "    if (threadIdx.x == 0) p[v2] = v4 * 2.0f;\n"
+        "}\n";
+    static const char *const types[] = {"float*"};
+    HostModule *m = build_ok(scalar_src, "twice", types, 1);
+    assert_true(host_module_one_thread(m));
+    float x[4096];
+    for (int i = 0; i < 4096; i++)
+        x[i] = (float)i;
+    float *px = x;
+    void *args[] = {&px};
+    launch_ok(m, 4096, 1, 1, 1024, args);
+    for (int i = 0; i < 4096; i++)
+        assert_true(x[i] == 2.0f * (float)i); /* doubled once, not 1024 times */
+    host_module_free(m);
+    static const char owned_src[] =
+        "extern \"C\" __global__ void __launch_bounds__(64) own(float *p) {\n"
+        "    p[blockIdx.x * 64 + threadIdx.x] += 1.0f;\n"
+        "}\n";
+    m = build_ok(owned_src, "own", types, 1);
+    assert_false(host_module_one_thread(m));
+    host_module_free(m);
+    static const char waits_src[] =
+        "extern \"C\" __global__ void __launch_bounds__(64) w(float *p) {\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) p[0] = 1.0f;\n"
+        "}\n";
+    m = build_ok(waits_src, "w", types, 1);
+    assert_false(host_module_one_thread(m));
+    host_module_free(m);
 }
 
 static void test_max_threads(void **state) {
@@ -948,6 +1023,8 @@ int main(void) {
         cmocka_unit_test(test_early_return_and_deadlock),
         cmocka_unit_test(test_scheduler_contract),
         cmocka_unit_test(test_scheduler_errors),
+        cmocka_unit_test(test_scheduler_without_fibers),
+        cmocka_unit_test(test_scalar_kernel_runs_one_thread),
         cmocka_unit_test(test_max_threads),
         cmocka_unit_test(test_compile_error),
         cmocka_unit_test(test_bad_launch_shape),
