@@ -377,22 +377,29 @@ static int worker_program(Worker *w) {
     return 0;
 }
 
+/* Takes the next program of the grid for w (blockIdx set, x fastest);
+ * false when none is left or the run failed. */
+static bool next_program(Worker *w) {
+    Run *run = w->run;
+    if (atomic_load_explicit(&run->failed, memory_order_relaxed))
+        return false;
+    unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
+    if (pid >= run->nprograms)
+        return false;
+    unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
+    w->view.block_idx.x = (unsigned)(pid % gx);
+    w->view.block_idx.y = (unsigned)((pid / gx) % gy);
+    w->view.block_idx.z = (unsigned)(pid / (gx * gy));
+    return true;
+}
+
 static void *worker_main(void *p) {
     Worker *w = p;
     Run *run = w->run;
     char msg[256];
     if (!run->waits) {
-        mt_uint3 *b = &w->view.block_idx;
-        unsigned long long sx = w->view.grid_dim.x, sy = w->view.grid_dim.y;
-        while (!atomic_load_explicit(&run->failed, memory_order_relaxed)) {
-            unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
-            if (pid >= run->nprograms)
-                break;
-            b->x = (unsigned)(pid % sx);
-            b->y = (unsigned)((pid / sx) % sy);
-            b->z = (unsigned)(pid / (sx * sy));
+        while (next_program(w))
             straight_program(w);
-        }
         return NULL;
     }
     if (worker_setup(w) != 0) {
@@ -402,14 +409,7 @@ static void *worker_main(void *p) {
         return NULL;
     }
     mt_uint3 *bi = &w->view.block_idx;
-    unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
-    while (!atomic_load_explicit(&run->failed, memory_order_relaxed)) {
-        unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
-        if (pid >= run->nprograms)
-            break;
-        bi->x = (unsigned)(pid % gx);
-        bi->y = (unsigned)((pid / gx) % gy);
-        bi->z = (unsigned)(pid / (gx * gy));
+    while (next_program(w)) {
         if (worker_program(w) != 0) {
             /* the fibers are stuck mid-kernel; their stacks are dropped */
             snprintf(msg, sizeof msg,
