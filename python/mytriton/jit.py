@@ -272,6 +272,8 @@ class JITFunction(_C.JITFunction):
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
                       device: int, stages_only: int) -> Any:
+        for f in [self, *self._helpers()]:
+            _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
@@ -378,20 +380,29 @@ _JIT_NOT_YET = {
 
 
 def _check_jit_options(options: dict) -> None:
-    for key, value in options.items():
+    for key in options:
         if key not in _JIT_OPTIONS:
             raise TypeError(f"jit() got an unexpected keyword argument '{key}'")
+
+
+def _refuse_unimplemented(f: "JITFunction") -> None:
+    """Raised when a kernel that uses (or calls a helper that uses) an
+    option mytriton does not implement is compiled: the decoration itself
+    is fine, as it is for a module that never launches the kernel."""
+    for key, value in f.options.items():
         if key in _JIT_NOT_YET and value not in (None, False):
             raise NotImplementedError(f"not supported: {_JIT_NOT_YET[key]}; "
-                                      f"@jit({key}=...) is not implemented by mytriton")
+                                      f"@jit({key}=...) of '{f.__name__}' is not "
+                                      "implemented by mytriton")
 
 
 def jit(fn: Callable | None = None, **options: Any) -> Any:
     """``@jit`` or ``@jit(option=...)`` with Triton's options.  version,
     do_not_specialize and do_not_specialize_on_alignment are accepted
     (they only steer which specialisations are compiled; every one computes
-    the same result); repr, launch_metadata, debug=True and noinline=True are
-    refused with a clear error until mytriton implements them; any other
+    the same result); a kernel using repr, launch_metadata, debug=True or
+    noinline=True (or calling a helper that does) is refused with a clear
+    error when it is compiled, until mytriton implements them; any other
     keyword is a TypeError that names it."""
     _check_jit_options(options)
     if fn is None:

@@ -105,9 +105,25 @@ def test_jit_options_are_honoured_or_refused():
     assert triton.jit(do_not_specialize=["out"], version=2, debug=False)(k).fn is k
     with pytest.raises(TypeError, match="unexpected keyword argument 'reprr'"):
         triton.jit(reprr=str)
+    # decorating is fine (a module may define what it never launches);
+    # compiling is refused
+    named = triton.jit(repr=lambda spec: "name")(k)
     with pytest.raises(NotImplementedError, match=r"custom kernel name \(repr=\)"):
-        triton.jit(repr=lambda spec: "name")(k)
+        named.compile(torch.zeros(1), stages_only=True)
     with pytest.raises(NotImplementedError, match="debug mode"):
-        triton.jit(debug=True)
-    with pytest.raises(NotImplementedError, match="noinline helpers"):
-        triton.jit(k, noinline=True)
+        triton.jit(debug=True)(k).compile(torch.zeros(1), stages_only=True)
+
+
+@triton.jit(noinline=True)
+def noinline_helper(x):
+    return x + 1
+
+
+@triton.jit
+def calls_noinline_kernel(out):
+    tl.store(out, noinline_helper(1.0))
+
+
+def test_noinline_helper_is_refused_when_called():
+    with pytest.raises(NotImplementedError, match="noinline helpers.*'noinline_helper'"):
+        calls_noinline_kernel[(1,)](torch.zeros(1))
