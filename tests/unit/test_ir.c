@@ -15,24 +15,7 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static int setup(void **state) {
-    Ctx *c = calloc(1, sizeof *c);
-    if (!c)
-        return -1;
-    c->arena = arena_new();
-    c->filename = "k.py";
-    sb_init(&c->err);
-    *state = c;
-    return 0;
-}
-
-static int teardown(void **state) {
-    Ctx *c = *state;
-    arena_free(c->arena);
-    sb_free(&c->err);
-    free(c);
-    return 0;
-}
+#include "ctx_fixture.h"
 
 static const Loc L1 = {3, 5};
 
