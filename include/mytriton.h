@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define MT_API_VERSION 2
+#define MT_API_VERSION 3
 
 typedef enum mt_status {
     MT_OK = 0,
@@ -78,11 +78,27 @@ typedef enum mt_stage {
                            their values */
 } mt_stage;
 
-/* Type of a runtime (non-constexpr) kernel parameter. */
+/* Element types, as Triton names them (mt_dtype_name gives the signature
+ * spelling: "fp16", "u8", "fp8e4nv").  Memory layout: integers and fp32/
+ * fp64 as in C; fp16, bf16 and the fp8 types as their IEEE-style bit
+ * patterns; i1 (bool) as one byte, nonzero meaning true. */
+typedef enum mt_dtype {
+    MT_DTYPE_NONE = -1, /* no such parameter */
+    MT_DTYPE_I1 = 0, MT_DTYPE_I8, MT_DTYPE_I16, MT_DTYPE_I32, MT_DTYPE_I64,
+    MT_DTYPE_U8, MT_DTYPE_U16, MT_DTYPE_U32, MT_DTYPE_U64,
+    MT_DTYPE_FP8E4NV, MT_DTYPE_FP8E5, MT_DTYPE_FP16, MT_DTYPE_BF16,
+    MT_DTYPE_FP32, MT_DTYPE_FP64,
+    MT_DTYPE_COUNT
+} mt_dtype;
+
+/* Type of a runtime (non-constexpr) kernel parameter, for the four types
+ * of the first API; every other parameter is MT_PARAM_OTHER: use
+ * mt_kernel_param_dtype and mt_kernel_param_is_pointer. */
 typedef enum mt_param_type {
     MT_PARAM_NONE = -1, /* no such parameter: a bad index or no kernel */
     MT_PARAM_PTR_F32 = 0, MT_PARAM_PTR_I32, MT_PARAM_PTR_I1, MT_PARAM_PTR_I64,
-    MT_PARAM_I32, MT_PARAM_I64, MT_PARAM_F32, MT_PARAM_I1
+    MT_PARAM_I32, MT_PARAM_I64, MT_PARAM_F32, MT_PARAM_I1,
+    MT_PARAM_OTHER
 } mt_param_type;
 
 typedef struct mt_context mt_context;
@@ -162,6 +178,16 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
 int mt_kernel_num_params(const mt_kernel *k);
 /* MT_PARAM_NONE unless 0 <= i < mt_kernel_num_params(k). */
 mt_param_type mt_kernel_param_type(const mt_kernel *k, int i);
+/* The element type of parameter i, or its pointee's for a pointer;
+ * MT_DTYPE_NONE unless 0 <= i < mt_kernel_num_params(k). */
+mt_dtype mt_kernel_param_dtype(const mt_kernel *k, int i);
+/* 1 when parameter i is a pointer, else 0. */
+int mt_kernel_param_is_pointer(const mt_kernel *k, int i);
+/* "fp16", "i32", "u8", "bf16", "fp8e4nv": the signature spelling; NULL for
+ * a value outside the enum. */
+const char *mt_dtype_name(mt_dtype d);
+/* Bytes of one element in memory (i1: 1); 0 outside the enum. */
+size_t mt_dtype_size(mt_dtype d);
 /* NULL unless 0 <= i < mt_kernel_num_params(k). */
 const char *mt_kernel_param_name(const mt_kernel *k, int i);
 const char *mt_kernel_name(const mt_kernel *k);
@@ -171,8 +197,9 @@ size_t mt_kernel_shared_bytes(const mt_kernel *k);
 
 /* Launches a grid of programs.  args[i] points at the value of runtime
  * parameter i, as for cuLaunchKernel: a pointer parameter points at a
- * device pointer (CUDA) or host pointer (host), an i32 at an int32_t, an
- * f32 at a float, an i1 at a bool-sized uint8_t.  grid entries must be
+ * device pointer (CUDA) or host pointer (host), a scalar at its value in
+ * memory layout (mt_dtype): an i32 at an int32_t, an fp32 at a float, an
+ * fp16 at its uint16_t bits, an i1 at a bool-sized uint8_t.  grid entries must be
  * >= 1 and within the device limits.  stream is a CUstream (NULL: default)
  * and is ignored by the host backend, which runs synchronously. */
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
@@ -217,7 +244,7 @@ const char *mt_stage_name(mt_stage s);
  * name has none.  The strings are static. */
 typedef enum mt_name_group {
     MT_NAMES_TL,      /* tl.* functions: "program_id", "load", "exp", ... */
-    MT_NAMES_DTYPE,   /* tl.* dtypes: "int1", "int32", "int64", "float32" */
+    MT_NAMES_DTYPE,   /* tl.* dtypes: "int1", "int8", ... "float64" */
     MT_NAMES_METHOD,  /* tensor methods: "to", "sum", ... */
     MT_NAMES_BUILTIN, /* Python builtins a kernel may call: "range", "len", ... */
     MT_NAMES_TRITON   /* triton.* functions: "cdiv", "jit" */

@@ -29,7 +29,7 @@ struct mt_kernel {
     mt_backend backend;
     int num_warps;
     int nparams;
-    mt_param_type *ptypes;
+    Type *ptypes;             /* runtime parameters' types */
     char **pnames;
     char *text[MT_NSTAGES];
     size_t textlen[MT_NSTAGES];
@@ -243,27 +243,30 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
     sb_free(&sb);
 }
 
+/* The public enum is the internal one shifted by DT_VOID. */
+_Static_assert(DT_I1 == MT_DTYPE_I1 + 1 && DT_F64 == MT_DTYPE_FP64 + 1 &&
+                   DT_COUNT == MT_DTYPE_COUNT + 1,
+               "mt_dtype and DType must stay in step");
+
 static mt_param_type param_type_of(Type t) {
-    if (t.is_ptr) {
-        switch (t.dtype) {
-        case DT_I32: return MT_PARAM_PTR_I32;
-        case DT_I1: return MT_PARAM_PTR_I1;
-        case DT_I64: return MT_PARAM_PTR_I64;
-        default: return MT_PARAM_PTR_F32;
-        }
-    }
-    switch (t.dtype) {
-    case DT_I32: return MT_PARAM_I32;
-    case DT_I64: return MT_PARAM_I64;
-    case DT_I1: return MT_PARAM_I1;
-    default: return MT_PARAM_F32;
-    }
+    static const struct { uint8_t dtype, is_ptr; mt_param_type p; } legacy[] = {
+        {DT_F32, 1, MT_PARAM_PTR_F32}, {DT_I32, 1, MT_PARAM_PTR_I32},
+        {DT_I1, 1, MT_PARAM_PTR_I1},   {DT_I64, 1, MT_PARAM_PTR_I64},
+        {DT_I32, 0, MT_PARAM_I32},     {DT_I64, 0, MT_PARAM_I64},
+        {DT_F32, 0, MT_PARAM_F32},     {DT_I1, 0, MT_PARAM_I1},
+    };
+    for (size_t i = 0; i < sizeof legacy / sizeof *legacy; i++)
+        if (legacy[i].dtype == t.dtype && legacy[i].is_ptr == t.is_ptr)
+            return legacy[i].p;
+    return MT_PARAM_OTHER;
 }
 
-static const char *param_ctype(mt_param_type t) {
-    static const char *const names[] = {"float*", "int*", "bool*", "long long*",
-                                        "int", "long long", "float", "bool"};
-    return names[t];
+/* The C type the host trampoline reads an argument as (the kernel's
+ * parameter type, see cuda.c), written into buf. */
+static const char *param_ctype(Type t, char buf[32]) {
+    const char *m = t.dtype == DT_I1 && !t.is_ptr ? "bool" : dtype_mtype((DType)t.dtype);
+    snprintf(buf, 32, "%s%s", m, t.is_ptr ? "*" : "");
+    return buf;
 }
 
 static char *dup_sb(StrBuf *sb, size_t *len) {
@@ -311,7 +314,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
         return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     for (int i = 0; i < f->nparams; i++) {
         Value *v = val(f, f->params[i]);
-        k->ptypes[i] = param_type_of(v->type);
+        k->ptypes[i] = v->type;
         k->pnames[i] = strdup(v->name);
     }
     return 0;
@@ -324,13 +327,18 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
     int rc = 0;
     if (k->backend == MT_BACKEND_HOST) {
         const char **ctypes = calloc((size_t)k->nparams + 1, sizeof *ctypes);
-        if (!ctypes)
+        char (*bufs)[32] = calloc((size_t)k->nparams + 1, sizeof *bufs);
+        if (!ctypes || !bufs) {
+            free(ctypes);
+            free(bufs);
             return set_error(ctx, MT_ERR_NOMEM, "out of memory");
+        }
         for (int i = 0; i < k->nparams; i++)
-            ctypes[i] = param_ctype(k->ptypes[i]);
+            ctypes[i] = param_ctype(k->ptypes[i], bufs[i]);
         rc = host_build(&c, k->text[MT_STAGE_CUDA], k->name,
                         (const char *const *)ctypes, k->nparams, &k->host);
         free(ctypes);
+        free(bufs);
     } else {
         CudaDriver *d = need_cuda(ctx);
         if (!d) {
@@ -564,7 +572,20 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
 
 int mt_kernel_num_params(const mt_kernel *k) { return k ? k->nparams : 0; }
 mt_param_type mt_kernel_param_type(const mt_kernel *k, int i) {
-    return k && i >= 0 && i < k->nparams ? k->ptypes[i] : MT_PARAM_NONE;
+    return k && i >= 0 && i < k->nparams ? param_type_of(k->ptypes[i]) : MT_PARAM_NONE;
+}
+mt_dtype mt_kernel_param_dtype(const mt_kernel *k, int i) {
+    return k && i >= 0 && i < k->nparams ? (mt_dtype)(k->ptypes[i].dtype - 1)
+                                         : MT_DTYPE_NONE;
+}
+int mt_kernel_param_is_pointer(const mt_kernel *k, int i) {
+    return k && i >= 0 && i < k->nparams && k->ptypes[i].is_ptr;
+}
+const char *mt_dtype_name(mt_dtype d) {
+    return d >= 0 && d < MT_DTYPE_COUNT ? dtype_info[d + 1].short_name : NULL;
+}
+size_t mt_dtype_size(mt_dtype d) {
+    return d >= 0 && d < MT_DTYPE_COUNT ? dtype_info[d + 1].bytes : 0;
 }
 const char *mt_kernel_param_name(const mt_kernel *k, int i) {
     return k && i >= 0 && i < k->nparams ? k->pnames[i] : NULL;

@@ -233,32 +233,31 @@ static const Builtin builtins[] = {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define NBUILTINS COUNT(builtins)
 
-/* The dtypes a kernel may name, and those it may not yet. */
-static const struct {
-    const char *name;
-    DType d;
-} tl_dtypes[] = {
-    {"int1", DT_I1}, {"int32", DT_I32}, {"int64", DT_I64}, {"float32", DT_F32},
-};
-
+/* Triton's fp8 variants that no NVIDIA GPU since Hopper computes with;
+ * kernels that name them get a located error. */
 static const char *const unsupported_dtypes[] = {
-    "float16", "bfloat16", "float64", "float8e4nv", "float8e5", "float8e4b15",
-    "int8", "int16", "uint8", "uint16", "uint32", "uint64", "float8e4b8",
-    "float8e5b16",
+    "float8e4b15", "float8e4b8", "float8e5b16",
 };
 
-
-/* tl.<name> as a dtype: 0 found, -1 a located error (a dtype not
- * supported yet), 1 not a dtype name. */
+/* tl.<name> as a dtype (dtype_info's tl_name, or Triton's aliases): 0
+ * found, -1 a located error (a dtype not supported), 1 not a dtype name. */
 static int dtype_named(Elab *E, const char *name, Loc loc, CV *out) {
-    for (int i = 0; i < COUNT(tl_dtypes); i++)
-        if (!strcmp(tl_dtypes[i].name, name)) {
-            *out = cv_dtype(tl_dtypes[i].d);
+    static const struct { const char *alias; DType d; } aliases[] = {
+        {"half", DT_F16}, {"float", DT_F32}, {"double", DT_F64},
+    };
+    for (int d = DT_I1; d < DT_COUNT; d++)
+        if (!strcmp(dtype_info[d].tl_name, name)) {
+            *out = cv_dtype(d);
+            return 0;
+        }
+    for (int i = 0; i < COUNT(aliases); i++)
+        if (!strcmp(aliases[i].alias, name)) {
+            *out = cv_dtype(aliases[i].d);
             return 0;
         }
     for (int i = 0; i < COUNT(unsupported_dtypes); i++)
         if (!strcmp(unsupported_dtypes[i], name))
-            return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported yet", name);
+            return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported", name);
     return 1;
 }
 
@@ -268,10 +267,7 @@ int builtin_dtype(Elab *E, const char *name, Loc loc, CV *out) {
 }
 
 static const char *tl_dtype_name(int d) {
-    for (int i = 0; i < COUNT(tl_dtypes); i++)
-        if ((int)tl_dtypes[i].d == d)
-            return tl_dtypes[i].name;
-    return "void";
+    return d > DT_VOID && d < DT_COUNT ? dtype_info[d].tl_name : "void";
 }
 
 /* The name of a row in its namespaces: "tl.load" -> "load". */
@@ -1174,7 +1170,7 @@ const char *mt_language_name(mt_name_group group, int i, const char **doc) {
     if (i < 0)
         return NULL;
     if (group == MT_NAMES_DTYPE)
-        return i < COUNT(tl_dtypes) ? tl_dtypes[i].name : NULL;
+        return i + DT_I1 < DT_COUNT ? dtype_info[i + DT_I1].tl_name : NULL;
     if ((int)group < 0 || (int)group >= COUNT(where) || !where[group])
         return NULL;
     for (int b = 0; b < NBUILTINS; b++)

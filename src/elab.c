@@ -1102,19 +1102,9 @@ static int exec_block(Elab *E, Node **stmts, int n) {
 
 /* ----------------------------------------------------------------- driver */
 
-static const char *sig_type_name(DType d) {
-    switch (d) {
-    case DT_I1: return "i1";
-    case DT_I32: return "i32";
-    case DT_I64: return "i64";
-    case DT_F32: return "fp32";
-    default: return "void";
-    }
-}
+static const char *sig_type_name(DType d) { return dtype_info[d].short_name; }
 
-static bool valid_dtype(DType d) {
-    return d == DT_I1 || d == DT_I32 || d == DT_I64 || d == DT_F32;
-}
+static bool valid_dtype(DType d) { return d > DT_VOID && d < DT_COUNT; }
 
 /* Binds the signature to the kernel's parameters (constexpr ones by
  * value, the others as SSA parameters with their divisibility hints),

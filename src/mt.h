@@ -338,7 +338,29 @@ void ast_print(StrBuf *sb, const Node *fn);
 
 /* ---------------------------------------------------------------- type.c */
 
-typedef enum DType { DT_VOID = 0, DT_I1, DT_I32, DT_I64, DT_F32 } DType;
+/* Element types: Triton's scalar types.  f16, bf16 and the fp8 types live
+ * in float registers (always holding a value the narrow type represents)
+ * and in memory as their bit patterns; bool is a byte in memory. */
+typedef enum DType {
+    DT_VOID = 0, DT_I1, DT_I8, DT_I16, DT_I32, DT_I64, DT_U8, DT_U16, DT_U32,
+    DT_U64, DT_F8E4, DT_F8E5, DT_F16, DT_BF16, DT_F32, DT_F64, DT_COUNT
+} DType;
+
+typedef enum DKind { DK_VOID, DK_BOOL, DK_SINT, DK_UINT, DK_FLOAT } DKind;
+
+/* One row per DType (type.c). */
+typedef struct DTypeInfo {
+    const char *name;    /* IR spelling: bool i8 u32 f16 bf16 f8e4nv ... */
+    const char *tl_name; /* Triton's tl.<name>: int1 int8 float16 ... */
+    const char *short_name; /* Triton's dtype.name / signature: i1 fp16 */
+    const char *ctype;   /* C type of a register: bool int float double */
+    const char *mtype;   /* C type in memory (a pointer's pointee) */
+    uint8_t kind;        /* DKind */
+    uint8_t bits;        /* primitive bit width (i1: 1) */
+    uint8_t mantissa;    /* float: mantissa bits (Triton's fp_mantissa_width) */
+    uint8_t bytes;       /* size in memory */
+} DTypeInfo;
+extern const DTypeInfo dtype_info[DT_COUNT];
 
 #define MT_MAX_RANK 4
 
@@ -356,19 +378,31 @@ Type type_block(Type elem, int rank, const int32_t *shape);
 Type type_elem(Type t);         /* the scalar/pointer element of a block */
 Type type_with_elem(Type shape_from, Type elem); /* same shape, other element */
 bool type_eq(Type a, Type b);
-bool type_is_numeric(Type t);   /* element i32/i64/f32, not pointer */
-bool type_is_int(Type t);       /* element i32/i64 */
+bool type_is_numeric(Type t);   /* element int or float (not bool), not pointer */
+bool type_is_int(Type t);       /* element signed or unsigned int, not bool */
 bool type_is_bool(Type t);      /* element i1, not pointer */
-bool type_is_float(Type t);
+bool type_is_float(Type t);     /* element of any float type */
 int64_t type_numel(Type t);
-const char *dtype_name(DType d);  /* "bool" "i32" "i64" "f32" */
-const char *dtype_ctype(DType d); /* "bool" "int" "long long" "float" */
+const char *dtype_name(DType d);  /* "bool" "i32" "f16" ... */
+const char *dtype_ctype(DType d); /* register type: "int" "float" ... */
+const char *dtype_mtype(DType d); /* memory type: "unsigned short" for f16 */
+bool dtype_is_float(DType d);
+bool dtype_is_int(DType d);       /* signed or unsigned, not bool */
+bool dtype_is_unsigned(DType d);
+/* f16, bf16, fp8: computed in float registers, rounded after each op */
+bool dtype_is_narrow_float(DType d);
 /* "i32", "ptr<f32>", "vector<256 x i32>", "block<16x32 x bool>" */
 void type_print(StrBuf *sb, Type t);
 /* NumPy broadcasting of two shapes; -1 when incompatible. */
 int broadcast_shapes(Type a, Type b, Type *out_shape);
-/* Promotion of two numeric elements: f32 > i64 > i32. */
-DType promote_dtype(DType a, DType b);
+/* Triton's computation type of two operand element types (semantic.py's
+ * computation_type_impl for two tensors; div_or_mod: / // %).  DT_VOID
+ * when Triton refuses the pair (fp8 with an int, mixed signedness under
+ * / // %). */
+DType promote_dtype2(DType a, DType b, bool div_or_mod);
+DType promote_dtype(DType a, DType b); /* promote_dtype2(a, b, false) */
+/* Triton's integer_promote_impl (C's usual arithmetic conversions). */
+DType integer_promote(DType a, DType b);
 
 /* ------------------------------------------------------------------ ir.c */
 
@@ -546,9 +580,10 @@ Func *ir_parse(Ctx *c);
 
 /* A compile-time scalar of a C type: bool, int, long long or float. */
 typedef struct CScalar {
-    uint8_t dtype; /* DT_I1, DT_I32, DT_I64, DT_F32 */
-    int64_t i;     /* integers and bool, sign-extended */
-    float f;       /* DT_F32 */
+    uint8_t dtype; /* any DType */
+    int64_t i;     /* integers and bool: signed ones sign-extended, unsigned
+                      ones zero-extended (u64 as its bit pattern) */
+    double f;      /* floats: a value the dtype represents */
 } CScalar;
 
 /* The template of op `code` for a result of type rt: its f32 or bool

@@ -16,20 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    DType dtype;
-} sig_types[] = {
-    {"fp32", DT_F32}, {"f32", DT_F32},  {"i32", DT_I32},
-    {"i64", DT_I64},  {"i1", DT_I1},    {"int1", DT_I1},
-};
-
+/* Triton's spellings (dtype_info's short names: fp16, bf16, u8, fp8e4nv)
+ * plus the IR's names for the float types and int1, which the first API
+ * accepted. */
 static bool lookup_type(const char *s, size_t n, DType *out) {
-    for (size_t i = 0; i < sizeof sig_types / sizeof sig_types[0]; i++)
-        if (strlen(sig_types[i].name) == n && !strncmp(sig_types[i].name, s, n)) {
-            *out = sig_types[i].dtype;
+    for (int d = DT_I1; d < DT_COUNT; d++) {
+        const char *a = dtype_info[d].short_name, *b = dtype_info[d].name;
+        if ((strlen(a) == n && !strncmp(a, s, n)) ||
+            (dtype_is_float((DType)d) && strlen(b) == n && !strncmp(b, s, n))) {
+            *out = (DType)d;
             return true;
         }
+    }
+    if (n == 4 && !strncmp(s, "int1", 4)) {
+        *out = DT_I1;
+        return true;
+    }
     return false;
 }
 
@@ -171,7 +173,7 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
             e.dtype = d;
         } else if (is_ptr) {
             return sig_error(c, sig, start,
-                             "unknown pointer type '%.*s' (expected *fp32, *i32, *i64 or *i1)",
+                             "unknown pointer type '%.*s' (expected *fp16, *fp32, *i32, *u8, *bf16, ...)",
                              start, (int)(end - start));
         } else {
             char *lit = arena_strndup(c->arena, start, (size_t)(end - start));
@@ -179,8 +181,8 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
                 bool looks_type = isalpha((unsigned char)*start) && *start != 'T' &&
                                   *start != 'F' && *start != 'N';
                 return sig_error(c, sig, start,
-                                 looks_type ? "unknown type '%.*s' (expected fp32, i32, i64, i1 "
-                                              "or a pointer such as *fp32)"
+                                 looks_type ? "unknown type '%.*s' (expected fp32, i32, i64, i1, "
+                                              "fp16, u8, ... or a pointer such as *fp32)"
                                             : "invalid constexpr literal '%.*s'",
                                  start, (int)(end - start));
             }

@@ -52,18 +52,56 @@ bool type_eq(Type a, Type b) {
     return true;
 }
 
-bool type_is_numeric(Type t) {
-    return !t.is_ptr &&
-           (t.dtype == DT_I32 || t.dtype == DT_I64 || t.dtype == DT_F32);
+/* Names follow Triton: tl.<tl_name>, dtype.name == short_name (which is
+ * also the AOT signature spelling); the IR keeps the original's bool, i32,
+ * f32.  Narrow floats compute in float registers (see mt.h). */
+const DTypeInfo dtype_info[DT_COUNT] = {
+    [DT_VOID] = {"void", "void", "void", "void", "void", DK_VOID, 0, 0, 0},
+    [DT_I1] = {"bool", "int1", "i1", "bool", "unsigned char", DK_BOOL, 1, 0, 1},
+    [DT_I8] = {"i8", "int8", "i8", "signed char", "signed char", DK_SINT, 8, 0, 1},
+    [DT_I16] = {"i16", "int16", "i16", "short", "short", DK_SINT, 16, 0, 2},
+    [DT_I32] = {"i32", "int32", "i32", "int", "int", DK_SINT, 32, 0, 4},
+    [DT_I64] = {"i64", "int64", "i64", "long long", "long long", DK_SINT, 64, 0, 8},
+    [DT_U8] = {"u8", "uint8", "u8", "unsigned char", "unsigned char", DK_UINT, 8, 0, 1},
+    [DT_U16] = {"u16", "uint16", "u16", "unsigned short", "unsigned short", DK_UINT,
+                16, 0, 2},
+    [DT_U32] = {"u32", "uint32", "u32", "unsigned", "unsigned", DK_UINT, 32, 0, 4},
+    [DT_U64] = {"u64", "uint64", "u64", "unsigned long long", "unsigned long long",
+                DK_UINT, 64, 0, 8},
+    [DT_F8E4] = {"f8e4nv", "float8e4nv", "fp8e4nv", "float", "unsigned char",
+                 DK_FLOAT, 8, 3, 1},
+    [DT_F8E5] = {"f8e5", "float8e5", "fp8e5", "float", "unsigned char", DK_FLOAT, 8,
+                 2, 1},
+    [DT_F16] = {"f16", "float16", "fp16", "float", "unsigned short", DK_FLOAT, 16, 10,
+                2},
+    [DT_BF16] = {"bf16", "bfloat16", "bf16", "float", "unsigned short", DK_FLOAT, 16,
+                 7, 2},
+    [DT_F32] = {"f32", "float32", "fp32", "float", "float", DK_FLOAT, 32, 23, 4},
+    [DT_F64] = {"f64", "float64", "fp64", "double", "double", DK_FLOAT, 64, 52, 8},
+};
+
+static const DTypeInfo *info(DType d) {
+    return &dtype_info[(unsigned)d < DT_COUNT ? d : DT_VOID];
 }
 
-bool type_is_int(Type t) {
-    return !t.is_ptr && (t.dtype == DT_I32 || t.dtype == DT_I64);
+bool dtype_is_float(DType d) { return info(d)->kind == DK_FLOAT; }
+bool dtype_is_int(DType d) {
+    return info(d)->kind == DK_SINT || info(d)->kind == DK_UINT;
 }
+bool dtype_is_unsigned(DType d) { return info(d)->kind == DK_UINT; }
+bool dtype_is_narrow_float(DType d) {
+    return d == DT_F16 || d == DT_BF16 || d == DT_F8E4 || d == DT_F8E5;
+}
+
+bool type_is_numeric(Type t) {
+    return !t.is_ptr && (dtype_is_int((DType)t.dtype) || dtype_is_float((DType)t.dtype));
+}
+
+bool type_is_int(Type t) { return !t.is_ptr && dtype_is_int((DType)t.dtype); }
 
 bool type_is_bool(Type t) { return !t.is_ptr && t.dtype == DT_I1; }
 
-bool type_is_float(Type t) { return !t.is_ptr && t.dtype == DT_F32; }
+bool type_is_float(Type t) { return !t.is_ptr && dtype_is_float((DType)t.dtype); }
 
 int64_t type_numel(Type t) {
     int64_t n = 1;
@@ -72,25 +110,9 @@ int64_t type_numel(Type t) {
     return n;
 }
 
-const char *dtype_name(DType d) {
-    switch (d) {
-    case DT_I1: return "bool";
-    case DT_I32: return "i32";
-    case DT_I64: return "i64";
-    case DT_F32: return "f32";
-    default: return "void";
-    }
-}
-
-const char *dtype_ctype(DType d) {
-    switch (d) {
-    case DT_I1: return "bool";
-    case DT_I32: return "int";
-    case DT_I64: return "long long";
-    case DT_F32: return "float";
-    default: return "void";
-    }
-}
+const char *dtype_name(DType d) { return info(d)->name; }
+const char *dtype_ctype(DType d) { return info(d)->ctype; }
+const char *dtype_mtype(DType d) { return info(d)->mtype; }
 
 static void print_elem(StrBuf *sb, Type t) {
     if (t.is_ptr)
@@ -130,12 +152,37 @@ int broadcast_shapes(Type a, Type b, Type *out) {
     return 0;
 }
 
-DType promote_dtype(DType a, DType b) {
+DType integer_promote(DType a, DType b) {
+    int ra = info(a)->bits, rb = info(b)->bits;
+    bool ua = dtype_is_unsigned(a), ub = dtype_is_unsigned(b);
+    if (ua == ub)
+        return ra > rb ? a : b;
+    if (ua)
+        return ra >= rb ? a : b;
+    return rb >= ra ? b : a;
+}
+
+static bool is_fp8(DType d) { return d == DT_F8E4 || d == DT_F8E5; }
+
+DType promote_dtype2(DType a, DType b, bool div_or_mod) {
+    if (a == DT_F64 || b == DT_F64)
+        return DT_F64;
     if (a == DT_F32 || b == DT_F32)
         return DT_F32;
-    if (a == DT_I64 || b == DT_I64)
-        return DT_I64;
-    if (a == DT_I32 || b == DT_I32)
-        return DT_I32;
-    return DT_I1;
+    if (a == DT_F16 || b == DT_F16)
+        return div_or_mod ? DT_F32 : DT_F16;
+    if (a == DT_BF16 && b == DT_BF16)
+        return div_or_mod ? DT_F32 : DT_BF16;
+    if (a == DT_BF16 || b == DT_BF16)
+        return DT_F32;
+    if (is_fp8(a) && is_fp8(b))
+        return a == b ? a : DT_F16;
+    bool ia = a == DT_I1 || dtype_is_int(a), ib = b == DT_I1 || dtype_is_int(b);
+    if (!ia || !ib)
+        return DT_VOID;
+    if (div_or_mod && dtype_is_unsigned(a) != dtype_is_unsigned(b))
+        return DT_VOID;
+    return integer_promote(a, b);
 }
+
+DType promote_dtype(DType a, DType b) { return promote_dtype2(a, b, false); }
