@@ -69,7 +69,7 @@ static AxisInfo add_like(Func *f, const Op *op, Type t) {
     AxisInfo a = operand(f, op->args[0]), b = operand(f, op->args[1]);
     int64_t scale = 1;
     if (op->code == OP_ADDPTR)
-        scale = t.dtype == DT_I1 ? 1 : t.dtype == DT_I64 ? 8 : 4;
+        scale = dtype_info[t.dtype].bytes;
     int64_t c = min64(a.contig, b.constancy);
     if (op->code == OP_ADD || op->code == OP_ADDPTR)
         c = max64(c, min64(b.contig, a.constancy));
@@ -101,7 +101,7 @@ static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     Value *x = val(f, v);
     Type t = x->type;
     AxisInfo r = axis_unknown(t);
-    if (t.dtype == DT_F32 && !t.is_ptr)
+    if (type_is_float(t))
         return r;
     if (x->kind == VK_CONST) {
         r.div = pow2_factor(x->c.i);
@@ -138,8 +138,11 @@ static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     case OP_BROADCAST:
     case OP_EXPAND_DIMS:
     case OP_CAST: {
-        if (op->code == OP_CAST && (type_is_float(val_type(f, op->args[0])) ||
-                                    t.dtype == DT_I1))
+        /* a cast keeps the facts only where it keeps every value: to a
+         * wider or equal integer type */
+        Type st = val_type(f, op->args[0]);
+        if (op->code == OP_CAST && (!type_is_int(st) || !type_is_int(t) ||
+                                    dtype_info[t.dtype].bits < dtype_info[st.dtype].bits))
             return r;
         AxisInfo a = operand(f, op->args[0]);
         a.hinted = a.hinted && t.is_ptr;

@@ -54,7 +54,7 @@ typedef struct BuiltinParam {
 
 /* Where a name is visible; UNBOUND builtins take any arguments and their
  * handler reads Call.args (print, min/max, the loop ranges, ...). */
-enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16 };
+enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16, IN_DTYPE = 32 };
 
 typedef struct Call Call;
 typedef int (*BuiltinFn)(Elab *E, Call *c, CV *out);
@@ -113,6 +113,16 @@ static int h_bool(Elab *E, Call *c, CV *out);
 static int h_str(Elab *E, Call *c, CV *out);
 static int h_len(Elab *E, Call *c, CV *out);
 static int h_type(Elab *E, Call *c, CV *out);
+static int h_dtype_method(Elab *E, Call *c, CV *out);
+
+/* The methods of a dtype value (x.dtype.is_floating()), each a predicate
+ * on the dtype, as Triton's tl.dtype defines them. */
+#define DTYPE_METHODS(X)                                                           \
+    X(is_floating) X(is_int) X(is_int_signed) X(is_int_unsigned) X(is_bool)       \
+    X(is_fp8) X(is_fp16) X(is_bf16) X(is_fp32) X(is_fp64) X(is_int1) X(is_int8)  \
+    X(is_int16) X(is_int32) X(is_int64) X(is_uint8) X(is_uint16) X(is_uint32)    \
+    X(is_uint64) X(is_ptr) X(is_standard_floating) X(is_void) X(is_block)         \
+    X(is_fp8e4nv) X(is_fp8e5)
 
 #define TL_ (IN_TL)
 #define TLM (IN_TL | IN_METHOD)
@@ -172,8 +182,10 @@ static const Builtin builtins[] = {
         "maximum(x, y): elementwise maximum (NaN propagating)"},
     {"tl.where", TL_, h_where, OP_SELECT, 3, {ANY("condition"), ANY("x"), ANY("y")},
         "where(condition, x, y): elementwise select"},
-    {"tl.sum", TLM, h_reduce, OP_SUM, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
-        "sum(input, axis=None, keep_dims=False): reduction"},
+    {"tl.sum", TLM, h_reduce, OP_SUM, 1,
+        {ANY("input"), ANY("axis"), ANY("keep_dims"), ANY("dtype")},
+        "sum(input, axis=None, keep_dims=False, dtype=None): reduction (integers "
+        "narrower than 32 bits sum in int32/uint32)"},
     {"tl.max", TLM, h_reduce, OP_MAX, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
         "max(input, axis=None, keep_dims=False): reduction"},
     {"tl.min", TLM, h_reduce, OP_MIN, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
@@ -224,6 +236,9 @@ static const Builtin builtins[] = {
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
     {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
+#define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
+    DTYPE_METHODS(DTYPE_ROW)
+#undef DTYPE_ROW
 };
 
 #undef TL_
@@ -431,16 +446,17 @@ static int check_param(Elab *E, Call *c, int i) {
     case P_SHAPE:
         return block_shape(E, v, loc, &c->rank, c->shape);
     case P_BLOCK_DTYPE:
-        if (v.kind != CV_DTYPE)
+        if (v.kind != CV_DTYPE || v.i)
             return elab_err(E, loc, MT_ERR_TYPE,
-                            "block dtype must be int1, int32, int64 or float32");
+                            "block dtype must be a scalar tl dtype, got %s",
+                            v.kind == CV_DTYPE ? "a pointer type" : cv_kind_name(E, v));
         c->dtype = (DType)v.sub;
         c->block = type_block(type_scalar(c->dtype), c->rank, c->shape);
         return 0;
     case P_DTYPE:
-        if (v.kind != CV_DTYPE)
-            return elab_err(E, loc, MT_ERR_TYPE, "%s() dtype must be a tl dtype, got %s",
-                            fn, cv_kind_name(E, v));
+        if (v.kind != CV_DTYPE || v.i)
+            return elab_err(E, loc, MT_ERR_TYPE, "%s() dtype must be a scalar tl dtype, got %s",
+                            fn, v.kind == CV_DTYPE ? "a pointer type" : cv_kind_name(E, v));
         c->dtype = (DType)v.sub;
         return 0;
     }
@@ -546,6 +562,19 @@ static int h_reduce(Elab *E, Call *c, CV *out) {
     if (need_tensor(E, c->a[0], c->locs[0], op_info[code].name, &x) < 0)
         return -1;
     Type t = val_type(E->f, x);
+    if (code == OP_SUM) { /* Triton's _pick_sum_dtype */
+        DType d = (DType)t.dtype;
+        if (c->have[3] && c->a[3].kind != CV_NONE) {
+            if (c->a[3].kind != CV_DTYPE || c->a[3].i)
+                return elab_err(E, c->locs[3], MT_ERR_TYPE, "sum() dtype must be a tl dtype");
+            d = (DType)c->a[3].sub;
+        } else if (!t.is_ptr && (d == DT_I1 || dtype_is_int(d)) && dtype_info[d].bits < 32) {
+            d = dtype_is_unsigned(d) ? DT_U32 : DT_I32;
+        }
+        if (!t.is_ptr && d != t.dtype && elab_cast(E, x, d, c->loc, &x) < 0)
+            return -1;
+        t = val_type(E->f, x);
+    }
     bool keep = false;
     if (c->have[2] && c->a[2].kind != CV_NONE) {
         if (!cv_is_intlike(c->a[2]))
@@ -772,23 +801,70 @@ static int dot_precision(Elab *E, Call *c, int64_t *prec) {
     return 0;
 }
 
+/* tl.dot on CUDA cores: f32 operands as they are; f16, bf16 and fp8
+ * operands widened to f32 (exact, and products of their values are exact
+ * in f32, so the only rounding is the f32 accumulation Triton's tensor
+ * cores do too); int8 operands likewise, exact while a tile's sums stay
+ * below 2^24, and the int32 result is added to acc in int32.  out_dtype
+ * is float32, or float16 for f16 operands (rounded once at the end), or
+ * int32 for int8. */
 static int h_dot(Elab *E, Call *c, CV *out) {
     int64_t prec = 0;
     if (c->a[0].kind != CV_TENSOR || c->a[1].kind != CV_TENSOR)
         return elab_err(E, c->loc, MT_ERR_TYPE, "tl.dot() expects two tensors");
     if (dot_precision(E, c, &prec) < 0)
         return -1;
-    CV od = c->a[6];
-    if (c->have[6] && !(od.kind == CV_DTYPE && od.sub == DT_F32) && od.kind != CV_NONE)
-        return elab_err(E, c->locs[6], MT_ERR_TYPE, "tl.dot() out_dtype must be tl.float32");
-    ValId acc = 0;
+    ValId x = c->a[0].v, y = c->a[1].v, acc = 0, r;
+    Type tx = val_type(E->f, x), ty = val_type(E->f, y);
+    DType dx = (DType)tx.dtype, dy = (DType)ty.dtype;
+    bool i8 = dx == DT_I8 && dy == DT_I8;
+    bool fl = type_is_float(tx) && type_is_float(ty) && dx != DT_F64 && dy != DT_F64;
+    if (!i8 && !(fl && (dx == dy || (dtype_info[dx].bits == 8 && dtype_info[dy].bits == 8))))
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "tl.dot() operands must be both float32, float16, bfloat16, fp8 or "
+                        "int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
+    DType od = i8 ? DT_I32 : DT_F32;
+    CV odv = c->a[6];
+    if (c->have[6] && odv.kind != CV_NONE) {
+        bool ok = odv.kind == CV_DTYPE && !odv.i &&
+                  ((DType)odv.sub == od || (odv.sub == DT_F16 && dx == DT_F16));
+        if (!ok)
+            return elab_err(E, c->locs[6], MT_ERR_TYPE, "tl.dot() out_dtype must be %s%s",
+                            dtype_info[od].tl_name, dx == DT_F16 ? " or float16" : "");
+        od = (DType)odv.sub;
+    }
     if (c->have[2] && c->a[2].kind != CV_NONE) {
         if (c->a[2].kind != CV_TENSOR)
             return elab_err(E, c->locs[2], MT_ERR_TYPE, "tl.dot() acc must be a tensor");
         acc = c->a[2].v;
+        if (val_type(E->f, acc).dtype != od)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE, "tl.dot() acc must be %s, got %s",
+                            dtype_info[od].tl_name,
+                            elab_type_text(E, val_type(E->f, acc)));
     }
-    ValId da[3] = {c->a[0].v, c->a[1].v, acc};
-    return emit_op(E, c, da, 3, prec, 0, out);
+    if (dx == DT_F32 && dy == DT_F32) {
+        ValId da[3] = {x, y, acc};
+        return emit_op(E, c, da, 3, prec, 0, out);
+    }
+    if (i8 && tx.rank == 2 && (int64_t)tx.shape[1] * 128 * 128 > (1 << 24))
+        return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
+                        "int8 tl.dot() with an inner dimension over 1024 is not supported yet");
+    if (elab_cast(E, x, DT_F32, c->loc, &x) < 0 || elab_cast(E, y, DT_F32, c->loc, &y) < 0)
+        return -1;
+    ValId facc = i8 ? 0 : acc; /* int8: acc is added in int32 below */
+    if (facc && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)
+        return -1;
+    ValId da[3] = {x, y, facc};
+    if (elab_emit(E, OP_DOT, c->loc, da, 3, 0, 0, &r) < 0 ||
+        elab_cast(E, r, od, c->loc, &r) < 0)
+        return -1;
+    if (i8 && acc) {
+        ValId sum[2] = {r, acc};
+        if (elab_emit(E, OP_ADD, c->loc, sum, 2, 0, 0, &r) < 0)
+            return -1;
+    }
+    *out = cv_tensor(r);
+    return 0;
 }
 
 static int h_broadcast_to(Elab *E, Call *c, CV *out) {
@@ -805,20 +881,62 @@ static int h_broadcast_to(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
-/* tl.cast and x.to: a compile-time number is converted at compile time. */
+/* tl.cast and x.to: a compile-time number is converted at compile time;
+ * bitcast=True reinterprets bits of the same width; fp_downcast_rounding
+ * ("rtne", the default, or "rtz") only for a float to a narrower float,
+ * as Triton checks it. */
 static int h_cast(Elab *E, Call *c, CV *out) {
     ValId r;
-    CV x = c->a[0], bitcast = c->a[3];
-    if (c->have[3] && bitcast.kind != CV_NONE &&
-        !(cv_is_intlike(bitcast) && bitcast.i == 0))
-        return elab_err(E, c->locs[3], MT_ERR_UNSUPPORTED, "bitcast is not supported");
-    if (x.kind != CV_TENSOR) {
+    CV x = c->a[0], bitcast = c->a[3], rounding = c->a[2];
+    bool bits = false, rtz = false;
+    if (c->have[3] && bitcast.kind != CV_NONE) {
+        if (!cv_is_intlike(bitcast))
+            return elab_err(E, c->locs[3], MT_ERR_TYPE, "bitcast must be a compile-time bool");
+        bits = bitcast.i != 0;
+    }
+    if (c->have[2] && rounding.kind != CV_NONE) {
+        bool rtne = rounding.kind == CV_STR && rounding.n == 4 && !strncmp(rounding.s, "rtne", 4);
+        rtz = rounding.kind == CV_STR && rounding.n == 3 && !strncmp(rounding.s, "rtz", 3);
+        if (!rtne && !rtz)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                            "invalid rounding mode: 'rtne' and 'rtz' are supported");
+    }
+    if (x.kind != CV_TENSOR && !bits && !c->have[2]) {
         if (!cv_is_num(x))
             return elab_err(E, c->locs[0], MT_ERR_TYPE, "cannot cast %s", cv_kind_name(E, x));
         if (cv_convert(E, x, c->dtype, c->locs[0], &r) < 0)
             return -1;
-    } else if (elab_cast(E, x.v, c->dtype, c->loc, &r) < 0)
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (cv_materialise(E, x, c->locs[0], &r) < 0)
         return -1;
+    Type t = val_type(E->f, r);
+    if (bits) {
+        if (!t.is_ptr && t.dtype == c->dtype) {
+            *out = cv_tensor(r);
+            return 0;
+        }
+        if (elab_emit_typed(E, OP_BITCAST, c->loc, &r, 1, 0, 0,
+                            type_with_elem(t, type_scalar(c->dtype)), &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (c->have[2] && rounding.kind != CV_NONE &&
+        !(type_is_float(t) && dtype_is_float(c->dtype) &&
+          dtype_info[c->dtype].bits < dtype_info[t.dtype].bits))
+        return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                        "fp_downcast_rounding should be set only for truncating fp "
+                        "conversions; the source is %s and the destination %s",
+                        dtype_info[t.dtype].tl_name, dtype_info[c->dtype].tl_name);
+    if (rtz) {
+        if (elab_emit_typed(E, OP_CAST_RTZ, c->loc, &r, 1, 0, 0,
+                            type_with_elem(t, type_scalar(c->dtype)), &r) < 0)
+            return -1;
+    } else if (elab_cast(E, r, c->dtype, c->loc, &r) < 0) {
+        return -1;
+    }
     *out = cv_tensor(r);
     return 0;
 }
@@ -1107,10 +1225,8 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
 static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     Type t = cv_type(E, obj);
     if (!strcmp(name, "dtype")) {
-        if (t.is_ptr)
-            return elab_err(E, loc, MT_ERR_UNSUPPORTED,
-                            "the dtype of a pointer is not supported");
         *out = cv_dtype(t.dtype);
+        out->i = t.is_ptr; /* a pointer type: its element_ty is t.dtype */
         return 0;
     }
     if (!strcmp(name, "shape")) {
@@ -1131,6 +1247,89 @@ static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     return 0;
 }
 
+/* The predicate a dtype method computes; d is the dtype, ptr whether it is
+ * a pointer type (CV.i of a CV_DTYPE). */
+static bool dtype_predicate(const char *m, DType d, bool ptr) {
+    static const struct { const char *name; DType d; } exact[] = {
+        {"is_fp16", DT_F16},   {"is_bf16", DT_BF16},   {"is_fp32", DT_F32},
+        {"is_fp64", DT_F64},   {"is_int1", DT_I1},     {"is_bool", DT_I1},
+        {"is_int8", DT_I8},    {"is_int16", DT_I16},   {"is_int32", DT_I32},
+        {"is_int64", DT_I64},  {"is_uint8", DT_U8},    {"is_uint16", DT_U16},
+        {"is_uint32", DT_U32}, {"is_uint64", DT_U64},  {"is_fp8e4nv", DT_F8E4},
+        {"is_fp8e5", DT_F8E5},
+    };
+    if (!strcmp(m, "is_ptr"))
+        return ptr;
+    if (ptr || !strcmp(m, "is_void") || !strcmp(m, "is_block"))
+        return false;
+    for (int i = 0; i < COUNT(exact); i++)
+        if (!strcmp(m, exact[i].name))
+            return d == exact[i].d;
+    if (!strcmp(m, "is_floating"))
+        return dtype_is_float(d);
+    if (!strcmp(m, "is_standard_floating"))
+        return d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_F64;
+    if (!strcmp(m, "is_fp8"))
+        return d == DT_F8E4 || d == DT_F8E5;
+    if (!strcmp(m, "is_int"))
+        return d == DT_I1 || dtype_is_int(d);
+    if (!strcmp(m, "is_int_signed"))
+        return d == DT_I1 || (dtype_is_int(d) && !dtype_is_unsigned(d));
+    return dtype_is_unsigned(d); /* is_int_unsigned */
+}
+
+static int h_dtype_method(Elab *E, Call *c, CV *out) {
+    CV self = c->a[0];
+    *out = cv_bool(dtype_predicate(short_name(c->b), (DType)self.sub, self.i != 0));
+    return 0;
+}
+
+/* Attributes of a dtype value: element_ty of a pointer type, the bit
+ * widths and name Triton kernels read, and the methods (bound to the
+ * dtype).  1 when name is none of them. */
+static int dtype_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
+    DType d = (DType)obj.sub;
+    bool ptr = obj.i != 0;
+    const DTypeInfo *di = &dtype_info[d];
+    if (!strcmp(name, "element_ty")) {
+        if (!ptr)
+            return elab_err(E, loc, MT_ERR_TYPE, "'%s' has no element_ty: not a pointer type",
+                            di->tl_name);
+        *out = cv_dtype(d);
+        return 0;
+    }
+    if (!strcmp(name, "scalar")) {
+        *out = obj;
+        return 0;
+    }
+    if (!strcmp(name, "primitive_bitwidth")) {
+        *out = cv_int(ptr ? 64 : di->bits);
+        return 0;
+    }
+    if (!strcmp(name, "int_bitwidth") && !ptr && (d == DT_I1 || dtype_is_int(d))) {
+        *out = cv_int(di->bits);
+        return 0;
+    }
+    if (!strcmp(name, "fp_mantissa_width") && !ptr && dtype_is_float(d)) {
+        *out = cv_int(di->mantissa);
+        return 0;
+    }
+    if (!strcmp(name, "name") && !ptr) {
+        *out = cv_str(di->short_name, (int)strlen(di->short_name));
+        return 0;
+    }
+    for (int b = 0; b < NBUILTINS; b++)
+        if ((builtins[b].flags & IN_DTYPE) && !strcmp(short_name(&builtins[b]), name)) {
+            CV m = cv_builtin(b);
+            m.kind = CV_BOUND;
+            m.items = arena_alloc(E->c->arena, sizeof(CV));
+            m.items[0] = obj;
+            *out = m;
+            return 0;
+        }
+    return 1;
+}
+
 int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     if (!name)
         return elab_err(E, loc, MT_ERR_SYNTAX, "missing attribute name");
@@ -1141,10 +1340,10 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         if (rc <= 0)
             return rc;
     }
-    if (obj.kind == CV_DTYPE && !strcmp(name, "primitive_bitwidth")) {
-        static const int bits[] = {0, 1, 32, 64, 32};
-        *out = cv_int(obj.sub >= 0 && obj.sub <= DT_F32 ? bits[obj.sub] : 0);
-        return 0;
+    if (obj.kind == CV_DTYPE) {
+        int rc = dtype_attr(E, obj, name, loc, out);
+        if (rc <= 0)
+            return rc;
     }
     return elab_err(E, loc, MT_ERR_TYPE, "'%s' object has no attribute '%s'",
                     cv_kind_name(E, obj), name);

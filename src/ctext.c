@@ -51,7 +51,7 @@ const char *op_ctext(int code, Type rt) {
     if (code < 0 || code >= OP_COUNT)
         return NULL;
     const OpInfo *oi = &op_info[code];
-    if (!rt.is_ptr && rt.dtype == DT_F32 && oi->ftext)
+    if (!rt.is_ptr && dtype_is_float((DType)rt.dtype) && oi->ftext)
         return oi->ftext;
     if (!rt.is_ptr && rt.dtype == DT_I1 && oi->btext)
         return oi->btext;
@@ -67,20 +67,192 @@ static DType common_dtype(Type a, Type b) {
 
 /* ----------------------------------------------------------------- text */
 
+/* The runtime's name of a narrow float type (mt_kernel_rt.h). */
+static const char *rt_name(DType d) {
+    switch (d) {
+    case DT_F16: return "f16";
+    case DT_BF16: return "bf16";
+    case DT_F8E4: return "f8e4nv";
+    default: return "f8e5";
+    }
+}
+
+/* A narrow float's bits as a float value, and a float rounded to one. */
+static const char *widen(Arena *a, const char *x, DType d) {
+    return arena_printf(a, "mt_%s_to_f32(%s)", rt_name(d), x);
+}
+static const char *narrow(Arena *a, const char *x, DType d) {
+    return arena_printf(a, "mt_f32_to_%s(%s)", rt_name(d), x);
+}
+
+/* Conversions follow Triton's casts (semantic.py cast): one rounding from
+ * the source to the target, float to int as the GPU's saturating cvt
+ * (mt_cvt_*), int to bf16 from the integer itself (through float would
+ * round twice).  Narrow floats are bit patterns: they widen to f32 first,
+ * which is exact. */
+static const char *convert_scalar(Arena *a, const char *x, DType from, DType to) {
+    const char *ct = dtype_ctype(to);
+    bool fn = dtype_is_narrow_float(from), tn = dtype_is_narrow_float(to);
+    if (to == DT_I1)
+        return arena_printf(a, "(%s != 0)", fn ? widen(a, x, from) : x);
+    if (tn) {
+        if (from == DT_F64 && (to == DT_F16 || to == DT_BF16))
+            return arena_printf(a, "mt_f64_to_%s(%s)", rt_name(to), x);
+        if (dtype_is_int(from) && to == DT_BF16 && dtype_info[from].bits > 16)
+            return arena_printf(a, "mt_%s_to_bf16(%s)",
+                                dtype_is_unsigned(from) ? "u64" : "i64", x);
+        if (fn)
+            return narrow(a, widen(a, x, from), to);
+        if (from == DT_F32)
+            return narrow(a, x, to);
+        return narrow(a, arena_printf(a, "((float)%s)", x), to);
+    }
+    if (fn)
+        x = widen(a, x, from);
+    if (dtype_is_int(to) && dtype_is_float(from)) /* Triton's f32 and f64 rules differ */
+        return arena_printf(a, "mt_cvt_%s%s(%s)", dtype_name(to), from == DT_F64 ? "" : "_f", x);
+    if (fn && to == DT_F32)
+        return x;
+    return arena_printf(a, "((%s)%s)", ct, x);
+}
+
 const char *ctext_convert(Arena *a, const char *x, Type from, Type to) {
     if (from.dtype == to.dtype && from.is_ptr == to.is_ptr)
         return x;
-    if (to.dtype == DT_I1 && !to.is_ptr)
-        return arena_printf(a, "(%s != 0)", x);
-    return arena_printf(a, "((%s%s)%s)", dtype_ctype((DType)to.dtype),
-                        to.is_ptr ? "*" : "", x);
+    if (to.is_ptr || from.is_ptr)
+        return arena_printf(a, "((%s*)%s)", dtype_mtype((DType)to.dtype), x);
+    return convert_scalar(a, x, (DType)from.dtype, (DType)to.dtype);
 }
 
-const char *ctext_expand(Arena *a, const char *tmpl, const char *const *args,
-                         const Type *at, int nargs, Type rt) {
+/* fp_downcast_rounding="rtz": truncating float conversions compose, so
+ * f64 to f16 goes through f32 toward zero twice. */
+static const char *convert_rtz(Arena *a, const char *x, Type from, Type to) {
+    DType f = (DType)from.dtype, t = (DType)to.dtype;
+    if (f == t || !dtype_is_float(f) || !dtype_is_float(t) ||
+        dtype_info[t].bits >= dtype_info[f].bits)
+        return ctext_convert(a, x, from, to);
+    if (f == DT_F64)
+        x = arena_printf(a, "mt_f64_to_f32_rtz(%s)", x);
+    else if (f != DT_F32)
+        x = widen(a, x, f);
+    if (t == DT_F32)
+        return x;
+    return arena_printf(a, "mt_f32_to_%s_rtz(%s)", rt_name(t), x);
+}
+
+/* The bits of x (type from) as an unsigned integer of its width. */
+static const char *bits_of(Arena *a, const char *x, DType d) {
+    static const char *const ut[] = {"unsigned char", "unsigned char", "unsigned short",
+                                     "unsigned", "unsigned long long"};
+    int w = dtype_info[d].bits;
+    const char *u = ut[w <= 1 ? 0 : w == 8 ? 1 : w == 16 ? 2 : w == 32 ? 3 : 4];
+    if (d == DT_F32)
+        return arena_printf(a, "((unsigned)__float_as_int(%s))", x);
+    if (d == DT_F64)
+        return arena_printf(a, "((unsigned long long)__double_as_longlong(%s))", x);
+    return arena_printf(a, "((%s)%s)", u, x);
+}
+
+static const char *bitcast(Arena *a, const char *x, Type from, Type to) {
+    DType f = (DType)from.dtype, t = (DType)to.dtype;
+    if (f == t)
+        return x;
+    const char *b = bits_of(a, x, f);
+    if (t == DT_F32)
+        return arena_printf(a, "__int_as_float((int)%s)", b);
+    if (t == DT_F64)
+        return arena_printf(a, "__longlong_as_double((long long)%s)", b);
+    return arena_printf(a, "((%s)%s)", dtype_ctype(t), b);
+}
+
+/* The unsigned type of a signed integer type, for F_WRAP ops. */
+static DType unsigned_of(DType d) {
+    switch (d) {
+    case DT_I8: return DT_U8;
+    case DT_I16: return DT_U16;
+    case DT_I32: return DT_U32;
+    case DT_I64: return DT_U64;
+    default: return d;
+    }
+}
+
+/* For f64 results a template's float functions (expf) are their double
+ * versions (exp): the name without its final f. */
+static void put_name(StrBuf *sb, const char *name, size_t len, bool dbl) {
+    if (dbl && len > 1 && name[len - 1] == 'f') {
+        char buf[32];
+        if (len < sizeof buf) {
+            memcpy(buf, name, len);
+            buf[len] = 0;
+            if (ctext_is_function(buf)) {
+                sb_putn(sb, name, len - 1);
+                return;
+            }
+        }
+    }
+    sb_putn(sb, name, len);
+}
+
+/* Template expansion.  Where the op computes on narrow floats (not
+ * F_MOVE), every operand reaches the template as an f32 value (after its
+ * %r/%c conversion, done on bits) and the result is rounded back; where
+ * it wraps (F_WRAP) on a signed integer, operands and result go through
+ * the unsigned type of that width. */
+typedef struct Expand {
+    Arena *a;
+    const char *const *args;
+    const Type *at;
+    int nargs;
+    Type rt;
+    bool f32_mode, wrap, dbl;
+} Expand;
+
+static const char *placeholder(const Expand *x, char how, int i) {
+    Arena *a = x->a;
+    const char *s = x->args[i];
+    Type t = x->at[i];
+    Type to = type_elem(x->rt);
+    if (how == 'r' || how == 'z' || how == 'b') {
+        if (x->wrap)
+            to = type_scalar(unsigned_of((DType)to.dtype));
+        s = how == 'z' ? convert_rtz(a, s, t, to)
+            : how == 'b' ? bitcast(a, s, t, to)
+                         : ctext_convert(a, s, t, to);
+        t = to;
+    } else if (how == 'c' && x->nargs >= 2) {
+        to = type_scalar(common_dtype(x->at[0], x->at[1]));
+        s = ctext_convert(a, s, t, to);
+        t = to;
+    }
+    if (x->f32_mode && !t.is_ptr && dtype_is_narrow_float((DType)t.dtype))
+        s = widen(a, s, (DType)t.dtype);
+    return s;
+}
+
+const char *ctext_expand(Arena *a, int code, const char *const *args, const Type *at,
+                         int nargs, Type rt) {
+    const char *tmpl = op_ctext(code, rt);
+    if (!tmpl)
+        return NULL;
+    Expand x = {a, args, at, nargs, rt, false, false, rt.dtype == DT_F64 && !rt.is_ptr};
+    if (!(op_info[code].flags & F_MOVE)) {
+        x.f32_mode = dtype_is_narrow_float((DType)rt.dtype) && !rt.is_ptr;
+        for (int i = 0; i < nargs; i++)
+            x.f32_mode |= args[i] && !at[i].is_ptr && dtype_is_narrow_float((DType)at[i].dtype);
+    }
+    x.wrap = (op_info[code].flags & F_WRAP) && !rt.is_ptr &&
+             unsigned_of((DType)rt.dtype) != rt.dtype;
     StrBuf sb;
     sb_init(&sb);
     for (const char *p = tmpl; *p; p++) {
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            put_name(&sb, p, (size_t)(q - p), x.dbl);
+            p = q - 1;
+            continue;
+        }
         if (*p != '%') {
             sb_putc(&sb, *p);
             continue;
@@ -91,7 +263,7 @@ const char *ctext_expand(Arena *a, const char *tmpl, const char *const *args,
             p++;
             continue;
         }
-        if (how == 'r' || how == 'c')
+        if (strchr("rczb", how))
             p++;
         else
             how = 0;
@@ -101,27 +273,40 @@ const char *ctext_expand(Arena *a, const char *tmpl, const char *const *args,
             sb_puts(&sb, "?");
             continue;
         }
-        const char *x = args[i];
-        if (how == 'r')
-            x = ctext_convert(a, x, at[i], rt);
-        else if (how == 'c' && nargs >= 2)
-            x = ctext_convert(a, x, at[i],
-                              type_scalar(common_dtype(at[0], at[1])));
-        sb_puts(&sb, x);
+        sb_puts(&sb, placeholder(&x, how, i));
     }
-    const char *s = arena_strdup(a, sb_str(&sb));
+    const char *r = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
-    return s;
+    if (x.wrap)
+        r = arena_printf(a, "((%s)%s)", dtype_ctype((DType)rt.dtype), r);
+    else if (x.f32_mode && dtype_is_narrow_float((DType)rt.dtype))
+        r = narrow(a, r, (DType)rt.dtype);
+    return r;
 }
 
+/* Bit patterns of the limits of the narrow floats: -inf/+inf, or for
+ * fp8e4nv (no infinity) -448/448. */
 const char *ctext_limit(DType d, bool highest) {
     switch (d) {
     case DT_F32:
         return highest ? "__int_as_float(0x7f800000)"
                        : "(-__int_as_float(0x7f800000))";
+    case DT_F64:
+        return highest ? "__longlong_as_double(0x7ff0000000000000LL)"
+                       : "__longlong_as_double((long long)0xfff0000000000000ULL)";
+    case DT_F16: return highest ? "((unsigned short)0x7c00)" : "((unsigned short)0xfc00)";
+    case DT_BF16: return highest ? "((unsigned short)0x7f80)" : "((unsigned short)0xff80)";
+    case DT_F8E4: return highest ? "((unsigned char)0x7e)" : "((unsigned char)0xfe)";
+    case DT_F8E5: return highest ? "((unsigned char)0x7c)" : "((unsigned char)0xfc)";
     case DT_I64:
         return highest ? "9223372036854775807LL"
                        : "(-9223372036854775807LL - 1LL)";
+    case DT_I8: return highest ? "((signed char)127)" : "((signed char)-128)";
+    case DT_I16: return highest ? "((short)32767)" : "((short)-32768)";
+    case DT_U8: return highest ? "((unsigned char)255)" : "((unsigned char)0)";
+    case DT_U16: return highest ? "((unsigned short)65535)" : "((unsigned short)0)";
+    case DT_U32: return highest ? "4294967295u" : "0u";
+    case DT_U64: return highest ? "18446744073709551615ull" : "0ull";
     default:
         return highest ? "2147483647" : "(-2147483647 - 1)";
     }
@@ -140,52 +325,76 @@ typedef struct Eval {
 } Eval;
 
 static CScalar mk_int(DType d, int64_t v) {
-    CScalar r = {(uint8_t)d, 0, 0.0f};
-    if (d == DT_I1)
-        r.i = v != 0;
-    else if (d == DT_I32)
-        r.i = (int32_t)(uint32_t)(uint64_t)v;
-    else
-        r.i = v;
+    CScalar r = {(uint8_t)d, dtype_wrap_int(d, v), 0.0};
     return r;
 }
 
-static CScalar mk_float(float f) {
-    CScalar r = {DT_F32, 0, f};
+static CScalar mk_float(DType d, double f) {
+    CScalar r = {(uint8_t)d, 0, d == DT_F32 ? (double)(float)f : f};
     return r;
 }
 
-static bool truth(CScalar v) { return v.dtype == DT_F32 ? v.f != 0 : v.i != 0; }
+static bool is_flt(CScalar v) { return dtype_is_float((DType)v.dtype); }
+
+static bool truth(CScalar v) { return is_flt(v) ? v.f != 0 : v.i != 0; }
+
+/* The value of v as an unsigned 64-bit pattern / a double. */
+static double as_double(CScalar v) {
+    if (is_flt(v))
+        return v.f;
+    return dtype_is_unsigned((DType)v.dtype) ? (double)(uint64_t)v.i : (double)v.i;
+}
 
 /* C's conversion of v to d; float to an integer type must fit. */
 static CScalar convert(Eval *ev, CScalar v, DType d, bool live) {
     if (v.dtype == d)
         return v;
-    if (d == DT_F32)
-        return mk_float(v.dtype == DT_F32 ? v.f : (float)v.i);
+    if (dtype_is_float(d))
+        return mk_float(d, as_double(v));
     if (d == DT_I1)
         return mk_int(DT_I1, truth(v));
-    if (v.dtype != DT_F32)
+    if (!is_flt(v))
         return mk_int(d, v.i);
-    double x = v.f;
-    bool ok = d == DT_I32 ? x > -2147483649.0 && x < 2147483648.0
-                          : x >= -9223372036854775808.0 &&
-                                x < 9223372036854775808.0;
-    if (!ok) {
+    double x = v.f, lo, hi; /* the open interval of values that fit */
+    int bits = dtype_info[d].bits;
+    if (dtype_is_unsigned(d)) {
+        lo = -1.0;
+        hi = ldexp(1.0, bits);
+    } else {
+        lo = -ldexp(1.0, bits - 1) - 1.0;
+        hi = ldexp(1.0, bits - 1);
+    }
+    if (bits == 64 && !dtype_is_unsigned(d))
+        lo = -ldexp(1.0, 63) - 2048.0; /* -2^63 itself fits */
+    if (!(x > lo && x < hi)) {
         ev->undefined |= live;
         return mk_int(d, 0);
     }
+    if (dtype_is_unsigned(d))
+        return mk_int(d, (int64_t)(uint64_t)x);
     return mk_int(d, (int64_t)x);
 }
 
-/* Integer promotion: bool becomes int. */
-static DType promoted(DType d) { return d == DT_I1 ? DT_I32 : d; }
+/* Integer promotion: types narrower than int become int. */
+static DType promoted(DType d) {
+    return dtype_info[d].bits < 32 && !dtype_is_float(d) ? DT_I32 : d;
+}
 
+/* C's usual arithmetic conversions over the evaluated types. */
 static DType arith_type(CScalar a, CScalar b) {
-    if (a.dtype == DT_F32 || b.dtype == DT_F32)
+    DType x = promoted((DType)a.dtype), y = promoted((DType)b.dtype);
+    if (x == DT_F64 || y == DT_F64)
+        return DT_F64;
+    if (dtype_is_float(x) || dtype_is_float(y))
         return DT_F32;
-    return promoted(a.dtype) == DT_I64 || promoted(b.dtype) == DT_I64 ? DT_I64
-                                                                      : DT_I32;
+    int bx = dtype_info[x].bits, by = dtype_info[y].bits;
+    bool ux = dtype_is_unsigned(x), uy = dtype_is_unsigned(y);
+    if (ux == uy)
+        return bx >= by ? x : y;
+    DType u = ux ? x : y, sgn = ux ? y : x;
+    if (dtype_info[u].bits >= dtype_info[sgn].bits)
+        return u;
+    return sgn; /* long long holds every unsigned int */
 }
 
 static void skip_space(Eval *ev) {
@@ -212,7 +421,9 @@ static const char *peek_op(Eval *ev, int *len) {
 static CScalar eval_cond(Eval *ev, bool live);
 
 /* A function templates may call: a float function of one or two floats,
- * a predicate on a float (bool result), or __int_as_float (a bit cast). */
+ * a predicate on a float (bool result), or __int_as_float (a bit cast).
+ * For f64 results the emitter writes the double function (put_name), and
+ * evaluation uses it too. */
 typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS } FnForm;
 
 typedef struct CFunc {
@@ -221,25 +432,27 @@ typedef struct CFunc {
     bool divides;       /* a zero second argument is kept, as x / 0 is */
     float (*f1)(float);
     float (*f2)(float, float);
+    double (*d1)(double);
+    double (*d2)(double, double);
 } CFunc;
 
-static float is_nan(float x) { return isnan(x) ? 1.0f : 0.0f; }
-static float is_inf(float x) { return isinf(x) ? 1.0f : 0.0f; }
+static double is_nan(double x) { return isnan(x) ? 1.0 : 0.0; }
+static double is_inf(double x) { return isinf(x) ? 1.0 : 0.0; }
 
-#define F1(name) {#name, FN_F1, false, name, 0}
-#define F2(name) {#name, FN_F2, false, 0, name}
+#define F1(name) {#name "f", FN_F1, false, name##f, 0, name, 0}
+#define F2(name) {#name "f", FN_F2, false, 0, name##f, 0, name}
 /* Float functions of C99 <math.h> that CUDA provides by the same name. */
 static const CFunc funcs[] = {
-    F1(expf),  F1(exp2f),  F1(expm1f), F1(logf),   F1(log2f),  F1(log10f),
-    F1(log1pf), F1(sqrtf), F1(cbrtf),  F1(fabsf),  F1(floorf), F1(ceilf),
-    F1(truncf), F1(roundf), F1(rintf), F1(sinf),   F1(cosf),   F1(tanf),
-    F1(asinf), F1(acosf),  F1(atanf),  F1(sinhf),  F1(coshf),  F1(tanhf),
-    F1(erff),  F1(erfcf),  F2(powf),   F2(atan2f), F2(fmaxf),  F2(fminf),
-    F2(hypotf), F2(copysignf),
-    {"fmodf", FN_F2, true, 0, fmodf},
-    {"isnan", FN_PRED, false, is_nan, 0},
-    {"isinf", FN_PRED, false, is_inf, 0},
-    {"__int_as_float", FN_BITS, false, 0, 0},
+    F1(exp),  F1(exp2),  F1(expm1), F1(log),   F1(log2),  F1(log10),
+    F1(log1p), F1(sqrt), F1(cbrt),  F1(fabs),  F1(floor), F1(ceil),
+    F1(trunc), F1(round), F1(rint), F1(sin),   F1(cos),   F1(tan),
+    F1(asin), F1(acos),  F1(atan),  F1(sinh),  F1(cosh),  F1(tanh),
+    F1(erf),  F1(erfc),  F2(pow),   F2(atan2), F2(fmax),  F2(fmin),
+    F2(hypot), F2(copysign),
+    {"fmodf", FN_F2, true, 0, fmodf, 0, fmod},
+    {"isnan", FN_PRED, false, 0, 0, is_nan, 0},
+    {"isinf", FN_PRED, false, 0, 0, is_inf, 0},
+    {"__int_as_float", FN_BITS, false, 0, 0, 0, 0},
 };
 #undef F1
 #undef F2
@@ -277,18 +490,19 @@ static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
         uint32_t bits = (uint32_t)convert(ev, a[0], DT_I32, live).i;
         float f;
         memcpy(&f, &bits, sizeof f);
-        return mk_float(f);
+        return mk_float(DT_F32, f);
     }
-    /* arguments convert to the float parameters, as in C */
-    float x = convert(ev, a[0], DT_F32, live).f;
+    /* arguments convert to the parameters, as in C */
+    DType d = ev->rd == DT_F64 || fn->form == FN_PRED ? DT_F64 : DT_F32;
+    double x = convert(ev, a[0], d, live).f;
     if (fn->form == FN_PRED)
-        return mk_int(DT_I1, fn->f1(x) != 0);
+        return mk_int(DT_I1, fn->d1(x) != 0);
     if (fn->form == FN_F1)
-        return mk_float(fn->f1(x));
-    float y = convert(ev, a[1], DT_F32, live).f;
+        return mk_float(d, d == DT_F64 ? fn->d1(x) : fn->f1((float)x));
+    double y = convert(ev, a[1], d, live).f;
     if (fn->divides && y == 0)
         ev->undefined |= live;
-    return mk_float(fn->f2(x, y));
+    return mk_float(d, d == DT_F64 ? fn->d2(x, y) : fn->f2((float)x, (float)y));
 }
 
 static CScalar eval_number(Eval *ev) {
@@ -303,7 +517,7 @@ static CScalar eval_number(Eval *ev) {
         if (*end == 'f')
             end++;
         ev->p = end;
-        return mk_float(f);
+        return mk_float(DT_F32, f);
     }
     unsigned long long v = strtoull(s, &end, 0);
     bool ll = false;
@@ -323,6 +537,10 @@ static CScalar eval_number(Eval *ev) {
 
 static CScalar eval_placeholder(Eval *ev, bool live) {
     char how = ev->p[1];
+    if (how == 'z' || how == 'b') { /* rounding modes and bits: not folded */
+        ev->bad = true;
+        return mk_int(DT_I32, 0);
+    }
     ev->p += how == 'r' || how == 'c' ? 2 : 1;
     int i = *ev->p - '0';
     ev->p++;
@@ -346,12 +564,12 @@ static CScalar eval_unary(Eval *ev, bool live) {
         CScalar v = eval_unary(ev, live);
         if (ch == '!')
             return mk_int(DT_I1, !truth(v));
-        if (v.dtype == DT_F32) {
+        if (is_flt(v)) {
             if (ch == '~')
                 ev->bad = true;
-            return ch == '-' ? mk_float(-v.f) : v;
+            return ch == '-' ? mk_float((DType)v.dtype, -v.f) : v;
         }
-        DType d = promoted(v.dtype);
+        DType d = promoted((DType)v.dtype);
         uint64_t u = (uint64_t)v.i;
         return mk_int(d, (int64_t)(ch == '-' ? 0 - u : ch == '~' ? ~u : u));
     }
@@ -385,41 +603,47 @@ static CScalar eval_unary(Eval *ev, bool live) {
 static CScalar int_binary(Eval *ev, const char *op, DType d, int64_t x,
                           int64_t y, bool live) {
     uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-    int bits = d == DT_I32 ? 32 : 64;
-    int64_t min = d == DT_I32 ? INT32_MIN : INT64_MIN;
+    int bits = dtype_info[d].bits;
+    bool uns = dtype_is_unsigned(d);
+    int64_t min = bits == 32 ? INT32_MIN : INT64_MIN;
     switch (op[0]) {
     case '+': return mk_int(d, (int64_t)(ux + uy));
     case '-': return mk_int(d, (int64_t)(ux - uy));
     case '*': return mk_int(d, (int64_t)(ux * uy));
     case '/':
     case '%':
-        if (y == 0 || (x == min && y == -1)) {
+        if (y == 0 || (!uns && x == min && y == -1)) {
             ev->undefined |= live;
             return mk_int(d, 0);
         }
+        if (uns)
+            return mk_int(d, (int64_t)(op[0] == '/' ? ux / uy : ux % uy));
         return mk_int(d, op[0] == '/' ? x / y : x % y);
     case '&': return mk_int(d, (int64_t)(ux & uy));
     case '|': return mk_int(d, (int64_t)(ux | uy));
     case '^': return mk_int(d, (int64_t)(ux ^ uy));
     default: /* << >> */
-        if (y < 0 || y >= bits) {
+        if ((!uns && y < 0) || uy >= (uint64_t)bits) {
             ev->undefined |= live;
             return mk_int(d, 0);
         }
         if (op[0] == '<')
             return mk_int(d, (int64_t)(ux << y));
-        return mk_int(d, (int64_t)(x < 0 ? ~(~ux >> y) : ux >> y));
+        return mk_int(d, (int64_t)(!uns && x < 0 ? ~(~ux >> y) : ux >> y));
     }
 }
 
 static CScalar compare(const char *op, CScalar a, CScalar b) {
     DType d = arith_type(a, b);
     int c;
-    if (d == DT_F32) {
-        float x = a.dtype == DT_F32 ? a.f : (float)a.i;
-        float y = b.dtype == DT_F32 ? b.f : (float)b.i;
+    if (dtype_is_float(d)) {
+        CScalar fa = mk_float(d, as_double(a)), fb = mk_float(d, as_double(b));
+        double x = fa.f, y = fb.f;
         if (isnan(x) || isnan(y))
             return mk_int(DT_I1, strcmp(op, "!=") == 0);
+        c = x < y ? -1 : x > y;
+    } else if (dtype_is_unsigned(d)) {
+        uint64_t x = (uint64_t)mk_int(d, a.i).i, y = (uint64_t)mk_int(d, b.i).i;
         c = x < y ? -1 : x > y;
     } else {
         c = a.i < b.i ? -1 : a.i > b.i;
@@ -438,22 +662,23 @@ static CScalar apply(Eval *ev, const char *op, CScalar a, CScalar b,
     if (strchr("<>=!", op[0]) && strcmp(op, "<<") && strcmp(op, ">>"))
         return compare(op, a, b);
     bool shift = strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0;
-    DType d = shift ? promoted(a.dtype) : arith_type(a, b);
-    if (d == DT_F32) {
-        float x = convert(ev, a, DT_F32, live).f;
-        float y = convert(ev, b, DT_F32, live).f;
+    DType d = shift ? promoted((DType)a.dtype) : arith_type(a, b);
+    if (dtype_is_float(d)) {
+        /* f32 arithmetic rounds each result to float, as C does */
+        double x = convert(ev, a, d, live).f;
+        double y = convert(ev, b, d, live).f;
         switch (op[0]) {
-        case '+': return mk_float(x + y);
-        case '-': return mk_float(x - y);
-        case '*': return mk_float(x * y);
+        case '+': return mk_float(d, x + y);
+        case '-': return mk_float(d, x - y);
+        case '*': return mk_float(d, x * y);
         case '/':
             if (y == 0)
                 ev->undefined |= live; /* kept in the IR, see above */
-            return mk_float(y == 0 ? 0.0f : x / y);
-        default: ev->bad = true; return mk_float(0); /* no float % & | ^ */
+            return mk_float(d, y == 0 ? 0.0 : x / y);
+        default: ev->bad = true; return mk_float(d, 0); /* no float % & | ^ */
         }
     }
-    if (shift && b.dtype == DT_F32) {
+    if (shift && is_flt(b)) {
         ev->bad = true;
         return mk_int(d, 0);
     }
@@ -519,6 +744,13 @@ static CScalar eval_cond(Eval *ev, bool live) {
 
 int ctext_eval(const char *tmpl, const CScalar *args, int nargs, DType rd,
                CScalar *out) {
+    /* narrow floats compute through the runtime's conversions, which the
+     * folder does not model: their ops stay */
+    bool narrow_float = dtype_is_narrow_float(rd) || !tmpl;
+    for (int i = 0; i < nargs; i++)
+        narrow_float |= dtype_is_narrow_float((DType)args[i].dtype);
+    if (narrow_float)
+        return -1;
     Eval ev;
     memset(&ev, 0, sizeof ev);
     ev.p = tmpl;

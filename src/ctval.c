@@ -159,69 +159,89 @@ int cv_materialise(Elab *E, CV v, Loc loc, ValId *out) {
     }
 }
 
+/* Triton's type of a Python number next to a tensor (to_tensor_type). */
+static DType pynum_dtype(CV v) {
+    if (v.kind == CV_BOOL)
+        return DT_I1;
+    if (v.kind == CV_INT) {
+        if (fits_i32(v.i))
+            return DT_I32;
+        return v.i >= 0 && v.i < ((int64_t)1 << 32) ? DT_U32 : DT_I64;
+    }
+    double a = fabs(v.f);
+    bool f32 = isinf(a) || a == 0 || v.f != v.f ||
+               (a >= 0x1p-126 && a <= 0x1.fffffep127);
+    return f32 ? DT_F32 : DT_F64;
+}
+
+/* bool < integer < float, as Triton's dtype.kind() orders them */
+static int dtype_kind_rank(DType d) {
+    return d == DT_I1 ? 0 : dtype_is_float(d) ? 2 : 1;
+}
+
+/* Triton's computation_type_impl: a Python number of a lower or equal
+ * kind than the tensor beside it takes the tensor's type. */
+static DType computation_type(DType a, bool a_num, DType b, bool b_num, bool div_or_mod) {
+    if (a_num != b_num) {
+        DType num = a_num ? a : b, ten = a_num ? b : a;
+        if (dtype_kind_rank(num) <= dtype_kind_rank(ten))
+            return div_or_mod && (ten == DT_F16 || ten == DT_BF16) ? DT_F32 : ten;
+    }
+    return promote_dtype2(a, b, div_or_mod);
+}
+
+/* A Python number as a constant of dtype d (its range already checked). */
+static ValId number_const(Elab *E, CV v, DType d) {
+    if (dtype_is_float(d))
+        return const_float(E->f, d, cv_num_f(v));
+    if (d == DT_I1)
+        return const_bool(E->f, cv_num_f(v) != 0);
+    return const_int(E->f, d, v.i);
+}
+
 /* A compile-time number as a weak constant next to a tensor of dtype `like`
- * (Triton: Python scalars adopt the tensor's dtype). */
+ * (Triton: a Python number of a lower or equal kind adopts the tensor's
+ * dtype; a float next to an integer tensor is f32). */
 int cv_materialise_like(Elab *E, CV v, Type like, Loc loc, ValId *out) {
     if (v.kind == CV_TENSOR) {
         *out = v.v;
         return 0;
     }
-    DType d = like.is_ptr ? DT_VOID : (DType)like.dtype;
-    switch (v.kind) {
-    case CV_BOOL:
-        if (d == DT_I1 || d == DT_VOID)
-            *out = const_bool(E->f, v.i != 0);
-        else if (d == DT_F32)
-            *out = const_f32(E->f, (double)v.i);
-        else
-            *out = const_int(E->f, d, v.i);
-        return 0;
-    case CV_INT:
-        if (d == DT_F32)
-            *out = const_f32(E->f, (double)v.i);
-        else if (d == DT_I64)
-            *out = const_int(E->f, DT_I64, v.i);
-        else
-            *out = cv_pyint(E, v.i);
-        return 0;
-    case CV_FLOAT:
-        *out = const_f32(E->f, v.f);
-        return 0;
-    default:
+    if (!cv_is_num(v) || like.is_ptr)
         return cv_materialise(E, v, loc, out);
-    }
+    DType d = computation_type(pynum_dtype(v), true, (DType)like.dtype, false, false);
+    if (d == DT_VOID || (dtype_is_int(d) && v.kind == CV_INT && dtype_wrap_int(d, v.i) != v.i))
+        return cv_materialise(E, v, loc, out);
+    *out = number_const(E, v, d);
+    return 0;
 }
 
 /* A compile-time value converted to dtype d (cast, full, yields). */
 int cv_convert(Elab *E, CV v, DType d, Loc loc, ValId *out) {
     if (!cv_is_num(v))
         return cv_materialise(E, v, loc, out);
-    switch (d) {
-    case DT_I1:
+    if (d == DT_I1) {
         *out = const_bool(E->f, cv_num_f(v) != 0);
         return 0;
-    case DT_I32:
-    case DT_I64: {
-        int64_t i = v.i;
-        if (v.kind == CV_FLOAT) {
-            if (!isfinite(v.f) || v.f >= 9.2233720368547758e18 ||
-                v.f < -9.2233720368547758e18)
-                return elab_err(E, loc, MT_ERR_TYPE, "cannot convert %g to %s", v.f,
-                                dtype_name(d));
-            i = (int64_t)v.f;
-        }
-        if (d == DT_I32 && !fits_i32(i))
-            return elab_err(E, loc, MT_ERR_TYPE, "value %lld does not fit in i32",
-                            (long long)i);
-        *out = const_int(E->f, d, i);
+    }
+    if (dtype_is_float(d)) {
+        *out = const_float(E->f, d, cv_num_f(v));
         return 0;
     }
-    case DT_F32:
-        *out = const_f32(E->f, cv_num_f(v));
-        return 0;
-    default:
+    if (!dtype_is_int(d))
         return elab_err(E, loc, MT_ERR_TYPE, "invalid dtype");
+    int64_t i = v.i;
+    if (v.kind == CV_FLOAT) {
+        if (!isfinite(v.f) || v.f >= 9.2233720368547758e18 || v.f < -9.2233720368547758e18)
+            return elab_err(E, loc, MT_ERR_TYPE, "cannot convert %g to %s", v.f,
+                            dtype_name(d));
+        i = (int64_t)v.f;
     }
+    if (dtype_wrap_int(d, i) != i)
+        return elab_err(E, loc, MT_ERR_TYPE, "value %lld does not fit in %s", (long long)i,
+                        dtype_name(d));
+    *out = const_int(E->f, d, i);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ truth */
@@ -281,7 +301,8 @@ static bool ct_equal(CV a, CV b) {
             if (!ct_equal(a.items[i], b.items[i]))
                 return false;
         return true;
-    case CV_DTYPE: case CV_BUILTIN: return a.sub == b.sub;
+    case CV_DTYPE: return a.sub == b.sub && a.i == b.i; /* i: a pointer type */
+    case CV_BUILTIN: return a.sub == b.sub;
     case CV_MODULE: return a.sub == b.sub && (a.sub != MOD_OTHER || !strcmp(a.s, b.s));
     case CV_JITFN: return a.fn == b.fn;
     case CV_TENSOR: return a.v == b.v;
@@ -565,6 +586,51 @@ int ct_index(Elab *E, CV t, CV idx, Loc loc, CV *out) {
 
 /* ------------------------------------------------------------- operators */
 
+/* Triton's binary_op_type_checking_impl: both operands (tensors or Python
+ * numbers) converted to their computation type.  A tensor is cast
+ * explicitly only where the verifier's implicit promotion of the pair
+ * would give another type (f16 / f16 computes in f32, say). */
+static int binary_operands(Elab *E, CV a, CV b, bool div_or_mod, const char *opname,
+                           Loc loc, ValId *x, ValId *y) {
+    bool an = a.kind != CV_TENSOR, bn = b.kind != CV_TENSOR;
+    Type ta = an ? type_scalar(pynum_dtype(a)) : cv_type(E, a);
+    Type tb = bn ? type_scalar(pynum_dtype(b)) : cv_type(E, b);
+    if (ta.is_ptr || tb.is_ptr || ta.dtype == DT_VOID || tb.dtype == DT_VOID)
+        return elab_err(E, loc, MT_ERR_TYPE, "unsupported operand types for %s: %s and %s",
+                        opname, elab_type_text(E, ta), elab_type_text(E, tb));
+    DType d = computation_type((DType)ta.dtype, an, (DType)tb.dtype, bn, div_or_mod);
+    if (d == DT_VOID) {
+        if (div_or_mod && dtype_is_int((DType)ta.dtype) && dtype_is_int((DType)tb.dtype))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "cannot use %s with %s and %s because they have different "
+                            "signedness; cast them to the same signedness",
+                            opname, dtype_info[ta.dtype].tl_name, dtype_info[tb.dtype].tl_name);
+        return elab_err(E, loc, MT_ERR_TYPE, "unsupported operand types for %s: %s and %s",
+                        opname, dtype_info[ta.dtype].tl_name, dtype_info[tb.dtype].tl_name);
+    }
+    const CV *nums[2] = {an ? &a : NULL, bn ? &b : NULL};
+    for (int i = 0; i < 2; i++) {
+        const CV *n = nums[i];
+        if (!n || !dtype_is_int(d))
+            continue;
+        if (dtype_is_unsigned(d) && n->kind == CV_INT && n->i < 0)
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "cannot combine an unsigned tensor and a negative scalar; "
+                            "cast one of them explicitly");
+        if (n->kind == CV_INT && dtype_wrap_int(d, n->i) != n->i)
+            return elab_err(E, loc, MT_ERR_TYPE, "scalar %lld is out of range for type %s",
+                            (long long)n->i, dtype_info[d].tl_name);
+    }
+    *x = an ? number_const(E, a, d) : a.v;
+    *y = bn ? number_const(E, b, d) : b.v;
+    Type tx = val_type(E->f, *x), ty = val_type(E->f, *y);
+    if (promote_dtype((DType)tx.dtype, (DType)ty.dtype) == d)
+        return 0;
+    if (elab_cast(E, *x, d, loc, x) < 0 || elab_cast(E, *y, d, loc, y) < 0)
+        return -1;
+    return 0;
+}
+
 /* A Python operator with a tensor operand, as an IR op: pointer + int is
  * addptr, / is true division (int tensors are cast to f32, as in Triton),
  * // on floats and ** have no IR op and are refused. */
@@ -618,37 +684,16 @@ static int tensor_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
         return 0;
     }
 general:;
-    Type like = a.kind == CV_TENSOR ? ta : tb;
     if (op == OT_DSTAR)
         return elab_err(E, loc, MT_ERR_UNSUPPORTED,
                         "'**' is only supported on compile-time values");
-    if (cv_materialise_like(E, a, like, loc, &x) < 0 ||
-        cv_materialise_like(E, b, like, loc, &y) < 0)
-        return -1;
-    Type tx = val_type(E->f, x), ty = val_type(E->f, y);
     OpCode code;
     switch (op) {
     case OT_PLUS: code = OP_ADD; break;
     case OT_MINUS: code = OP_SUB; break;
     case OT_STAR: code = OP_MUL; break;
-    case OT_SLASH:
-        if (!type_is_numeric(tx) || !type_is_numeric(ty))
-            return elab_err(E, loc, MT_ERR_TYPE, "cannot divide %s by %s",
-                            elab_type_text(E, tx), elab_type_text(E, ty));
-        /* true division: compile-time operands become f32 constants, int
-         * tensors are cast */
-        if ((a.kind == CV_TENSOR ? elab_cast(E, x, DT_F32, loc, &x)
-                                 : cv_convert(E, a, DT_F32, loc, &x)) < 0 ||
-            (b.kind == CV_TENSOR ? elab_cast(E, y, DT_F32, loc, &y)
-                                 : cv_convert(E, b, DT_F32, loc, &y)) < 0)
-            return -1;
-        code = OP_DIV;
-        break;
-    case OT_DSLASH:
-        if (type_is_float(tx) || type_is_float(ty))
-            return elab_err(E, loc, MT_ERR_TYPE, "'//' on floats is not supported");
-        code = OP_DIV;
-        break;
+    case OT_SLASH: code = OP_DIV; break;
+    case OT_DSLASH: code = OP_DIV; break;
     case OT_PERCENT: code = OP_REM; break;
     case OT_AMP: code = OP_AND; break;
     case OT_PIPE: code = OP_OR; break;
@@ -664,6 +709,26 @@ general:;
     default:
         return elab_err(E, loc, MT_ERR_UNSUPPORTED,
                         "operator '%s' is not supported on tensors", optok_str(op));
+    }
+    bool div_or_mod = op == OT_SLASH || op == OT_DSLASH || op == OT_PERCENT;
+    bool ptr_eq = (a.kind == CV_TENSOR && ta.is_ptr) || (b.kind == CV_TENSOR && tb.is_ptr);
+    if (ptr_eq) { /* pointer == pointer: no promotion */
+        if (cv_materialise(E, a, loc, &x) < 0 || cv_materialise(E, b, loc, &y) < 0)
+            return -1;
+    } else if (binary_operands(E, a, b, div_or_mod, optok_str(op), loc, &x, &y) < 0) {
+        return -1;
+    }
+    Type tx = val_type(E->f, x), ty = val_type(E->f, y);
+    DType d = (DType)tx.dtype;
+    if (op == OT_SLASH) { /* true division: ints become f32 */
+        if (!type_is_numeric(tx) || !type_is_numeric(ty))
+            return elab_err(E, loc, MT_ERR_TYPE, "cannot divide %s by %s",
+                            elab_type_text(E, tx), elab_type_text(E, ty));
+        DType fd = dtype_is_float(d) ? d : DT_F32;
+        if (elab_cast(E, x, fd, loc, &x) < 0 || elab_cast(E, y, fd, loc, &y) < 0)
+            return -1;
+    } else if (op == OT_DSLASH && (type_is_float(tx) || type_is_float(ty))) {
+        return elab_err(E, loc, MT_ERR_TYPE, "'//' on floats is not supported");
     }
     ValId xy[2] = {x, y};
     if (elab_emit(E, code, loc, xy, 2, 0, 0, &r) < 0)

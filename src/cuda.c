@@ -40,24 +40,33 @@ typedef struct VecPlan {
     int width;
     int elem_bytes;
     bool runtime_align;
-    const char *vtype;    /* float4, int2, longlong2 ... */
+    bool packed;          /* 1- or 2-byte elements packed into 32-bit words */
+    const char *vtype;    /* float4, int2, longlong2, uint4, unsigned ... */
 } VecPlan;
 
 static const char *const vec_comp[4] = {"x", "y", "z", "w"};
 
+/* The CUDA vector type of w elements of d: float4, int2, uint4, double2,
+ * longlong2; 1- and 2-byte elements travel packed in unsigned words. */
+static const char *vector_type(Emit *e, DType d, int w, bool *packed) {
+    int es = dtype_info[d].bytes;
+    *packed = es < 4;
+    if (es < 4) {
+        int words = w * es / 4;
+        return words == 1 ? "unsigned" : ce_fmt(e, "uint%d", words);
+    }
+    const char *base = d == DT_F32 ? "float" : d == DT_I32 ? "int"
+                       : d == DT_U32 ? "uint" : d == DT_F64 ? "double"
+                       : d == DT_U64 ? "ulonglong" : "longlong";
+    return ce_fmt(e, "%s%d", base, w);
+}
+
 static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
                         VecPlan *vp) {
     Type pt = val_type(e->f, p);
-    if (pt.rank == 0 || !pt.is_ptr)
-        return false;
-    const char *base;
-    int es;
-    switch ((DType)pt.dtype) {
-    case DT_F32: base = "float"; es = 4; break;
-    case DT_I32: base = "int"; es = 4; break;
-    case DT_I64: base = "longlong"; es = 8; break;
-    default: return false;
-    }
+    if (pt.rank == 0 || !pt.is_ptr || pt.dtype == DT_I1)
+        return false; /* bool: a byte in memory, a bool in registers */
+    int es = dtype_info[pt.dtype].bytes;
     int fd = r->L.rank - 1;
     if (r->L.order[0] != fd || r->pdim[r->vrank - 1] != fd ||
         r->n[fd] < ce_tile(&r->L, fd))
@@ -70,13 +79,19 @@ static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
     int w = 16 / es;
     while (w > 1 && (r->L.spt[fd] % w != 0 || a.contig < w))
         w /= 2;
-    if (w < 2)
+    if (w < 2 || w * es < 4)
         return false;
     vp->width = w;
     vp->elem_bytes = es;
     vp->runtime_align = a.div < (int64_t)w * es;
-    vp->vtype = ce_fmt(e, "%s%d", base, w);
+    vp->vtype = vector_type(e, (DType)pt.dtype, w, &vp->packed);
     return true;
+}
+
+/* The 32-bit word of a packed vector mt_q holding element i. */
+static const char *packed_word(Emit *e, const VecPlan *vp, int i) {
+    int k = i * vp->elem_bytes / 4;
+    return vp->width * vp->elem_bytes == 4 ? "mt_q" : ce_fmt(e, "mt_q.%s", vec_comp[k]);
 }
 
 /* Opens the loop over groups; with a mask or a runtime alignment test it
@@ -130,8 +145,16 @@ static int emit_vector_load(Emit *e, Op *op) {
     bool test = vector_open(e, &vp, r.nE, a[1], a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "%s mt_q = *(const %s*)(%s);", vp.vtype, vp.vtype, a[0]);
-    for (int i = 0; i < w; i++)
-        ce_line(e, "v%d[mt_g + %d] = mt_q.%s;", res, i, vec_comp[i]);
+    for (int i = 0; i < w; i++) {
+        if (!vp.packed) {
+            ce_line(e, "v%d[mt_g + %d] = mt_q.%s;", res, i, vec_comp[i]);
+            continue;
+        }
+        int shift = i * vp.elem_bytes % 4 * 8;
+        const char *word = packed_word(e, &vp, i);
+        ce_line(e, "v%d[mt_g + %d] = (%s)(%s%s);", res, i, ct, word,
+                shift ? ce_fmt(e, " >> %d", shift) : "");
+    }
     if (test) {
         e->indent--;
         ce_line(e, "} else {");
@@ -160,16 +183,36 @@ static int emit_vector_store(Emit *e, ValId p, const Dist *r, const char *vx,
     const char *ptr = e->name[p];
     const char *pa = ce_fmt(e, "%s[%s]", ptr, CE_SLOT);
     bool test = vector_open(e, &vp, r->nE, *mx ? mx : NULL, pa);
-    ce_line(e, "%s mt_q[%d];", dtype_ctype(elem), w);
+    ce_line(e, "%s mt_q[%d];", dtype_mtype(elem), w);
     ce_unroll(e);
     ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
     ce_line(e, "    mt_q[%s - mt_g] = %s;", CE_SLOT, vx);
     StrBuf mk;
     sb_init(&mk);
-    sb_printf(&mk, "make_%s(", vp.vtype);
-    for (int i = 0; i < w; i++)
-        sb_printf(&mk, "%smt_q[%d]", i ? ", " : "", i);
-    sb_putc(&mk, ')');
+    if (vp.packed) {
+        /* each word ORs its elements' bits, zero-extended */
+        const char *ut = vp.elem_bytes == 1 ? "unsigned char" : "unsigned short";
+        int per = 4 / vp.elem_bytes, words = w / per;
+        if (words > 1)
+            sb_printf(&mk, "make_%s(", vp.vtype);
+        for (int k = 0; k < words; k++) {
+            sb_puts(&mk, k ? ", (" : "(");
+            for (int j = 0; j < per; j++) {
+                int shift = j * vp.elem_bytes * 8;
+                sb_printf(&mk, "%s(unsigned)(%s)mt_q[%d]", j ? " | " : "", ut, k * per + j);
+                if (shift)
+                    sb_printf(&mk, " << %d", shift);
+            }
+            sb_putc(&mk, ')');
+        }
+        if (words > 1)
+            sb_putc(&mk, ')');
+    } else {
+        sb_printf(&mk, "make_%s(", vp.vtype);
+        for (int i = 0; i < w; i++)
+            sb_printf(&mk, "%smt_q[%d]", i ? ", " : "", i);
+        sb_putc(&mk, ')');
+    }
     ce_line(e, "{");
     ce_line(e, "    const int %s = mt_g;", CE_SLOT);
     ce_line(e, "    *(%s*)(%s) = %s;", vp.vtype, pa, sb_str(&mk));
@@ -297,7 +340,7 @@ static const char *combine_text(Emit *e, int code, Type t, const char *a,
                                 const char *b) {
     const char *args[2] = {a, b};
     Type at[2] = {t, t};
-    return ctext_expand(e->f->arena, op_ctext(code, t), args, at, 2, t);
+    return ctext_expand(e->f->arena, code, args, at, 2, t);
 }
 
 static int emit_reduce(Emit *e, Op *op) {
@@ -630,7 +673,7 @@ int cuda_emit(Func *f, StrBuf *out) {
             sb_puts(&sig, ", ");
         if (x->type.is_ptr)
             sb_printf(&sig, "%s* __restrict__ %s",
-                      dtype_ctype((DType)x->type.dtype), nm);
+                      dtype_mtype((DType)x->type.dtype), nm);
         else
             sb_printf(&sig, "%s %s", dtype_ctype((DType)x->type.dtype), nm);
     }

@@ -53,8 +53,9 @@ const char *ce_fmt(Emit *e, const char *f, ...) {
 }
 
 const char *ce_ctype(Emit *e, Type t) {
-    const char *base = dtype_ctype((DType)t.dtype);
-    return t.is_ptr ? ce_fmt(e, "%s*", base) : base;
+    if (t.is_ptr)
+        return ce_fmt(e, "%s*", dtype_mtype((DType)t.dtype));
+    return dtype_ctype((DType)t.dtype);
 }
 
 void ce_unroll(Emit *e) { ce_line(e, "#pragma unroll"); }
@@ -62,7 +63,8 @@ void ce_unroll(Emit *e) { ce_line(e, "#pragma unroll"); }
 static const char *literal(Emit *e, Type t, const Value *v) {
     if (t.is_ptr)
         return "0";
-    switch ((DType)t.dtype) {
+    DType d = (DType)t.dtype;
+    switch (d) {
     case DT_I1:
         return v->c.i ? "true" : "false";
     case DT_I32:
@@ -86,9 +88,21 @@ static const char *literal(Emit *e, Type t, const Value *v) {
             return "(-__int_as_float(0x7f800000))";
         return buf[0] == '-' ? ce_fmt(e, "(%sf)", buf) : ce_fmt(e, "%sf", buf);
     }
+    case DT_U32:
+        return ce_fmt(e, "%lluu", (unsigned long long)v->c.i);
+    case DT_U64:
+        return ce_fmt(e, "%lluull", (unsigned long long)v->c.i);
     default:
-        return "0";
+        break;
     }
+    if (dtype_is_float(d)) /* the bits: exact, and no float text to parse */
+        return d == DT_F64
+                   ? ce_fmt(e, "__longlong_as_double(%lldLL)",
+                            (long long)dtype_float_bits(d, v->c.f))
+                   : ce_fmt(e, "((%s)0x%llx)", dtype_ctype(d),
+                            (unsigned long long)dtype_float_bits(d, v->c.f));
+    /* i8 i16 u8 u16: an int literal converted */
+    return ce_fmt(e, "((%s)%lld)", dtype_ctype(d), (long long)v->c.i);
 }
 
 const char *ce_zero(DType d) {
@@ -96,6 +110,9 @@ const char *ce_zero(DType d) {
     case DT_I1: return "false";
     case DT_I64: return "0LL";
     case DT_F32: return "0.0f";
+    case DT_F64: return "0.0";
+    case DT_U32: return "0u";
+    case DT_U64: return "0ull";
     default: return "0";
     }
 }
@@ -498,19 +515,20 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
     case OP_EMPTY:
         return ce_zero((DType)rt.dtype);
     case OP_LOAD: {
+        /* a bool is a byte in memory: nonzero is true */
         Type pt = type_scalar((DType)rt.dtype);
+        const char *deref = rt.dtype == DT_I1 ? ce_fmt(e, "(*%s != 0)", a[0])
+                                              : ce_fmt(e, "(*%s)", a[0]);
         const char *other = a[2] ? ce_cast(e, a[2], at[2], pt)
                                  : ce_zero((DType)rt.dtype);
         if (!a[1])
-            return ce_fmt(e, "(*%s)", a[0]);
-        return ce_fmt(e, "(%s ? *%s : %s)", a[1], a[0], other);
+            return deref;
+        return ce_fmt(e, "(%s ? %s : %s)", a[1], deref, other);
     }
     default:
         break;
     }
-    int kind = op_info[op->code].kind;
-    const char *tmpl = op_ctext(op->code, rt);
-    if (!tmpl || kind == K_REDUCE)
+    if (op_info[op->code].kind == K_REDUCE)
         return NULL; /* a reduce's text combines partials, see emit_reduce */
-    return ctext_expand(f->arena, tmpl, a, at, op->nargs, rt);
+    return ctext_expand(f->arena, op->code, a, at, op->nargs, rt);
 }

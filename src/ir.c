@@ -128,10 +128,7 @@ static ValId const_new(Func *f, DType d, uint64_t bits) {
 }
 
 ValId const_int(Func *f, DType d, int64_t v) {
-    if (d == DT_I32)
-        v = (int32_t)(uint32_t)v;
-    else if (d == DT_I1)
-        v = v != 0;
+    v = dtype_wrap_int(d, v);
     union { int64_t i; double f; } c = {.i = v};
     uint64_t bits;
     memcpy(&bits, &c, sizeof bits);
@@ -139,15 +136,17 @@ ValId const_int(Func *f, DType d, int64_t v) {
     return id ? id : const_new(f, d, bits);
 }
 
-ValId const_f32(Func *f, double v) {
-    double x = (double)(float)v;
+ValId const_float(Func *f, DType d, double v) {
+    double x = dtype_round_float(d, v);
     if (isnan(x))
         x = NAN; /* one canonical NaN */
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
-    ValId id = const_find(f, DT_F32, bits);
-    return id ? id : const_new(f, DT_F32, bits);
+    ValId id = const_find(f, d, bits);
+    return id ? id : const_new(f, d, bits);
 }
+
+ValId const_f32(Func *f, double v) { return const_float(f, DT_F32, v); }
 
 ValId const_bool(Func *f, bool v) { return const_int(f, DT_I1, v); }
 

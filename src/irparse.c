@@ -29,6 +29,7 @@
 #include "mt.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,7 +323,7 @@ static void close_scope(Reader *r, int mark) {
 /* ---------------------------------------------------------------- types */
 
 static bool dtype_named(const char *s, int len, DType *out) {
-    for (int d = DT_I1; d <= DT_F32; d++)
+    for (int d = DT_I1; d < DT_COUNT; d++)
         if (is_word(s, len, dtype_name((DType)d))) {
             *out = (DType)d;
             return true;
@@ -342,7 +343,7 @@ static int elem_type(Reader *r, Type *out) {
     if (!s || !is_word(s, len, "ptr")) {
         if (s)
             r->p = s; /* the error quotes the word */
-        return expected(r, "a type (i32, i64, f32, bool, ptr<...>, vector<...>, block<...>)");
+        return expected(r, "a type (i32, f16, u8, bool, ptr<...>, vector<...>, block<...>)");
     }
     if (expect(r, '<') < 0)
         return -1;
@@ -350,7 +351,7 @@ static int elem_type(Reader *r, Type *out) {
     if (!s || !dtype_named(s, len, &d)) {
         if (s)
             r->p = s;
-        return expected(r, "a pointee type (i32, i64, f32, bool)");
+        return expected(r, "a pointee type (i32, f16, u8, bool, ...)");
     }
     *out = type_ptr(d);
     return expect(r, '>');
@@ -462,6 +463,44 @@ static int number(Reader *r, Operand *o) {
     return integer(r, &o->i);
 }
 
+/* "f16(1.5)", "u8(255)": a constant of a type other than the defaults
+ * (i32/i64 integers, f32 floats, bool), as the printer writes it. */
+static int typed_literal(Reader *r, DType d, Operand *o) {
+    r->p++; /* ( */
+    skip_space(r);
+    const char *s = r->p;
+    while (*r->p && *r->p != ')' && *r->p != '\n')
+        r->p++;
+    char buf[MAX_NUMBER_TEXT];
+    if (r->p - s >= MAX_NUMBER_TEXT || r->p == s)
+        return rerr(r, o->loc, MT_ERR_SYNTAX, "bad %s literal", dtype_name(d));
+    memcpy(buf, s, (size_t)(r->p - s));
+    buf[r->p - s] = 0;
+    if (expect(r, ')') < 0)
+        return -1;
+    char *end;
+    errno = 0;
+    if (dtype_is_float(d)) {
+        double v = strtod(buf, &end);
+        if (*end || (errno == ERANGE && !isinf(v) && v != 0))
+            return rerr(r, o->loc, MT_ERR_SYNTAX, "bad %s literal '%s'", dtype_name(d), buf);
+        o->id = const_float(r->f, d, v);
+        if (v == v && val(r->f, o->id)->c.f != v)
+            return rerr(r, o->loc, MT_ERR_SYNTAX, "%s cannot represent %s exactly",
+                        dtype_name(d), buf);
+        return 0;
+    }
+    bool neg = buf[0] == '-';
+    unsigned long long u = neg ? 0 : strtoull(buf, &end, 10);
+    long long i = neg ? strtoll(buf, &end, 10) : (long long)u;
+    if (*end || errno == ERANGE || buf[0] == '+' ||
+        (dtype_is_unsigned(d) ? neg : (!neg && u > (unsigned long long)INT64_MAX)) ||
+        dtype_wrap_int(d, i) != i)
+        return rerr(r, o->loc, MT_ERR_SYNTAX, "%s literal out of range: %s", dtype_name(d), buf);
+    o->id = const_int(r->f, d, i);
+    return 0;
+}
+
 /* One operand: %name, a parameter, a constant, or none. */
 static int operand(Reader *r, Operand *o) {
     skip_space(r);
@@ -500,6 +539,9 @@ static int operand(Reader *r, Operand *o) {
     }
     if (is_word(s, len, "none"))
         return 0;
+    DType d;
+    if (peek(r) == '(' && dtype_named(s, len, &d))
+        return typed_literal(r, d, o);
     for (int i = 0; i < r->f->nparams; i++) {
         const Value *v = val(r->f, r->f->params[i]);
         if (is_word(s, len, v->name)) {

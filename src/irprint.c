@@ -59,15 +59,24 @@ static void print_value(Printer *p, ValId v) {
     if (x->kind == VK_PARAM) {
         sb_puts(p->sb, x->name ? x->name : "?");
     } else if (x->kind == VK_CONST) {
-        if (x->type.dtype == DT_F32) {
-            char buf[32];
+        DType d = (DType)x->type.dtype;
+        /* i32/i64, f32 and bool print bare; other types as f16(1.5) */
+        bool bare = d == DT_F32 || d == DT_I1 || d == DT_I32 || d == DT_I64;
+        char buf[40];
+        if (d == DT_I1)
+            snprintf(buf, sizeof buf, "%s", x->c.i ? "True" : "False");
+        else if (d == DT_F32)
             format_f32(buf, (float)x->c.f);
+        else if (dtype_is_float(d))
+            format_f64(buf, x->c.f);
+        else if (dtype_is_unsigned(d))
+            snprintf(buf, sizeof buf, "%llu", (unsigned long long)x->c.i);
+        else
+            snprintf(buf, sizeof buf, "%lld", (long long)x->c.i);
+        if (bare)
             sb_puts(p->sb, buf);
-        } else if (x->type.dtype == DT_I1) {
-            sb_puts(p->sb, x->c.i ? "True" : "False");
-        } else {
-            sb_printf(p->sb, "%lld", (long long)x->c.i);
-        }
+        else
+            sb_printf(p->sb, "%s(%s)", dtype_name(d), buf);
     } else if (p->num[v] >= 0) {
         sb_printf(p->sb, "%%%d", p->num[v]);
     } else {

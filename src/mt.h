@@ -338,9 +338,10 @@ void ast_print(StrBuf *sb, const Node *fn);
 
 /* ---------------------------------------------------------------- type.c */
 
-/* Element types: Triton's scalar types.  f16, bf16 and the fp8 types live
- * in float registers (always holding a value the narrow type represents)
- * and in memory as their bit patterns; bool is a byte in memory. */
+/* Element types: Triton's scalar types.  f16, bf16 and the fp8 types are
+ * bit patterns in registers and memory alike (unsigned short/char), so
+ * loads, stores and moves keep every bit; ops that compute on them widen
+ * to f32 and round back (ops.def, F_MOVE).  bool is a byte in memory. */
 typedef enum DType {
     DT_VOID = 0, DT_I1, DT_I8, DT_I16, DT_I32, DT_I64, DT_U8, DT_U16, DT_U32,
     DT_U64, DT_F8E4, DT_F8E5, DT_F16, DT_BF16, DT_F32, DT_F64, DT_COUNT
@@ -403,6 +404,13 @@ DType promote_dtype2(DType a, DType b, bool div_or_mod);
 DType promote_dtype(DType a, DType b); /* promote_dtype2(a, b, false) */
 /* Triton's integer_promote_impl (C's usual arithmetic conversions). */
 DType integer_promote(DType a, DType b);
+/* v wrapped to integer dtype d (sign- or zero-extended into int64). */
+int64_t dtype_wrap_int(DType d, int64_t v);
+/* v rounded to float dtype d (to nearest even; overflow gives inf, or the
+ * largest finite value for fp8e4nv, which has no inf). */
+double dtype_round_float(DType d, double v);
+/* The bit pattern of a value float dtype d represents exactly. */
+uint64_t dtype_float_bits(DType d, double v);
 
 /* ------------------------------------------------------------------ ir.c */
 
@@ -425,9 +433,12 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_COUNT
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_COUNT
 };
-enum { F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16 };
+enum {
+    F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
+    F_MOVE = 32, F_WRAP = 64
+};
 typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
     K_CONVERT, K_COUNT
@@ -476,8 +487,8 @@ typedef struct Value {
     Type type;
     uint8_t kind;      /* ValKind */
     union {
-        int64_t i;     /* VK_CONST of i1/i32/i64 */
-        double f;      /* VK_CONST of f32 (an exactly representable float) */
+        int64_t i;     /* VK_CONST of bool and integers (dtype_wrap_int) */
+        double f;      /* VK_CONST of floats (a value the dtype represents) */
     } c;
     const char *name;  /* VK_PARAM: parameter name */
     int param_index;   /* VK_PARAM: position among runtime params */
@@ -538,6 +549,8 @@ ValId func_add_param(Func *f, const char *name, Type t);
  * to float first. */
 ValId const_int(Func *f, DType d, int64_t v);
 ValId const_f32(Func *f, double v);
+/* v rounded to float dtype d (dtype_round_float) */
+ValId const_float(Func *f, DType d, double v);
 ValId const_bool(Func *f, bool v);
 static inline Value *val(Func *f, ValId v) { return &f->vals[v]; }
 static inline Type val_type(Func *f, ValId v) { return f->vals[v].type; }
@@ -589,12 +602,16 @@ typedef struct CScalar {
 /* The template of op `code` for a result of type rt: its f32 or bool
  * variant when it has one, else its text; NULL when the op has none. */
 const char *op_ctext(int code, Type rt);
-/* C text of the template: args[i] is the C text of operand i, at[i] its
- * type; conversions as ctext_convert writes them. */
-const char *ctext_expand(Arena *a, const char *tmpl, const char *const *args,
+/* C text of op `code`'s template (op_ctext) for a result of type rt:
+ * args[i] is the C text of operand i, at[i] its type; conversions as
+ * ctext_convert writes them; narrow floats computed in f32 and F_WRAP
+ * ops in unsigned arithmetic (ops.def).  NULL when the op has no text. */
+const char *ctext_expand(Arena *a, int code, const char *const *args,
                          const Type *at, int nargs, Type rt);
-/* x (of type from) converted to the element type of `to`: x itself when
- * they agree, "(x != 0)" to bool, "((T)x)" otherwise. */
+/* x (a register of type from) converted to the element type of `to` as
+ * Triton's cast converts: x itself when they agree, "(x != 0)" to bool,
+ * the runtime's conversions (mt_kernel_rt.h) for narrow floats and float
+ * to int, "((T)x)" otherwise. */
 const char *ctext_convert(Arena *a, const char *x, Type from, Type to);
 /* The lowest (-inf) or highest (+inf) value of d as C text. */
 const char *ctext_limit(DType d, bool highest);

@@ -23,16 +23,17 @@
  *     time and its fibers never move to another OS thread, so its copy is
  *     seen by exactly the threads of one program, like shared memory, and
  *     programs of different workers never share;
- *   - the vector types float2, float4, int2, int4, longlong2 (with their
- *     make_ functions) have CUDA's size and alignment and may alias their
+ *   - the vector types float2, float4, int2, int4, uint2, uint4,
+ *     longlong2, ulonglong2, double2 (with their make_ functions) have
+ *     CUDA's size and alignment and may alias their
  *     scalar element type, so `*(float4*)p` over a float array (what the
  *     emitter writes for 64/128-bit accesses) means here what it means on
  *     the GPU.
  * CUDA names provided: __global__ __device__ __host__ __forceinline__
  * __noinline__ __launch_bounds__ __shared__ __align__ __restrict__ blockIdx
  * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
- * __float_as_int float2 float4 int2 int4 longlong2 make_float2 make_float4
- * make_int2 make_int4 make_longlong2, plus <cmath>'s expf logf sqrtf fabsf
+ * __float_as_int float2 float4 int2 int4 uint2 uint4 longlong2 ulonglong2 double2 and
+ * their make_ functions, plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf.
  * This file is embedded in the library as a string (tools/embed.sh) and
  * written next to each kernel it compiles, so it is self-contained. */
@@ -122,6 +123,10 @@ struct __attribute__((may_alias, aligned(16))) float4 { float x, y, z, w; };
 struct __attribute__((may_alias, aligned(8))) int2 { int x, y; };
 struct __attribute__((may_alias, aligned(16))) int4 { int x, y, z, w; };
 struct __attribute__((may_alias, aligned(16))) longlong2 { long long x, y; };
+struct __attribute__((may_alias, aligned(16))) ulonglong2 { unsigned long long x, y; };
+struct __attribute__((may_alias, aligned(16))) double2 { double x, y; };
+struct __attribute__((may_alias, aligned(8))) uint2 { unsigned x, y; };
+struct __attribute__((may_alias, aligned(16))) uint4 { unsigned x, y, z, w; };
 
 static inline float2 make_float2(float x, float y) { return float2{x, y}; }
 static inline float4 make_float4(float x, float y, float z, float w) {
@@ -133,6 +138,14 @@ static inline int4 make_int4(int x, int y, int z, int w) {
 }
 static inline longlong2 make_longlong2(long long x, long long y) {
     return longlong2{x, y};
+}
+static inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) {
+    return ulonglong2{x, y};
+}
+static inline double2 make_double2(double x, double y) { return double2{x, y}; }
+static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+    return uint4{x, y, z, w};
 }
 
 /* ---- waiting: through the scheduler ---- */

@@ -86,14 +86,15 @@ static ValId eval_const(Func *f, const char *tmpl, const ValId *args,
     CScalar a[3];
     for (int i = 0; i < nargs && i < 3; i++) {
         const Value *x = &f->vals[args[i]];
+        bool fl = dtype_is_float((DType)x->type.dtype);
         a[i].dtype = x->type.dtype;
-        a[i].i = x->type.dtype == DT_F32 ? 0 : x->c.i;
-        a[i].f = x->type.dtype == DT_F32 ? (float)x->c.f : 0.0f;
+        a[i].i = fl ? 0 : x->c.i;
+        a[i].f = fl ? x->c.f : 0.0;
     }
     CScalar r;
     if (nargs > 3 || ctext_eval(tmpl, a, nargs, d, &r) < 0)
         return 0;
-    return d == DT_F32 ? const_f32(f, (double)r.f) : const_int(f, d, r.i);
+    return dtype_is_float(d) ? const_float(f, d, r.f) : const_int(f, d, r.i);
 }
 
 static ValId fold_select(Func *f, Op *op, Type rt) {
@@ -113,7 +114,7 @@ static bool is_const_value(Func *f, ValId v, int64_t iv, double fv) {
     if (!val_is_const(f, v))
         return false;
     const Value *x = &f->vals[v];
-    if (x->type.dtype == DT_F32)
+    if (dtype_is_float((DType)x->type.dtype))
         return x->c.f == fv;
     return x->type.dtype != DT_I1 && x->c.i == iv;
 }
@@ -125,7 +126,7 @@ static ValId fold_identity(Func *f, Op *op, Type rt) {
     case OP_ADD:
     case OP_SUB:
         if (type_is_int(rt) && is_const_value(f, y, 0, 1.0) &&
-            f->vals[y].type.dtype != DT_F32)
+            !dtype_is_float((DType)f->vals[y].type.dtype))
             return accept(f, x, rt);
         return 0;
     case OP_MUL:

@@ -38,13 +38,7 @@ int64_t smem_size(const SharedBuffer *b) {
     return (int64_t)b->stage_count * smem_stage_size(b);
 }
 
-static int64_t elem_size(DType d) {
-    switch (d) {
-    case DT_I1: return 1;
-    case DT_I64: return 8;
-    default: return 4;
-    }
-}
+static int64_t elem_size(DType d) { return dtype_info[d].bytes; }
 
 int64_t smem_nbytes(const SharedBuffer *b) {
     if (!buffer_valid(b))

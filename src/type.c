@@ -7,6 +7,7 @@
  * block<16x32 x bool> for higher ranks; tl.int1 prints as bool. */
 #include "mt.h"
 
+#include <math.h>
 #include <string.h>
 
 Type type_scalar(DType d) {
@@ -54,7 +55,7 @@ bool type_eq(Type a, Type b) {
 
 /* Names follow Triton: tl.<tl_name>, dtype.name == short_name (which is
  * also the AOT signature spelling); the IR keeps the original's bool, i32,
- * f32.  Narrow floats compute in float registers (see mt.h). */
+ * f32.  Narrow floats are bit patterns in registers too (see mt.h). */
 const DTypeInfo dtype_info[DT_COUNT] = {
     [DT_VOID] = {"void", "void", "void", "void", "void", DK_VOID, 0, 0, 0},
     [DT_I1] = {"bool", "int1", "i1", "bool", "unsigned char", DK_BOOL, 1, 0, 1},
@@ -68,13 +69,13 @@ const DTypeInfo dtype_info[DT_COUNT] = {
     [DT_U32] = {"u32", "uint32", "u32", "unsigned", "unsigned", DK_UINT, 32, 0, 4},
     [DT_U64] = {"u64", "uint64", "u64", "unsigned long long", "unsigned long long",
                 DK_UINT, 64, 0, 8},
-    [DT_F8E4] = {"f8e4nv", "float8e4nv", "fp8e4nv", "float", "unsigned char",
+    [DT_F8E4] = {"f8e4nv", "float8e4nv", "fp8e4nv", "unsigned char", "unsigned char",
                  DK_FLOAT, 8, 3, 1},
-    [DT_F8E5] = {"f8e5", "float8e5", "fp8e5", "float", "unsigned char", DK_FLOAT, 8,
+    [DT_F8E5] = {"f8e5", "float8e5", "fp8e5", "unsigned char", "unsigned char", DK_FLOAT, 8,
                  2, 1},
-    [DT_F16] = {"f16", "float16", "fp16", "float", "unsigned short", DK_FLOAT, 16, 10,
+    [DT_F16] = {"f16", "float16", "fp16", "unsigned short", "unsigned short", DK_FLOAT, 16, 10,
                 2},
-    [DT_BF16] = {"bf16", "bfloat16", "bf16", "float", "unsigned short", DK_FLOAT, 16,
+    [DT_BF16] = {"bf16", "bfloat16", "bf16", "unsigned short", "unsigned short", DK_FLOAT, 16,
                  7, 2},
     [DT_F32] = {"f32", "float32", "fp32", "float", "float", DK_FLOAT, 32, 23, 4},
     [DT_F64] = {"f64", "float64", "fp64", "double", "double", DK_FLOAT, 64, 52, 8},
@@ -186,3 +187,81 @@ DType promote_dtype2(DType a, DType b, bool div_or_mod) {
 }
 
 DType promote_dtype(DType a, DType b) { return promote_dtype2(a, b, false); }
+
+int64_t dtype_wrap_int(DType d, int64_t v) {
+    int bits = dtype_info[d].bits;
+    if (d == DT_I1)
+        return v != 0;
+    if (bits >= 64 || !dtype_is_int(d))
+        return v;
+    uint64_t m = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & m;
+    if (dtype_is_unsigned(d) || !(u >> (bits - 1)))
+        return (int64_t)u;
+    return (int64_t)(u | ~m);
+}
+
+/* Exponent range of a narrow float: the smallest normal exponent, the
+ * largest finite value, and whether overflow saturates (fp8e4nv has no
+ * infinity) rather than giving inf. */
+static void narrow_range(DType d, int *emin, double *max, bool *sat) {
+    *sat = false;
+    switch (d) {
+    case DT_F16: *emin = -14; *max = 65504.0; break;
+    case DT_BF16: *emin = -126; *max = 0x1.fep127; break;
+    case DT_F8E4: *emin = -6; *max = 448.0; *sat = true; break;
+    default: /* DT_F8E5 */ *emin = -14; *max = 57344.0; break;
+    }
+}
+
+double dtype_round_float(DType d, double v) {
+    if (d == DT_F32)
+        return (double)(float)v;
+    if (!dtype_is_narrow_float(d) || v != v || isinf(v) || v == 0)
+        return v;
+    int emin, e;
+    double max;
+    bool sat;
+    narrow_range(d, &emin, &max, &sat);
+    frexp(v, &e); /* v = m * 2^e, 0.5 <= |m| < 1 */
+    e -= 1;       /* v = m' * 2^e, 1 <= |m'| < 2 */
+    if (e < emin)
+        e = emin;
+    /* the quantum at v's binade; x / q is exact, and so is rounding it */
+    double q = ldexp(1.0, e - dtype_info[d].mantissa);
+    double r = nearbyint(v / q) * q;
+    if (fabs(r) > max)
+        r = sat ? copysign(max, v) : copysign(INFINITY, v);
+    return r;
+}
+
+uint64_t dtype_float_bits(DType d, double v) {
+    if (d == DT_F64) {
+        uint64_t b;
+        memcpy(&b, &v, sizeof b);
+        return b;
+    }
+    if (d == DT_F32) {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    int m = dtype_info[d].mantissa, bits = dtype_info[d].bits;
+    int ebits = bits - 1 - m, bias = (1 << (ebits - 1)) - 1;
+    uint64_t sign = signbit(v) ? (uint64_t)1 << (bits - 1) : 0;
+    uint64_t emax = ((uint64_t)1 << ebits) - 1;
+    if (v != v) /* NaN: all exponent and mantissa bits (fp8e4nv's only NaN) */
+        return sign | (emax << m) | (((uint64_t)1 << m) - 1);
+    double a = fabs(v);
+    if (isinf(a))
+        return sign | (emax << m);
+    if (a == 0)
+        return sign;
+    int e;
+    frexp(a, &e);
+    e -= 1;
+    if (e < 1 - bias) /* subnormal: a = frac * 2^(1 - bias - m) */
+        return sign | (uint64_t)ldexp(a, m - (1 - bias));
+    uint64_t frac = (uint64_t)(ldexp(a, m - e)) - ((uint64_t)1 << m);
+    return sign | ((uint64_t)(e + bias) << m) | frac;
+}

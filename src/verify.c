@@ -101,18 +101,19 @@ static bool same_shape(Type a, Type b) {
     return true;
 }
 
-static bool valid_dtype(int d) {
-    return d == DT_I1 || d == DT_I32 || d == DT_I64 || d == DT_F32;
-}
+static bool valid_dtype(int d) { return d > DT_VOID && d < DT_COUNT; }
 
-/* Value conversion (not reinterpretation): numbers to numbers, bool only
- * to bool, pointers never. */
+static bool is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
+
+/* Value conversion (not reinterpretation), as Triton's cast allows: any
+ * number or bool to any number or bool, except between an fp8 type and
+ * an integer or bool; pointers never. */
 static bool convertible(Type from, DType to) {
-    if (from.is_ptr || !valid_dtype(from.dtype))
+    if (from.is_ptr || !valid_dtype(from.dtype) || !valid_dtype(to))
         return false;
-    if (to == DT_I1 || from.dtype == DT_I1)
-        return to == from.dtype;
-    return true;
+    bool from_int = !dtype_is_float((DType)from.dtype);
+    bool to_int = !dtype_is_float(to);
+    return !((is_fp8(from.dtype) && to_int) || (is_fp8(to) && from_int));
 }
 
 static bool operand_optional(int code, int i) {
@@ -144,9 +145,13 @@ static int rule_arith(const RuleIn *in, Type *out, char *msg) {
     if (!type_is_numeric(a) || !type_is_numeric(b))
         return fail(msg, "cannot combine %s and %s", tt_elem(a).s,
                     tt_elem(b).s);
+    DType d = promote_dtype((DType)a.dtype, (DType)b.dtype);
+    if (d == DT_VOID)
+        return fail(msg, "cannot combine %s and %s", tt_elem(a).s,
+                    tt_elem(b).s);
     if (bcast(a, b, &r, msg) < 0)
         return -1;
-    *out = with_dtype(r, promote_dtype((DType)a.dtype, (DType)b.dtype));
+    *out = with_dtype(r, d);
     return 0;
 }
 
@@ -182,7 +187,8 @@ static int rule_logic(const RuleIn *in, Type *out, char *msg) {
 
 static int compare(const RuleIn *in, bool eq, Type *out, char *msg) {
     Type a = in->a, b = in->b, r;
-    bool ok = (type_is_numeric(a) && type_is_numeric(b)) ||
+    bool ok = (type_is_numeric(a) && type_is_numeric(b) &&
+               promote_dtype((DType)a.dtype, (DType)b.dtype) != DT_VOID) ||
               (eq && type_is_bool(a) && type_is_bool(b)) ||
               (eq && a.is_ptr && b.is_ptr && a.dtype == b.dtype);
     if (!ok)
@@ -204,7 +210,8 @@ static int rule_equal(const RuleIn *in, Type *out, char *msg) {
 
 static int rule_float1(const RuleIn *in, Type *out, char *msg) {
     if (!type_is_float(in->a))
-        return fail(msg, "%s requires f32, got %s", in->oi->name, tt(in->a).s);
+        return fail(msg, "%s requires a float operand, got %s", in->oi->name,
+                    tt(in->a).s);
     *out = in->a;
     return 0;
 }
@@ -288,10 +295,20 @@ static int rule_block(const RuleIn *in, Type *out, char *msg) {
 
 static int rule_cast(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, t = *out;
-    bool src_ok = type_is_numeric(a) || type_is_bool(a);
-    bool dst_ok = !t.is_ptr && valid_dtype(t.dtype);
-    if (!src_ok || !dst_ok || !same_shape(a, t))
+    if (t.is_ptr || !convertible(a, (DType)t.dtype) || !same_shape(a, t))
         return fail(msg, "cannot cast %s to %s", tt(a).s, tt(t).s);
+    return 0;
+}
+
+/* the bits of one type read as another of the same width */
+static int rule_bitcast(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, t = *out;
+    if (a.is_ptr || t.is_ptr || !valid_dtype(a.dtype) || !valid_dtype(t.dtype) ||
+        !same_shape(a, t))
+        return fail(msg, "cannot bitcast %s to %s", tt(a).s, tt(t).s);
+    if (dtype_info[a.dtype].bits != dtype_info[t.dtype].bits)
+        return fail(msg, "cannot bitcast data-type of size %d to data-type of size %d",
+                    dtype_info[a.dtype].bits, dtype_info[t.dtype].bits);
     return 0;
 }
 
@@ -312,7 +329,8 @@ static int rule_select(const RuleIn *in, Type *out, char *msg) {
     if (!type_is_bool(a))
         return fail(msg, "condition must be bool, got %s", tt(a).s);
     Type elem;
-    if (type_is_numeric(x) && type_is_numeric(y))
+    if (type_is_numeric(x) && type_is_numeric(y) &&
+        promote_dtype((DType)x.dtype, (DType)y.dtype) != DT_VOID)
         elem = type_scalar(promote_dtype((DType)x.dtype, (DType)y.dtype));
     else if (type_is_bool(x) && type_is_bool(y))
         elem = type_scalar(DT_I1);
@@ -466,6 +484,7 @@ static const struct {
     [R_BROADCAST] = {rule_broadcast, true, 1},
     [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
     [R_CONVERT] = {rule_convert, false, 1},
+    [R_BITCAST] = {rule_bitcast, true, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,

@@ -73,22 +73,56 @@ static void test_sig_types_and_literals(void **state) {
     done(&c);
 }
 
+/* Every dtype has Triton's signature spelling, as a pointer and a scalar,
+ * and the public enum names it the same way. */
+static void test_sig_every_dtype(void **state) {
+    (void)state;
+    static const struct { const char *spelling; DType d; size_t size; } rows[] = {
+        {"i1", DT_I1, 1},     {"i8", DT_I8, 1},       {"i16", DT_I16, 2},
+        {"i32", DT_I32, 4},   {"i64", DT_I64, 8},     {"u8", DT_U8, 1},
+        {"u16", DT_U16, 2},   {"u32", DT_U32, 4},     {"u64", DT_U64, 8},
+        {"fp16", DT_F16, 2},  {"bf16", DT_BF16, 2},   {"fp32", DT_F32, 4},
+        {"fp64", DT_F64, 8},  {"fp8e4nv", DT_F8E4, 1}, {"fp8e5", DT_F8E5, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        Ctx c;
+        SigEntry *e;
+        int n;
+        char sig[64];
+        snprintf(sig, sizeof sig, "*%s:16, %s", rows[i].spelling, rows[i].spelling);
+        assert_int_equal(parse_sig(sig, &e, &n, &c), 0);
+        assert_int_equal(n, 2);
+        assert_int_equal(e[0].kind, SIG_PTR);
+        assert_int_equal(e[0].dtype, rows[i].d);
+        assert_int_equal(e[0].hint, 16);
+        assert_int_equal(e[1].kind, SIG_SCALAR);
+        assert_int_equal(e[1].dtype, rows[i].d);
+        done(&c);
+        mt_dtype pd = (mt_dtype)(rows[i].d - 1);
+        assert_string_equal(mt_dtype_name(pd), rows[i].spelling);
+        assert_int_equal(mt_dtype_size(pd), rows[i].size);
+    }
+    assert_null(mt_dtype_name(MT_DTYPE_COUNT));
+    assert_null(mt_dtype_name(MT_DTYPE_NONE));
+    assert_int_equal(mt_dtype_size(MT_DTYPE_COUNT), 0);
+}
+
 static void test_sig_errors_are_located(void **state) {
     (void)state;
     Ctx c;
     SigEntry *e;
     int n;
-    assert_int_equal(parse_sig("*fp32, fp16, 4", &e, &n, &c), -1);
+    assert_int_equal(parse_sig("*fp32, fp12, 4", &e, &n, &c), -1);
     assert_int_equal(c.status, MT_ERR_SIGNATURE);
     assert_int_equal(c.err_loc.col, 8);
-    assert_non_null(strstr(sb_str(&c.err), "<signature>:1:8: error: unknown type 'fp16'"));
-    assert_non_null(strstr(sb_str(&c.err), "*fp32, fp16, 4\n       ^"));
+    assert_non_null(strstr(sb_str(&c.err), "<signature>:1:8: error: unknown type 'fp12'"));
+    assert_non_null(strstr(sb_str(&c.err), "*fp32, fp12, 4\n       ^"));
     done(&c);
     assert_int_equal(parse_sig("*fp32,,i32", &e, &n, &c), -1);
     assert_non_null(strstr(sb_str(&c.err), "empty signature entry"));
     done(&c);
-    assert_int_equal(parse_sig("*bf16", &e, &n, &c), -1);
-    assert_non_null(strstr(sb_str(&c.err), "unknown pointer type '*bf16'"));
+    assert_int_equal(parse_sig("*bf17", &e, &n, &c), -1);
+    assert_non_null(strstr(sb_str(&c.err), "unknown pointer type '*bf17'"));
     done(&c);
     assert_int_equal(parse_sig("'abc", &e, &n, &c), -1);
     assert_non_null(strstr(sb_str(&c.err), "unterminated string"));
@@ -597,6 +631,7 @@ static void test_untrusted_cache_dir(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig_types_and_literals),
+        cmocka_unit_test(test_sig_every_dtype),
         cmocka_unit_test(test_sig_errors_are_located),
         cmocka_unit_test(test_pipeline_snapshots_in_order),
         cmocka_unit_test(test_resource_pass),
