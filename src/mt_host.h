@@ -31,7 +31,8 @@
  * CUDA names provided: __global__ __device__ __host__ __forceinline__
  * __noinline__ __launch_bounds__ __shared__ __align__ __restrict__ blockIdx
  * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
- * __float_as_int float2 float4 int2 int4 longlong2 make_float2 make_float4
+ * __float_as_int __uint_as_float __float_as_uint __longlong_as_double
+ * __double_as_longlong float2 float4 int2 int4 longlong2 make_float2 make_float4
  * make_int2 make_int4 make_longlong2, plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf.
  * This file is embedded in the library as a string (tools/embed.sh) and
@@ -112,6 +113,26 @@ static inline float __int_as_float(int v) {
 static inline int __float_as_int(float f) {
     int v;
     std::memcpy(&v, &f, sizeof v);
+    return v;
+}
+static inline float __uint_as_float(unsigned v) {
+    float f;
+    std::memcpy(&f, &v, sizeof f);
+    return f;
+}
+static inline unsigned __float_as_uint(float f) {
+    unsigned v;
+    std::memcpy(&v, &f, sizeof v);
+    return v;
+}
+static inline double __longlong_as_double(long long v) {
+    double d;
+    std::memcpy(&d, &v, sizeof d);
+    return d;
+}
+static inline long long __double_as_longlong(double d) {
+    long long v;
+    std::memcpy(&v, &d, sizeof v);
     return v;
 }
 
