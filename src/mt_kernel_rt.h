@@ -344,11 +344,10 @@ MT_RT unsigned char mt_f32_to_f8e5_rtz(float f) {
     return (unsigned char)(mt_f32_to_f16_rtz(f) >> 8);
 }
 
-/* fp8 -> bf16 as Triton 3.6 lowers e5m2 (a bit manipulation that does not
+/* e5m2 -> bf16 as Triton 3.6 lowers it (a bit manipulation that does not
  * know e5m2's exponent 31): 0x7c (inf) gives 65536 and the NaN codes give
- * finite values, sign kept.  Differs from mt_bf16 of mt_f8e5_to_f32 only
- * there; from a register the NaN codes are indistinguishable, so this
- * takes the stored bits. */
+ * finite values, sign kept.  Differs from rounding mt_f8e5_to_f32 only
+ * there; it takes bits, so from a register: mt_f8e5_to_bf16(mt_f8e5_store(x)). */
 MT_RT unsigned short mt_f8e5_to_bf16(unsigned char b) {
     unsigned short s = (unsigned short)((b & 0x80u) << 8);
     unsigned e = (b >> 2) & 0x1fu, m = b & 3u;
@@ -366,6 +365,68 @@ MT_RT float mt_round_f16(float x) { return mt_f16_to_f32(mt_f32_to_f16(x)); }
 MT_RT float mt_round_bf16(float x) { return mt_bf16_to_f32(mt_f32_to_bf16(x)); }
 MT_RT float mt_round_f8e4nv(float x) { return mt_f8e4nv_to_f32(mt_f32_to_f8e4nv(x)); }
 MT_RT float mt_round_f8e5(float x) { return mt_f8e5_to_f32(mt_f32_to_f8e5(x)); }
+
+/* ---- loads and stores: a narrow value in a float register, bit-exact ----
+ * Triton loads and stores fp16/bf16/fp8 without converting them, so a NaN
+ * keeps its exact bits from load to store (torch's fp16 NaN is 0x7e00,
+ * bf16's 0x7fc0, which the cvt-based conversions above would turn into
+ * 0x7fff).  mt_X_load keeps the narrow NaN's sign and payload in the
+ * float's NaN payload and mt_X_store puts them back; a NaN produced by
+ * arithmetic (0x7fffffff after mt_round_X) stores as Triton's 0x7fff /
+ * 0x7f.  mt_X_store takes only values the type holds exactly (or NaN), as
+ * registers of that type always do.  A cast of such a register to f32
+ * (x.to(tl.float32)) goes through mt_nan_canon where Triton's cvt makes
+ * every NaN 0x7fffffff: fp16 and fp8 sources, not bf16 (a shift). */
+
+MT_RT float mt_nan_canon(float x) {
+    return (mt_rt_fbits(x) & 0x7fffffffu) > 0x7f800000u ? mt_rt_ffrom(MT_RT_F32_NAN) : x;
+}
+
+MT_RT float mt_f16_load(unsigned short h) {
+    if ((h & 0x7fffu) > 0x7c00u)
+        return mt_rt_ffrom(((unsigned)(h & 0x8000u) << 16) | 0x7f800000u |
+                           ((unsigned)(h & 0x3ffu) << 13));
+    return mt_f16_to_f32(h);
+}
+
+MT_RT unsigned short mt_f16_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        unsigned m = (u >> 13) & 0x3ffu;
+        return (unsigned short)(m ? ((u >> 16) & 0x8000u) | 0x7c00u | m : 0x7fffu);
+    }
+    return mt_f32_to_f16(x);
+}
+
+MT_RT float mt_bf16_load(unsigned short h) { return mt_rt_ffrom((unsigned)h << 16); }
+
+MT_RT unsigned short mt_bf16_store(float x) { return (unsigned short)(mt_rt_fbits(x) >> 16); }
+
+MT_RT float mt_f8e4nv_load(unsigned char b) {
+    if ((b & 0x7fu) == 0x7fu)
+        return mt_rt_ffrom(((unsigned)(b & 0x80u) << 24) | MT_RT_F32_NAN);
+    return mt_f8e4nv_to_f32(b);
+}
+
+MT_RT unsigned char mt_f8e4nv_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (unsigned char)(((u >> 24) & 0x80u) | 0x7fu);
+    return mt_f32_to_f8e4nv(x);
+}
+
+/* e5m2 is the top byte of an fp16, NaN payload included */
+MT_RT float mt_f8e5_load(unsigned char b) { return mt_f16_load((unsigned short)(b << 8)); }
+
+MT_RT unsigned char mt_f8e5_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        unsigned m = (u >> 21) & 3u;
+        return (unsigned char)(m ? ((u >> 24) & 0x80u) | 0x7cu | m : 0x7fu);
+    }
+    /* infinities are e5m2 values: exact, where the satfinite cast clamps */
+    return (unsigned char)(mt_f32_to_f16(x) >> 8);
+}
 
 /* ---- 64-bit integers -> f16/bf16, rounded once (cvt.rn.{f16,bf16}.{s64,u64});
  * i32/u32 sources widen to these exactly (Triton's cvt.rn.bf16.s32 is

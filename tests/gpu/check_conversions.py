@@ -380,6 +380,27 @@ extern "C" __global__ void emu(const unsigned long long *in, unsigned long long 
     if (i < n) out[i] = emulate(src, dst, rtz, in[i]);
 }
 
+/* loads and stores: every fp16/bf16/fp8 pattern survives them, and a
+ * loaded register cast to f32 is what the cvt gives; counts failures */
+extern "C" __global__ void roundtrip(unsigned *bad) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= 65536) return;
+    unsigned short h = (unsigned short)i;
+    unsigned n = 0;
+    n += mt_f16_store(mt_f16_load(h)) != h;
+    n += mt_bf16_store(mt_bf16_load(h)) != h;
+    n += __float_as_uint(mt_nan_canon(mt_f16_load(h))) != __float_as_uint(mt_f16_to_f32(h));
+    n += __float_as_uint(mt_bf16_load(h)) != __float_as_uint(mt_bf16_to_f32(h));
+    if (i < 256) {
+        unsigned char b = (unsigned char)i;
+        n += mt_f8e4nv_store(mt_f8e4nv_load(b)) != b;
+        n += mt_f8e5_store(mt_f8e5_load(b)) != b;
+        n += __float_as_uint(mt_nan_canon(mt_f8e4nv_load(b))) != __float_as_uint(mt_f8e4nv_to_f32(b));
+        n += __float_as_uint(mt_nan_canon(mt_f8e5_load(b))) != __float_as_uint(mt_f8e5_to_f32(b));
+    }
+    if (n) atomicAdd(bad, n);
+}
+
 /* every f32 pattern base + i to the narrow types, as the record's kernels do */
 extern "C" __global__ void narrow_all(unsigned base, long long n, unsigned short *f16,
         unsigned short *bf16, unsigned char *e4, unsigned char *e5, unsigned short *f16z,
@@ -413,10 +434,16 @@ def check(outdir, results, root):
     report = {}
     total = bad = 0
     for software in (False, True):
-        t, b = check_record(cupy, header_module(cupy, root, software), results, names,
-                            report, "software " if software else "")
+        m = header_module(cupy, root, software)
+        t, b = check_record(cupy, m, results, names, report, "software " if software else "")
         total += t
         bad += b
+        count = cupy.zeros(1, dtype=cupy.uint32)
+        m.get_function("roundtrip")((256,), (256,), (count,))
+        rt = int(count.get()[0])
+        report["%sload/store round trips: failures" % ("software " if software else "")] = rt
+        print("%sload/store round trips: %d failures" % ("software " if software else "", rt))
+        bad += rt
     print("recorded casts: %d values, %d mismatches" % (total, bad), flush=True)
     sweep_f32(cupy, mod, report)
     for k, v in report["all_f32"].items():

@@ -144,9 +144,13 @@ static void test_f32_narrowing(void **state) {
              * (bit 12) region shifted for f16: vary bits 0-15 both ways */
             uint32_t u = hi << 16 | low16[i];
             float f = ffrom(u);
+            assert_int_equal(mt_f8e4nv_store(mt_round_f8e4nv(f)), mt_f32_to_f8e4nv(f));
+            assert_int_equal(mt_f8e5_store(mt_round_f8e5(f)), mt_f32_to_f8e5(f));
             if (isnan(f)) {
                 assert_int_equal(mt_f32_to_f16(f), 0x7fff);
                 assert_int_equal(mt_f32_to_bf16(f), 0x7fff);
+                assert_int_equal(mt_f16_store(mt_round_f16(f)), 0x7fff);
+                assert_int_equal(mt_bf16_store(mt_round_bf16(f)), 0x7fff);
                 continue;
             }
             for (int rtz = 0; rtz < 2; rtz++) {
@@ -156,7 +160,11 @@ static void test_f32_narrowing(void **state) {
                 if (got != want || !!signbit(got) != !!signbit(want))
                     fail_msg("f32 %08x -> f16%s: got %04x (%g), want %g", u,
                              rtz ? " rtz" : "", h, got, want);
+                if (!rtz) /* a register rounded, then stored */
+                    assert_int_equal(mt_f16_store(mt_round_f16(f)), h);
                 unsigned short b = rtz ? mt_f32_to_bf16_rtz(f) : mt_f32_to_bf16(f);
+                if (!rtz)
+                    assert_int_equal(mt_bf16_store(mt_round_bf16(f)), b);
                 want = ref_bf16(f, rtz);
                 got = (double)mt_bf16_to_f32(b);
                 if (got != want || !!signbit(got) != !!signbit(want))
@@ -263,6 +271,39 @@ static void test_fp8_rounding(void **state) {
     assert_int_equal(mt_f8e5_to_bf16(0xff), 0xc7e0);
     assert_int_equal(mt_f8e5_to_bf16(0x01), 0x3780);
     assert_int_equal(mt_f8e5_to_bf16(0x3c), mt_f32_to_bf16(1.0f));
+}
+
+/* ---- loads and stores ---- */
+
+/* Every pattern survives a load and a store (NaN payloads too), and the
+ * loaded register cast to f32 is what Triton's cvt gives. */
+static void test_load_store(void **state) {
+    (void)state;
+    for (unsigned h = 0; h < 0x10000; h++) {
+        assert_int_equal(mt_f16_store(mt_f16_load((unsigned short)h)), h);
+        assert_int_equal(fbits(mt_nan_canon(mt_f16_load((unsigned short)h))),
+                         fbits(mt_f16_to_f32((unsigned short)h)));
+        assert_int_equal(mt_bf16_store(mt_bf16_load((unsigned short)h)), h);
+        assert_int_equal(fbits(mt_bf16_load((unsigned short)h)),
+                         fbits(mt_bf16_to_f32((unsigned short)h)));
+    }
+    for (unsigned b = 0; b < 256; b++) {
+        assert_int_equal(mt_f8e4nv_store(mt_f8e4nv_load((unsigned char)b)), b);
+        assert_int_equal(mt_f8e5_store(mt_f8e5_load((unsigned char)b)), b);
+        assert_int_equal(fbits(mt_nan_canon(mt_f8e4nv_load((unsigned char)b))),
+                         fbits(mt_f8e4nv_to_f32((unsigned char)b)));
+        assert_int_equal(fbits(mt_nan_canon(mt_f8e5_load((unsigned char)b))),
+                         fbits(mt_f8e5_to_f32((unsigned char)b)));
+        /* Triton's e5m2 -> bf16 from a register */
+        assert_int_equal(mt_f8e5_to_bf16(mt_f8e5_store(mt_f8e5_load((unsigned char)b))),
+                         mt_f8e5_to_bf16((unsigned char)b));
+    }
+    /* torch's NaNs: a copy keeps them, a cast canonicalises */
+    assert_int_equal(mt_f16_store(mt_f16_load(0x7e00)), 0x7e00);
+    assert_int_equal(mt_f16_store(mt_round_f16(mt_f16_load(0x7e00))), 0x7fff);
+    assert_int_equal(mt_bf16_store(mt_bf16_load(0x7fc0)), 0x7fc0);
+    assert_int_equal(mt_f16_store(ffrom(0x7f800001)), 0x7fff); /* payload below fp16's */
+    assert_int_equal(mt_f8e5_store(INFINITY), 0x7c);
 }
 
 /* ---- integers ---- */
@@ -491,7 +532,7 @@ static void test_triton_record(void **state) {
 
 /* One thread per input; each writes NOUT results, every function of the
  * header on x (float), d (double) and v (long long). */
-enum { NOUT = 36 };
+enum { NOUT = 40 };
 static const char kernel_src[] =
     "extern \"C\" __global__ void __launch_bounds__(128)\n"
     "conv(const float *xs, const double *ds, const long long *vs,\n"
@@ -499,7 +540,7 @@ static const char kernel_src[] =
     "    int i = (int)blockIdx.x * 128 + (int)threadIdx.x;\n"
     "    if (i >= n) return;\n"
     "    float x = xs[i]; double d = ds[i]; long long v = vs[i];\n"
-    "    unsigned long long *r = o + (long long)i * 36;\n"
+    "    unsigned long long *r = o + (long long)i * 40;\n"
     "    r[0] = mt_f32_to_f16(x); r[1] = mt_f32_to_f16_rtz(x); r[2] = mt_f64_to_f16(d);\n"
     "    r[3] = mt_f32_to_bf16(x); r[4] = mt_f32_to_bf16_rtz(x); r[5] = mt_f64_to_bf16(d);\n"
     "    r[6] = mt_f32_to_f8e4nv(x); r[7] = mt_f32_to_f8e5(x); r[8] = mt_f32_to_f8e5_rtz(x);\n"
@@ -519,6 +560,10 @@ static const char kernel_src[] =
     "    r[32] = (unsigned long long)mt_cvt_i64_f(x); r[33] = mt_cvt_u16_f(x);\n"
     "    r[34] = mt_cvt_u64_f(x);\n"
     "    r[35] = (unsigned long long)mt_f64_bits(mt_f64_from_bits(__double_as_longlong(d)));\n"
+    "    r[36] = mt_f16_store(mt_f16_load((unsigned short)v));\n"
+    "    r[37] = mt_bf16_store(mt_bf16_load((unsigned short)v)) | (unsigned long long)mt_f8e5_store(x) << 16;\n"
+    "    r[38] = mt_f8e4nv_store(mt_f8e4nv_load((unsigned char)v)) | (unsigned long long)mt_f8e4nv_store(x) << 8;\n"
+    "    r[39] = __float_as_uint(mt_nan_canon(mt_f16_load((unsigned short)v)));\n"
     "}\n";
 
 /* The same, in C. */
@@ -542,6 +587,10 @@ static void expect(float x, double d, long long v, unsigned long long *r) {
     r[32] = (unsigned long long)mt_cvt_i64_f(x), r[33] = mt_cvt_u16_f(x);
     r[34] = mt_cvt_u64_f(x);
     r[35] = dbits(d);
+    r[36] = mt_f16_store(mt_f16_load((unsigned short)v));
+    r[37] = mt_bf16_store(mt_bf16_load((unsigned short)v)) | (unsigned long long)mt_f8e5_store(x) << 16;
+    r[38] = mt_f8e4nv_store(mt_f8e4nv_load((unsigned char)v)) | (unsigned long long)mt_f8e4nv_store(x) << 8;
+    r[39] = fbits(mt_nan_canon(mt_f16_load((unsigned short)v)));
 }
 
 static void ctx_init(Ctx *c) {
@@ -656,6 +705,7 @@ int main(void) {
         cmocka_unit_test(test_f64_single_rounding),
         cmocka_unit_test(test_fp8_patterns),
         cmocka_unit_test(test_fp8_rounding),
+        cmocka_unit_test(test_load_store),
         cmocka_unit_test(test_int_to_narrow_float),
         cmocka_unit_test(test_float_to_int),
         cmocka_unit_test(test_triton_record),
