@@ -105,36 +105,20 @@ static thread_local mt_host_thread *mt_host_self;
 #define blockDim (mt_host_self->block_dim)
 #define gridDim (mt_host_self->grid_dim)
 
-static inline float __int_as_float(int v) {
-    float f;
-    std::memcpy(&f, &v, sizeof f);
-    return f;
+/* the bits of one type as another (memcpy: no aliasing questions) */
+template <typename To, typename From>
+static inline To mt_host_bitcast(From v) {
+    static_assert(sizeof(To) == sizeof(From), "bit cast between sizes");
+    To out;
+    std::memcpy(&out, &v, sizeof out);
+    return out;
 }
-static inline int __float_as_int(float f) {
-    int v;
-    std::memcpy(&v, &f, sizeof v);
-    return v;
-}
-static inline float __uint_as_float(unsigned v) {
-    float f;
-    std::memcpy(&f, &v, sizeof f);
-    return f;
-}
-static inline unsigned __float_as_uint(float f) {
-    unsigned v;
-    std::memcpy(&v, &f, sizeof v);
-    return v;
-}
-static inline double __longlong_as_double(long long v) {
-    double d;
-    std::memcpy(&d, &v, sizeof d);
-    return d;
-}
-static inline long long __double_as_longlong(double d) {
-    long long v;
-    std::memcpy(&v, &d, sizeof v);
-    return v;
-}
+static inline float __int_as_float(int v) { return mt_host_bitcast<float>(v); }
+static inline int __float_as_int(float f) { return mt_host_bitcast<int>(f); }
+static inline float __uint_as_float(unsigned v) { return mt_host_bitcast<float>(v); }
+static inline unsigned __float_as_uint(float f) { return mt_host_bitcast<unsigned>(f); }
+static inline double __longlong_as_double(long long v) { return mt_host_bitcast<double>(v); }
+static inline long long __double_as_longlong(double d) { return mt_host_bitcast<long long>(d); }
 
 /* ---- vector types (layout and alignment as in CUDA's vector_types.h) ---- */
 

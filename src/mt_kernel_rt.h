@@ -142,17 +142,25 @@ MT_RT float mt_f16_to_f32(unsigned short h) {
 #endif
 }
 
-/* The fp16 bits of a finite or infinite double, rounded once; overflow
- * gives infinity (rn) or the largest finite value (rz) as cvt does. */
-MT_RT unsigned short mt_rt_to_f16(unsigned long long dbits, int rtz) {
+/* The bits of a non-NaN double in a narrow IEEE format (M mantissa bits,
+ * bias B, infinity `inf`), rounded once; overflow gives infinity (rn) or
+ * the largest finite value (rz), as cvt does. */
+MT_RT unsigned short mt_rt_narrow(unsigned long long dbits, int rtz, int M, int B,
+                                  unsigned inf) {
     unsigned short s = (unsigned short)((dbits >> 48) & 0x8000u);
     unsigned long long a = dbits & 0x7fffffffffffffffull;
     if (a == 0x7ff0000000000000ull)
-        return (unsigned short)(s | 0x7c00u);
-    unsigned long long r = mt_rt_round_f64(a, 10, 15, rtz);
-    if (r >= 0x7c00u)
-        r = rtz ? 0x7bffu : 0x7c00u;
+        return (unsigned short)(s | inf);
+    unsigned long long r = mt_rt_round_f64(a, M, B, rtz);
+    if (r >= inf)
+        r = rtz ? inf - 1 : inf;
     return (unsigned short)(s | r);
+}
+MT_RT unsigned short mt_rt_to_f16(unsigned long long dbits, int rtz) {
+    return mt_rt_narrow(dbits, rtz, 10, 15, 0x7c00u);
+}
+MT_RT unsigned short mt_rt_to_bf16(unsigned long long dbits, int rtz) {
+    return mt_rt_narrow(dbits, rtz, 7, 127, 0x7f80u);
 }
 
 /* cvt.rn.f16.f32: round to nearest even; every NaN becomes 0x7fff. */
@@ -208,17 +216,6 @@ MT_RT float mt_bf16_to_f32(unsigned short h) {
 #else
     return mt_rt_ffrom((unsigned)h << 16);
 #endif
-}
-
-MT_RT unsigned short mt_rt_to_bf16(unsigned long long dbits, int rtz) {
-    unsigned short s = (unsigned short)((dbits >> 48) & 0x8000u);
-    unsigned long long a = dbits & 0x7fffffffffffffffull;
-    if (a == 0x7ff0000000000000ull)
-        return (unsigned short)(s | 0x7f80u);
-    unsigned long long r = mt_rt_round_f64(a, 7, 127, rtz);
-    if (r >= 0x7f80u)
-        r = rtz ? 0x7f7fu : 0x7f80u;
-    return (unsigned short)(s | r);
 }
 
 /* cvt.rn.bf16.f32: round to nearest even, subnormals kept; NaN -> 0x7fff. */

@@ -23,29 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mt.h"
+#include "ctx_fixture.h"
 #include "mt_kernel_rt.h"
 
-static uint32_t fbits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-static float ffrom(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static uint64_t dbits(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-static double dfrom(uint64_t u) {
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
+/* the header's own bit access (memcpy; trivially right) */
+#define fbits mt_rt_fbits
+#define ffrom mt_rt_ffrom
+#define dbits(d) ((uint64_t)mt_f64_bits(d))
+#define dfrom(u) mt_f64_from_bits((long long)(u))
 
 /* ---- references ---- */
 
@@ -593,19 +578,8 @@ static void expect(float x, double d, long long v, unsigned long long *r) {
     r[39] = fbits(mt_nan_canon(mt_f16_load((unsigned short)v)));
 }
 
-static void ctx_init(Ctx *c) {
-    memset(c, 0, sizeof *c);
-    c->arena = arena_new();
-    c->filename = "kernel.py";
-}
-
-static void ctx_fini(Ctx *c) {
-    arena_free(c->arena);
-    sb_free(&c->err);
-}
-
 static void test_host_backend(void **state) {
-    (void)state;
+    Ctx *c = *state;
     enum { N = 300 };
     static const uint32_t specials[] = {0x7fc00000, 0xff800001, 0x7f800000, 0xff800000,
                                         0x80000000, 0x477ff000, 0x43e80000, 0x4f000000,
@@ -621,14 +595,12 @@ static void test_host_backend(void **state) {
     }
     unsigned long long *got = calloc((size_t)N * NOUT, sizeof *got);
     assert_non_null(got);
-    Ctx c;
-    ctx_init(&c);
     HostModule *m = NULL;
     const char *types[] = {"const float*", "const double*", "const long long*",
                            "unsigned long long*", "int"};
-    int rc = host_build(&c, kernel_src, "conv", types, 5, &m);
+    int rc = host_build(c, kernel_src, "conv", types, 5, &m);
     if (rc != 0)
-        fprintf(stderr, "%s", sb_str(&c.err));
+        fprintf(stderr, "%s", sb_str(&c->err));
     assert_int_equal(rc, 0);
     const float *px = xs;
     const double *pd = ds;
@@ -637,10 +609,9 @@ static void test_host_backend(void **state) {
     int n = N;
     void *args[] = {&px, &pd, &pv, &po, &n};
     const uint32_t grid[3] = {(N + 127) / 128, 1, 1};
-    rc = host_launch(&c, m, grid, 128, args);
+    rc = host_launch(c, m, grid, 128, args);
     assert_int_equal(rc, 0);
     host_module_free(m);
-    ctx_fini(&c);
     for (int i = 0; i < N; i++) {
         unsigned long long want[NOUT];
         expect(xs[i], ds[i], vs[i], want);
@@ -653,21 +624,18 @@ static void test_host_backend(void **state) {
 }
 
 static void test_nvrtc(void **state) {
-    (void)state;
-    Ctx c;
-    ctx_init(&c);
-    CudaDriver *d = cuda_nvrtc_open(&c);
+    Ctx *c = *state;
+    CudaDriver *d = cuda_nvrtc_open(c);
     if (!d) { /* no NVRTC here: nothing to compile with */
-        assert_int_equal(c.status, MT_ERR_NO_CUDA);
-        ctx_fini(&c);
+        assert_int_equal(c->status, MT_ERR_NO_CUDA);
         skip();
     }
     StrBuf ptx, cubin; /* the cubin: ptxas checks the inline PTX */
     sb_init(&ptx);
     sb_init(&cubin);
-    int rc = nvrtc_compile(&c, d, kernel_src, "sm_90", &ptx, &cubin);
+    int rc = nvrtc_compile(c, d, kernel_src, "sm_90", &ptx, &cubin);
     if (rc != 0)
-        fprintf(stderr, "%s", sb_str(&c.err));
+        fprintf(stderr, "%s", sb_str(&c->err));
     assert_int_equal(rc, 0);
     /* Triton's own instructions */
     static const char *const want[] = {
@@ -683,18 +651,17 @@ static void test_nvrtc(void **state) {
             fail_msg("no %s in the sm_90 PTX", want[i]);
     /* an older GPU: the software bodies, which need none of them */
     sb_clear(&ptx);
-    rc = nvrtc_compile(&c, d, kernel_src, "sm_80", &ptx, NULL);
+    rc = nvrtc_compile(c, d, kernel_src, "sm_80", &ptx, NULL);
     if (rc != 0)
-        fprintf(stderr, "%s", sb_str(&c.err));
+        fprintf(stderr, "%s", sb_str(&c->err));
     assert_int_equal(rc, 0);
     assert_null(strstr(sb_str(&ptx), "e4m3x2"));
     assert_null(strstr(sb_str(&ptx), "cvt.rn.bf16.s64"));
     sb_clear(&cubin);
-    assert_int_equal(nvrtc_compile(&c, d, kernel_src, "sm_80", &ptx, &cubin), 0);
+    assert_int_equal(nvrtc_compile(c, d, kernel_src, "sm_80", &ptx, &cubin), 0);
     sb_free(&ptx);
     sb_free(&cubin);
     cuda_driver_close(d);
-    ctx_fini(&c);
 }
 
 int main(void) {
@@ -709,8 +676,8 @@ int main(void) {
         cmocka_unit_test(test_int_to_narrow_float),
         cmocka_unit_test(test_float_to_int),
         cmocka_unit_test(test_triton_record),
-        cmocka_unit_test(test_host_backend),
-        cmocka_unit_test(test_nvrtc),
+        cmocka_unit_test_setup_teardown(test_host_backend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nvrtc, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
