@@ -363,6 +363,32 @@ MT_RT float mt_round_bf16(float x) { return mt_bf16_to_f32(mt_f32_to_bf16(x)); }
 MT_RT float mt_round_f8e4nv(float x) { return mt_f8e4nv_to_f32(mt_f32_to_f8e4nv(x)); }
 MT_RT float mt_round_f8e5(float x) { return mt_f8e5_to_f32(mt_f32_to_f8e5(x)); }
 
+/* ---- f32 <-> f64: cvt.f64.f32 and cvt.rn.f32.f64 without .ftz ----
+ * Triton keeps subnormals and NaN payloads (made quiet) both ways; a C
+ * cast compiled with flush-to-zero (nvcc/NVRTC -ftz=true, fast math)
+ * flushes them and makes NaN canonical, so the instruction is spelled out.
+ * On the host the C casts do exactly this (x86 SSE, no flushing). */
+
+MT_RT double mt_f32_to_f64(float f) {
+#if MT_RT_SM(100)
+    double d;
+    asm("cvt.f64.f32 %0, %1;" : "=d"(d) : "f"(f));
+    return d;
+#else
+    return (double)f;
+#endif
+}
+
+MT_RT float mt_f64_to_f32(double d) {
+#if MT_RT_SM(100)
+    float f;
+    asm("cvt.rn.f32.f64 %0, %1;" : "=f"(f) : "d"(d));
+    return f;
+#else
+    return (float)d;
+#endif
+}
+
 /* ---- loads and stores: a narrow value in a float register, bit-exact ----
  * Triton loads and stores fp16/bf16/fp8 without converting them, so a NaN
  * keeps its exact bits from load to store (torch's fp16 NaN is 0x7e00,

@@ -335,7 +335,7 @@ __device__ unsigned long long emulate(int src, int dst, int rtz, unsigned long l
         si = w == 64 || !(ui >> (w - 1)) ? (long long)ui : (long long)(ui | ~((1ull << w) - 1));
     }
     }
-    if (sf && !f64) d = (double)f;
+    if (sf && !f64) d = mt_f32_to_f64(f);
     if (dst == 0)
         return sf ? (f64 ? (d != 0 || d != d) : (f != 0 || f != f)) : ui != 0;
     if (dst <= 8) {
@@ -367,8 +367,8 @@ __device__ unsigned long long emulate(int src, int dst, int rtz, unsigned long l
     case 10:
         if (src == 14) return mt_f8e5_to_bf16((unsigned char)in);
         return f64 ? mt_f64_to_bf16(d) : rtz ? mt_f32_to_bf16_rtz(f) : mt_f32_to_bf16(f);
-    case 11: return __float_as_uint(f64 ? (float)d : f);
-    case 12: return (unsigned long long)__double_as_longlong(d);
+    case 11: return __float_as_uint(f64 ? mt_f64_to_f32(d) : f);
+    case 12: return (unsigned long long)__double_as_longlong(f64 ? d : mt_f32_to_f64(f));
     case 13: return mt_f32_to_f8e4nv(f);
     default: return rtz ? mt_f32_to_f8e5_rtz(f) : mt_f32_to_f8e5(f);
     }
@@ -420,7 +420,9 @@ def header_module(cupy, root, software):
     or, with software, the bodies older GPUs and the host get."""
     with open(os.path.join(root, "src", "mt_kernel_rt.h")) as f:
         header = f.read()
-    opts = ("-std=c++17",) + (("-DMT_RT_SOFTWARE",) if software else ())
+    # IEEE subnormals, as mytriton's NVRTC and Triton compile (a run without
+    # it flushed this harness's own f32 compares and casts)
+    opts = ("-std=c++17", "--ftz=false") + (("-DMT_RT_SOFTWARE",) if software else ())
     return cupy.RawModule(code=header + EMULATE_CU, options=opts)
 
 

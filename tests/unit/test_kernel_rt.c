@@ -398,7 +398,7 @@ static int emulate(const char *src, const char *dst, int rtz, uint64_t in, uint6
             si = (long long)ui; /* not used for 64-bit unsigned */
     }
     if (!is_f64 && is_float)
-        d = (double)f;
+        d = mt_f32_to_f64(f);
     if (!strcmp(dst, "i1"))
         *out = is_float ? (is_f64 ? d != 0 : f != 0) || (is_f64 ? isnan(d) : isnan(f))
                         : ui != 0;
@@ -437,9 +437,9 @@ static int emulate(const char *src, const char *dst, int rtz, uint64_t in, uint6
         else
             *out = is_f64 ? mt_f64_to_bf16(d) : rtz ? mt_f32_to_bf16_rtz(f) : mt_f32_to_bf16(f);
     } else if (!strcmp(dst, "f32"))
-        *out = fbits(is_f64 ? (float)d : f);
+        *out = fbits(is_f64 ? mt_f64_to_f32(d) : f);
     else if (!strcmp(dst, "f64"))
-        *out = dbits(d);
+        *out = dbits(is_f64 ? d : mt_f32_to_f64(f));
     else if (!strcmp(dst, "f8e4nv") && !is_f64)
         *out = mt_f32_to_f8e4nv(f);
     else if (!strcmp(dst, "f8e5") && !is_f64)
@@ -544,7 +544,8 @@ static const char kernel_src[] =
     "    r[30] = (unsigned long long)mt_cvt_i8_f(x); r[31] = (unsigned long long)mt_cvt_i32_f(x);\n"
     "    r[32] = (unsigned long long)mt_cvt_i64_f(x); r[33] = mt_cvt_u16_f(x);\n"
     "    r[34] = mt_cvt_u64_f(x);\n"
-    "    r[35] = (unsigned long long)mt_f64_bits(mt_f64_from_bits(__double_as_longlong(d)));\n"
+    "    r[35] = (unsigned long long)mt_f64_bits(mt_f64_from_bits(__double_as_longlong(d))) ^\n"
+    "            (unsigned long long)__double_as_longlong(mt_f32_to_f64(x)) ^ __float_as_uint(mt_f64_to_f32(d));\n"
     "    r[36] = mt_f16_store(mt_f16_load((unsigned short)v));\n"
     "    r[37] = mt_bf16_store(mt_bf16_load((unsigned short)v)) | (unsigned long long)mt_f8e5_store(x) << 16;\n"
     "    r[38] = mt_f8e4nv_store(mt_f8e4nv_load((unsigned char)v)) | (unsigned long long)mt_f8e4nv_store(x) << 8;\n"
@@ -571,7 +572,7 @@ static void expect(float x, double d, long long v, unsigned long long *r) {
     r[30] = (unsigned long long)mt_cvt_i8_f(x), r[31] = (unsigned long long)mt_cvt_i32_f(x);
     r[32] = (unsigned long long)mt_cvt_i64_f(x), r[33] = mt_cvt_u16_f(x);
     r[34] = mt_cvt_u64_f(x);
-    r[35] = dbits(d);
+    r[35] = dbits(d) ^ dbits(mt_f32_to_f64(x)) ^ fbits(mt_f64_to_f32(d));
     r[36] = mt_f16_store(mt_f16_load((unsigned short)v));
     r[37] = mt_bf16_store(mt_bf16_load((unsigned short)v)) | (unsigned long long)mt_f8e5_store(x) << 16;
     r[38] = mt_f8e4nv_store(mt_f8e4nv_load((unsigned char)v)) | (unsigned long long)mt_f8e4nv_store(x) << 8;
@@ -645,7 +646,8 @@ static void test_nvrtc(void **state) {
         "cvt.rn.f16x2.e5m2x2", "cvt.rn.bf16.s64", "cvt.rn.bf16.u64", "cvt.rn.f16.s64",
         "cvt.rn.f16.u64", "cvt.rzi.s16.f64", "cvt.rzi.s32.f64", "cvt.rzi.s64.f64",
         "cvt.rzi.u16.f64", "cvt.rzi.u32.f64", "cvt.rzi.u64.f64", "cvt.rzi.s16.f32",
-        "cvt.rzi.s32.f32", "cvt.rzi.s64.f32", "cvt.rzi.u16.f32", "cvt.rzi.u64.f32"};
+        "cvt.rzi.s32.f32", "cvt.rzi.s64.f32", "cvt.rzi.u16.f32", "cvt.rzi.u64.f32",
+        "cvt.f64.f32", "cvt.rn.f32.f64"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!strstr(sb_str(&ptx), want[i]))
             fail_msg("no %s in the sm_90 PTX", want[i]);
