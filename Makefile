@@ -53,6 +53,10 @@ $(B)/asan/%.o: src/%.c $(HDR)
 $(B)/obj/host.o $(B)/asan/host.o: src/mt_host_h.inc
 src/mt_host_h.inc: src/mt_host.h tools/embed.sh
 	sh tools/embed.sh mt_host_header < src/mt_host.h > $@
+# The conversions generated kernels call, embedded for both backends.
+$(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_kernel_rt_h.inc
+src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
+	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
 
 $(B)/libmytriton.a: $(OBJ)
 	@mkdir -p $(B)
@@ -97,6 +101,9 @@ $(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -O1 $(SANFLAGS) -Isrc -o $@ $< $(ASAN_OBJ) -lcmocka $(LDLIBS)
 
+# test_kernel_rt includes the conversions header and reads Triton's record.
+$(B)/tests/test_kernel_rt $(B)/tests-asan/test_kernel_rt: src/mt_kernel_rt.h tests/unit/data/triton_casts.json
+
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
@@ -137,17 +144,17 @@ test-gpu: all
 
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
@@ -204,7 +211,7 @@ conformance: all
 	@echo "wrote CONFORMANCE.md"
 
 clean:
-	rm -rf $(B) src/mt_host_h.inc $(PYMOD)
+	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
         test-opt test-golden bless

@@ -25,7 +25,9 @@
  *     emitter writes infinities and NaN as bit patterns
  *     (__int_as_float(0x7f800000)) and reserves both names so that no
  *     kernel variable takes them; the prelude is for CUDA text that names
- *     them.  The host backend gets them from <cmath>. */
+ *     them.  The host backend gets them from <cmath>.  The prelude also
+ *     includes mt_kernel_rt.h (the conversions generated kernels call),
+ *     given to NVRTC as a second in-memory header. */
 #include "mt.h"
 
 #include <dlfcn.h>
@@ -111,10 +113,24 @@ struct CudaModule {
 
 static const Loc no_loc = {0, 0};
 
+/* mt_kernel_rt_header: src/mt_kernel_rt.h, the dtype conversions the
+ * generated code calls; the prelude includes it, so every kernel has them.
+ * (A long string: ISO C only promises 4095 characters, every compiler
+ * this builds with takes more.) */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+#include "mt_kernel_rt_h.inc"
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 static const char nvrtc_prelude_name[] = "mytriton_nvrtc_prelude.h";
 static const char nvrtc_prelude[] =
     "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n"
-    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n";
+    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n"
+    "#include \"mt_kernel_rt.h\"\n";
 
 /* ISO C has no object-to-function pointer conversion; POSIX dlsym needs
  * one, done through memcpy of the representation. */
@@ -416,12 +432,13 @@ static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
              nvrtc_prelude_name);
     const char *opts[] = {arch_opt, "-std=c++17", "-default-device",
                           include_opt};
-    const char *hdr_src[] = {nvrtc_prelude};
-    const char *hdr_name[] = {nvrtc_prelude_name};
+    const char *hdr_src[] = {nvrtc_prelude, mt_kernel_rt_header};
+    const char *hdr_name[] = {nvrtc_prelude_name, "mt_kernel_rt.h"};
 
     nvrtcProgram prog = NULL;
-    nvrtcResult r = d->nvrtcCreateProgram(&prog, src, "kernel.cu", 1, hdr_src,
-                                          hdr_name);
+    nvrtcResult r = d->nvrtcCreateProgram(&prog, src, "kernel.cu",
+                                          (int)(sizeof hdr_src / sizeof hdr_src[0]),
+                                          hdr_src, hdr_name);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(c, d, r, "nvrtcCreateProgram");
     int rc = 0;

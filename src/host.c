@@ -44,6 +44,7 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
 #include "mt_host_h.inc"
+#include "mt_kernel_rt_h.inc"
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -173,6 +174,12 @@ static bool valid_ctype(const char *s) {
 static void build_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
                        const char *const *ctypes, int nparams) {
     sb_puts(sb, "#include \"mt_host.h\"\n");
+    /* the conversions kernels call, pasted into the unit so that the cache
+     * key, which covers the unit, covers them; the #line keeps the kernel
+     * text's line numbers what they were without it */
+    sb_puts(sb, "#line 1 \"mt_kernel_rt.h\"\n");
+    sb_puts(sb, mt_kernel_rt_header);
+    sb_puts(sb, "#line 2 \"kernel.cpp\"\n");
     sb_puts(sb, cuda_src);
     sb_puts(sb, "\n#line 1 \"<mytriton host trampoline>\"\n");
     sb_printf(sb, "extern \"C\" void mt_host_entry(void **a, mt_host_thread *self) {\n"

@@ -32,8 +32,9 @@
  * CUDA names provided: __global__ __device__ __host__ __forceinline__
  * __noinline__ __launch_bounds__ __shared__ __align__ __restrict__ blockIdx
  * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
- * __float_as_int float2 float4 int2 int4 uint2 uint4 longlong2 ulonglong2 double2 and
- * their make_ functions, plus <cmath>'s expf logf sqrtf fabsf
+ * __float_as_int __uint_as_float __float_as_uint __longlong_as_double
+ * __double_as_longlong float2 float4 int2 int4 uint2 uint4 longlong2
+ * ulonglong2 double2 and their make_ functions, plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf.
  * This file is embedded in the library as a string (tools/embed.sh) and
  * written next to each kernel it compiles, so it is self-contained. */
@@ -105,16 +106,20 @@ static thread_local mt_host_thread *mt_host_self;
 #define blockDim (mt_host_self->block_dim)
 #define gridDim (mt_host_self->grid_dim)
 
-static inline float __int_as_float(int v) {
-    float f;
-    std::memcpy(&f, &v, sizeof f);
-    return f;
+/* the bits of one type as another (memcpy: no aliasing questions) */
+template <typename To, typename From>
+static inline To mt_host_bitcast(From v) {
+    static_assert(sizeof(To) == sizeof(From), "bit cast between sizes");
+    To out;
+    std::memcpy(&out, &v, sizeof out);
+    return out;
 }
-static inline int __float_as_int(float f) {
-    int v;
-    std::memcpy(&v, &f, sizeof v);
-    return v;
-}
+static inline float __int_as_float(int v) { return mt_host_bitcast<float>(v); }
+static inline int __float_as_int(float f) { return mt_host_bitcast<int>(f); }
+static inline float __uint_as_float(unsigned v) { return mt_host_bitcast<float>(v); }
+static inline unsigned __float_as_uint(float f) { return mt_host_bitcast<unsigned>(f); }
+static inline double __longlong_as_double(long long v) { return mt_host_bitcast<double>(v); }
+static inline long long __double_as_longlong(double d) { return mt_host_bitcast<long long>(d); }
 
 /* ---- vector types (layout and alignment as in CUDA's vector_types.h) ---- */
 

@@ -107,12 +107,18 @@ static bool is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
 
 /* Value conversion (not reinterpretation), as Triton's cast allows: any
  * number or bool to any number or bool, except between an fp8 type and
- * an integer or bool; pointers never. */
+ * an integer, bool, f64 or another fp8 type; pointers never. */
 static bool convertible(Type from, DType to) {
     if (from.is_ptr || !valid_dtype(from.dtype) || !valid_dtype(to))
         return false;
     bool from_int = !dtype_is_float((DType)from.dtype);
     bool to_int = !dtype_is_float(to);
+    if (from.dtype == to)
+        return true;
+    if (is_fp8(from.dtype) && (is_fp8(to) || to == DT_F64))
+        return false;
+    if (is_fp8(to) && from.dtype == DT_F64)
+        return false;
     return !((is_fp8(from.dtype) && to_int) || (is_fp8(to) && from_int));
 }
 

@@ -1,0 +1,626 @@
+/* mt_kernel_rt.h: the dtype conversions generated kernels call, for NVRTC
+ * and for the host backend.
+ *
+ * Input: values as the generated CUDA C holds them: fp16, bf16 and fp8 in
+ * `float` registers (always a value the narrow type represents exactly),
+ * in memory as their bit patterns (unsigned short, unsigned char); fp32,
+ * fp64 and integers as themselves.  Output: the bits Triton 3.6 produces
+ * for the same cast on sm_90, for every input: NaN, infinities, -0.0,
+ * out-of-range values included.  Every rule below was read off Triton's
+ * results on an H200 (tests/gpu/check_conversions.py records them; the
+ * unit test test_kernel_rt.c checks this file against that record).
+ *
+ * Invariants:
+ *   - each function has two bodies: under __CUDA_ARCH__ the PTX cvt
+ *     instruction Triton itself emits (so fp16/bf16 kernels run at
+ *     bandwidth), elsewhere plain integer arithmetic on the bits giving the
+ *     same bits; where an instruction needs a newer GPU than the one
+ *     compiled for, the device uses the software body too;
+ *   - no C undefined behaviour on any input: a float is never converted to
+ *     an integer type that cannot hold its truncated value, and signed
+ *     results are formed from unsigned ones;
+ *   - valid C11 (static inline) as well as C++ (NVRTC, the host C++17
+ *     compiler), using no header under CUDA and only <string.h> elsewhere,
+ *     so the unit tests can include it directly. */
+#ifndef MT_KERNEL_RT_H
+#define MT_KERNEL_RT_H
+
+#if defined(__CUDACC__)
+#define MT_RT static __device__ __forceinline__
+#else
+#include <string.h>
+#define MT_RT static inline
+#endif
+
+/* MT_RT_SOFTWARE: the software bodies on the GPU too (what an older GPU
+ * gets; tests/gpu/check_conversions.py checks them there) */
+#if defined(__CUDA_ARCH__) && !defined(MT_RT_SOFTWARE)
+#define MT_RT_SM(n) (__CUDA_ARCH__ >= (n))
+#else
+#define MT_RT_SM(n) 0
+#endif
+
+/* ---- bit access ---- */
+
+#if defined(__CUDA_ARCH__)
+MT_RT unsigned mt_rt_fbits(float f) { return __float_as_uint(f); }
+MT_RT float mt_rt_ffrom(unsigned u) { return __uint_as_float(u); }
+MT_RT long long mt_f64_bits(double d) { return __double_as_longlong(d); }
+MT_RT double mt_f64_from_bits(long long v) { return __longlong_as_double(v); }
+#else
+MT_RT unsigned mt_rt_fbits(float f) {
+    unsigned u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+MT_RT float mt_rt_ffrom(unsigned u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+MT_RT long long mt_f64_bits(double d) {
+    long long v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+}
+MT_RT double mt_f64_from_bits(long long v) {
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+#endif
+
+#define MT_RT_F32_NAN 0x7fffffffu /* the NaN every cvt to f32 produces */
+
+/* ---- the one rounding routine behind every narrowing ----
+ * The value m * 2^e2 (m > 0, its top bit at bit msb) rounded to a binary
+ * format of M mantissa bits and exponent bias B, with subnormals: the
+ * magnitude bits of the result, possibly at or past the format's infinity
+ * (the caller saturates or overflows as its instruction does).  Rounding
+ * to nearest even, or toward zero when rtz.  Doubles and 64-bit integers
+ * go through here directly, so there is one rounding, never two. */
+MT_RT unsigned long long mt_rt_round_bits(unsigned long long m, int msb, int e2,
+                                          int M, int B, int rtz) {
+    int E = msb + e2, emin = 1 - B;
+    /* normal: shift the top bit to the implicit-bit position M; a value
+     * below the normal range is shifted further, to units of 2^(emin-M) */
+    int shift = msb - M + (E < emin ? emin - E : 0);
+    unsigned long long q;
+    if (shift <= 0)
+        q = m << -shift;
+    else if (shift > 63)
+        q = 0; /* below half the smallest subnormal, as m < 2^63 */
+    else {
+        q = m >> shift;
+        unsigned long long rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+        if (!rtz && (rem > half || (rem == half && (q & 1))))
+            q++;
+    }
+    /* q holds the implicit bit, so adding it carries into the exponent */
+    if (E < emin)
+        return q;
+    return ((unsigned long long)(E + B - 1) << M) + q;
+}
+
+/* A finite nonzero double as (m, msb, e2) for mt_rt_round_bits; doubles
+ * below 2^-1022 are far below every narrow format and round to zero. */
+MT_RT unsigned long long mt_rt_round_f64(unsigned long long abits, int M, int B, int rtz) {
+    int e = (int)(abits >> 52);
+    if (e == 0)
+        return 0;
+    return mt_rt_round_bits((abits & 0xfffffffffffffull) | (1ull << 52), 52, e - 1075, M, B,
+                            rtz);
+}
+
+MT_RT unsigned long long mt_rt_round_u64(unsigned long long u, int M, int B) {
+    if (u == 0)
+        return 0;
+    int msb = 0;
+    for (int s = 32; s > 0; s >>= 1)
+        if (u >> (msb + s))
+            msb += s;
+    return mt_rt_round_bits(u, msb, 0, M, B, 0);
+}
+
+/* ---- fp16 ---- */
+
+/* cvt.f32.f16: exact; every NaN becomes the canonical 0x7fffffff. */
+MT_RT float mt_f16_to_f32(unsigned short h) {
+#if MT_RT_SM(530)
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#else
+    unsigned s = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 31)
+        return mt_rt_ffrom(m ? MT_RT_F32_NAN : s | 0x7f800000u);
+    if (e == 0) { /* subnormal: m * 2^-24, exact in float */
+        float v = (float)m * 5.9604644775390625e-8f;
+        return mt_rt_ffrom(s | mt_rt_fbits(v));
+    }
+    return mt_rt_ffrom(s | ((e + 112) << 23) | (m << 13));
+#endif
+}
+
+/* The bits of a non-NaN double in a narrow IEEE format (M mantissa bits,
+ * bias B, infinity `inf`), rounded once; overflow gives infinity (rn) or
+ * the largest finite value (rz), as cvt does. */
+MT_RT unsigned short mt_rt_narrow(unsigned long long dbits, int rtz, int M, int B,
+                                  unsigned inf) {
+    unsigned short s = (unsigned short)((dbits >> 48) & 0x8000u);
+    unsigned long long a = dbits & 0x7fffffffffffffffull;
+    if (a == 0x7ff0000000000000ull)
+        return (unsigned short)(s | inf);
+    unsigned long long r = mt_rt_round_f64(a, M, B, rtz);
+    if (r >= inf)
+        r = rtz ? inf - 1 : inf;
+    return (unsigned short)(s | r);
+}
+MT_RT unsigned short mt_rt_to_f16(unsigned long long dbits, int rtz) {
+    return mt_rt_narrow(dbits, rtz, 10, 15, 0x7c00u);
+}
+MT_RT unsigned short mt_rt_to_bf16(unsigned long long dbits, int rtz) {
+    return mt_rt_narrow(dbits, rtz, 7, 127, 0x7f80u);
+}
+
+/* cvt.rn.f16.f32: round to nearest even; every NaN becomes 0x7fff. */
+MT_RT unsigned short mt_f32_to_f16(float f) {
+#if MT_RT_SM(530)
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    if ((mt_rt_fbits(f) & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return mt_rt_to_f16((unsigned long long)mt_f64_bits((double)f), 0);
+#endif
+}
+
+/* cvt.rz.f16.f32 (fp_downcast_rounding="rtz"): finite values past 65504
+ * give 65504, infinities stay infinite, NaN gives 0x7fff. */
+MT_RT unsigned short mt_f32_to_f16_rtz(float f) {
+#if MT_RT_SM(530)
+    unsigned short h;
+    asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    if ((mt_rt_fbits(f) & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return mt_rt_to_f16((unsigned long long)mt_f64_bits((double)f), 1);
+#endif
+}
+
+/* cvt.rn.f16.f64: one rounding straight from double.  Unlike the f32
+ * source, a NaN keeps its sign and the top of its payload, made quiet. */
+MT_RT unsigned short mt_f64_to_f16(double d) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d));
+    return h;
+#else
+    unsigned long long b = (unsigned long long)mt_f64_bits(d);
+    if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        return (unsigned short)(((b >> 48) & 0x8000u) | 0x7e00u | ((b >> 42) & 0x3ffu));
+    return mt_rt_to_f16(b, 0);
+#endif
+}
+
+/* ---- bf16 ---- */
+
+/* cvt.f32.bf16: a shift; NaN payloads (even signalling ones) survive. */
+MT_RT float mt_bf16_to_f32(unsigned short h) {
+#if MT_RT_SM(900)
+    float f;
+    asm("cvt.f32.bf16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#else
+    return mt_rt_ffrom((unsigned)h << 16);
+#endif
+}
+
+/* cvt.rn.bf16.f32: round to nearest even, subnormals kept; NaN -> 0x7fff. */
+MT_RT unsigned short mt_f32_to_bf16(float f) {
+#if MT_RT_SM(800)
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    unsigned u = mt_rt_fbits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
+}
+
+/* cvt.rz.bf16.f32: truncation of the low 16 bits; NaN -> 0x7fff. */
+MT_RT unsigned short mt_f32_to_bf16_rtz(float f) {
+#if MT_RT_SM(800)
+    unsigned short h;
+    asm("cvt.rz.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    unsigned u = mt_rt_fbits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (unsigned short)(u >> 16);
+#endif
+}
+
+/* cvt.rn.bf16.f64: one rounding; a NaN keeps sign and payload top, quiet. */
+MT_RT unsigned short mt_f64_to_bf16(double d) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(h) : "d"(d));
+    return h;
+#else
+    unsigned long long b = (unsigned long long)mt_f64_bits(d);
+    if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        return (unsigned short)(((b >> 48) & 0x8000u) | 0x7fc0u | ((b >> 45) & 0x7fu));
+    return mt_rt_to_bf16(b, 0);
+#endif
+}
+
+/* ---- fp8 (storage only; Triton converts them from and to f32/f16/bf16) ---- */
+
+/* e4m3fn through cvt.rn.f16x2.e4m3x2 and cvt.f32.f16, as Triton lowers
+ * it: no infinities; 0x7f and 0xff are NaN and give 0x7fffffff. */
+MT_RT float mt_f8e4nv_to_f32(unsigned char b) {
+#if MT_RT_SM(890)
+    unsigned r;
+    unsigned short in = b;
+    asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"(in));
+    return mt_f16_to_f32((unsigned short)(r & 0xffffu));
+#else
+    unsigned s = (unsigned)(b & 0x80u) << 24, e = (b >> 3) & 0xfu, m = b & 7u;
+    if ((b & 0x7fu) == 0x7fu)
+        return mt_rt_ffrom(MT_RT_F32_NAN);
+    if (e == 0) /* subnormal: m * 2^-9 */
+        return mt_rt_ffrom(s | mt_rt_fbits((float)m * 0.001953125f));
+    return mt_rt_ffrom(s | ((e + 120) << 23) | (m << 20));
+#endif
+}
+
+/* cvt.rn.satfinite.e4m3x2.f32: round to nearest even, then magnitudes past
+ * 448 (infinities too) saturate to +-448; every NaN gives 0x7f. */
+MT_RT unsigned char mt_f32_to_f8e4nv(float f) {
+#if MT_RT_SM(890)
+    unsigned short r;
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
+    return (unsigned char)(r & 0xffu);
+#else
+    unsigned u = mt_rt_fbits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7f;
+    unsigned long long r = 0x7e; /* saturated */
+    if ((u & 0x7fffffffu) < 0x7f800000u)
+        r = mt_rt_round_f64((unsigned long long)mt_f64_bits((double)f) & 0x7fffffffffffffffull,
+                            3, 7, 0);
+    return (unsigned char)(((u >> 24) & 0x80u) | (r > 0x7eu ? 0x7eu : r));
+#endif
+}
+
+/* e5m2 is the top byte of an fp16; through cvt.rn.f16x2.e5m2x2 every NaN
+ * (0x7d-0x7f, 0xfd-0xff) gives 0x7fffffff, 0x7c/0xfc are infinities. */
+MT_RT float mt_f8e5_to_f32(unsigned char b) {
+#if MT_RT_SM(890)
+    unsigned r;
+    unsigned short in = b;
+    asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(r) : "h"(in));
+    return mt_f16_to_f32((unsigned short)(r & 0xffffu));
+#else
+    if ((b & 0x7fu) > 0x7cu)
+        return mt_rt_ffrom(MT_RT_F32_NAN);
+    return mt_f16_to_f32((unsigned short)(b << 8));
+#endif
+}
+
+/* cvt.rn.satfinite.e5m2x2.f32: round to nearest even, magnitudes past
+ * 57344 (infinities too) saturate to +-57344; every NaN gives 0x7f. */
+MT_RT unsigned char mt_f32_to_f8e5(float f) {
+#if MT_RT_SM(890)
+    unsigned short r;
+    asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
+    return (unsigned char)(r & 0xffu);
+#else
+    unsigned u = mt_rt_fbits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7f;
+    unsigned long long r = 0x7b;
+    if ((u & 0x7fffffffu) < 0x7f800000u)
+        r = mt_rt_round_f64((unsigned long long)mt_f64_bits((double)f) & 0x7fffffffffffffffull,
+                            2, 15, 0);
+    return (unsigned char)(((u >> 24) & 0x80u) | (r > 0x7bu ? 0x7bu : r));
+#endif
+}
+
+/* fp_downcast_rounding="rtz" to e5m2: Triton truncates to fp16
+ * (cvt.rz.f16.f32) and keeps the top byte, so unlike the rn cast it does
+ * not saturate infinities (+-inf -> 0x7c/0xfc) and finite values past
+ * 57344 give +-57344.  Triton refuses "rtz" for e4m3 (no lowering). */
+MT_RT unsigned char mt_f32_to_f8e5_rtz(float f) {
+    return (unsigned char)(mt_f32_to_f16_rtz(f) >> 8);
+}
+
+/* e5m2 -> bf16 as Triton 3.6 lowers it (a bit manipulation that does not
+ * know e5m2's exponent 31): 0x7c (inf) gives 65536 and the NaN codes give
+ * finite values, sign kept.  Differs from rounding mt_f8e5_to_f32 only
+ * there; it takes bits, so from a register: mt_f8e5_to_bf16(mt_f8e5_store(x)). */
+MT_RT unsigned short mt_f8e5_to_bf16(unsigned char b) {
+    unsigned short s = (unsigned short)((b & 0x80u) << 8);
+    unsigned e = (b >> 2) & 0x1fu, m = b & 3u;
+    if (e == 0) { /* subnormal m * 2^-16 */
+        if (m == 0)
+            return s;
+        return (unsigned short)(s | (m == 1 ? 0x3780u : m == 2 ? 0x3800u : 0x3840u));
+    }
+    return (unsigned short)(s | ((e + 112) << 7) | (m << 5));
+}
+
+/* ---- register rounding: x to the narrow type (RNE) and back ---- */
+
+MT_RT float mt_round_f16(float x) { return mt_f16_to_f32(mt_f32_to_f16(x)); }
+MT_RT float mt_round_bf16(float x) { return mt_bf16_to_f32(mt_f32_to_bf16(x)); }
+MT_RT float mt_round_f8e4nv(float x) { return mt_f8e4nv_to_f32(mt_f32_to_f8e4nv(x)); }
+MT_RT float mt_round_f8e5(float x) { return mt_f8e5_to_f32(mt_f32_to_f8e5(x)); }
+
+/* ---- f32 <-> f64: cvt.f64.f32 and cvt.rn.f32.f64 without .ftz ----
+ * Triton keeps subnormals and NaN payloads (made quiet) both ways; a C
+ * cast compiled with flush-to-zero (nvcc/NVRTC -ftz=true, fast math)
+ * flushes them and makes NaN canonical, so the instruction is spelled out.
+ * On the host the C casts do exactly this (x86 SSE, no flushing). */
+
+MT_RT double mt_f32_to_f64(float f) {
+#if MT_RT_SM(100)
+    double d;
+    asm("cvt.f64.f32 %0, %1;" : "=d"(d) : "f"(f));
+    return d;
+#else
+    return (double)f;
+#endif
+}
+
+MT_RT float mt_f64_to_f32(double d) {
+#if MT_RT_SM(100)
+    float f;
+    asm("cvt.rn.f32.f64 %0, %1;" : "=f"(f) : "d"(d));
+    return f;
+#else
+    return (float)d;
+#endif
+}
+
+/* fp_downcast_rounding="rtz" from f64 (cvt.rz.f32.f64): the nearest
+ * float, stepped one toward zero when it rounded away; past the largest
+ * float that is FLT_MAX, not inf. */
+MT_RT float mt_f64_to_f32_rtz(double d) {
+#if MT_RT_SM(100)
+    float f;
+    asm("cvt.rz.f32.f64 %0, %1;" : "=f"(f) : "d"(d));
+    return f;
+#else
+    float f = (float)d;
+    double back = (double)f;
+    if (d == d && (back > d ? back > 0 && d >= 0 : back < d && d < 0 && back < 0)) {
+        unsigned u = mt_rt_fbits(f) - 1u; /* one step toward zero */
+        f = mt_rt_ffrom(u);
+    }
+    return f;
+#endif
+}
+
+/* ---- loads and stores: a narrow value in a float register, bit-exact ----
+ * Triton loads and stores fp16/bf16/fp8 without converting them, so a NaN
+ * keeps its exact bits from load to store (torch's fp16 NaN is 0x7e00,
+ * bf16's 0x7fc0, which the cvt-based conversions above would turn into
+ * 0x7fff).  mt_X_load keeps the narrow NaN's sign and payload in the
+ * float's NaN payload and mt_X_store puts them back; a NaN produced by
+ * arithmetic (0x7fffffff after mt_round_X) stores as Triton's 0x7fff /
+ * 0x7f.  mt_X_store takes only values the type holds exactly (or NaN), as
+ * registers of that type always do.  A cast of such a register to f32
+ * (x.to(tl.float32)) goes through mt_nan_canon where Triton's cvt makes
+ * every NaN 0x7fffffff: fp16 and fp8 sources, not bf16 (a shift). */
+
+MT_RT float mt_nan_canon(float x) {
+    return (mt_rt_fbits(x) & 0x7fffffffu) > 0x7f800000u ? mt_rt_ffrom(MT_RT_F32_NAN) : x;
+}
+
+MT_RT float mt_f16_load(unsigned short h) {
+    if ((h & 0x7fffu) > 0x7c00u)
+        return mt_rt_ffrom(((unsigned)(h & 0x8000u) << 16) | 0x7f800000u |
+                           ((unsigned)(h & 0x3ffu) << 13));
+    return mt_f16_to_f32(h);
+}
+
+MT_RT unsigned short mt_f16_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        unsigned m = (u >> 13) & 0x3ffu;
+        return (unsigned short)(m ? ((u >> 16) & 0x8000u) | 0x7c00u | m : 0x7fffu);
+    }
+    return mt_f32_to_f16(x);
+}
+
+MT_RT float mt_bf16_load(unsigned short h) { return mt_rt_ffrom((unsigned)h << 16); }
+
+MT_RT unsigned short mt_bf16_store(float x) { return (unsigned short)(mt_rt_fbits(x) >> 16); }
+
+MT_RT float mt_f8e4nv_load(unsigned char b) {
+    if ((b & 0x7fu) == 0x7fu)
+        return mt_rt_ffrom(((unsigned)(b & 0x80u) << 24) | MT_RT_F32_NAN);
+    return mt_f8e4nv_to_f32(b);
+}
+
+MT_RT unsigned char mt_f8e4nv_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (unsigned char)(((u >> 24) & 0x80u) | 0x7fu);
+    return mt_f32_to_f8e4nv(x);
+}
+
+/* e5m2 is the top byte of an fp16, NaN payload included */
+MT_RT float mt_f8e5_load(unsigned char b) { return mt_f16_load((unsigned short)(b << 8)); }
+
+MT_RT unsigned char mt_f8e5_store(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        unsigned m = (u >> 21) & 3u;
+        return (unsigned char)(m ? ((u >> 24) & 0x80u) | 0x7cu | m : 0x7fu);
+    }
+    /* infinities are e5m2 values: exact, where the satfinite cast clamps */
+    return (unsigned char)(mt_f32_to_f16(x) >> 8);
+}
+
+/* ---- 64-bit integers -> f16/bf16, rounded once (cvt.rn.{f16,bf16}.{s64,u64});
+ * i32/u32 sources widen to these exactly (Triton's cvt.rn.bf16.s32 is
+ * one rounding too; going through float would round twice). ---- */
+
+MT_RT unsigned long long mt_rt_mag(long long v) {
+    return v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+}
+
+MT_RT unsigned short mt_u64_to_bf16(unsigned long long v) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.bf16.u64 %0, %1;" : "=h"(h) : "l"(v));
+    return h;
+#else
+    unsigned long long r = mt_rt_round_u64(v, 7, 127);
+    return (unsigned short)r; /* 2^64 is far from bf16's overflow */
+#endif
+}
+
+MT_RT unsigned short mt_i64_to_bf16(long long v) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.bf16.s64 %0, %1;" : "=h"(h) : "l"(v));
+    return h;
+#else
+    return (unsigned short)((v < 0 ? 0x8000u : 0u) | mt_rt_round_u64(mt_rt_mag(v), 7, 127));
+#endif
+}
+
+MT_RT unsigned short mt_u64_to_f16(unsigned long long v) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.f16.u64 %0, %1;" : "=h"(h) : "l"(v));
+    return h;
+#else
+    unsigned long long r = mt_rt_round_u64(v, 10, 15);
+    return (unsigned short)(r >= 0x7c00u ? 0x7c00u : r);
+#endif
+}
+
+MT_RT unsigned short mt_i64_to_f16(long long v) {
+#if MT_RT_SM(900)
+    unsigned short h;
+    asm("cvt.rn.f16.s64 %0, %1;" : "=h"(h) : "l"(v));
+    return h;
+#else
+    unsigned long long r = mt_rt_round_u64(mt_rt_mag(v), 10, 15);
+    return (unsigned short)((v < 0 ? 0x8000u : 0u) | (r >= 0x7c00u ? 0x7c00u : r));
+#endif
+}
+
+/* ---- float -> integer, as Triton lowers fptosi/fptoui ----
+ * Truncation toward zero, saturating to the range of the instruction's
+ * destination: cvt.rzi.{s,u}{16,32,64}; i8/u8 use the 16-bit instruction
+ * and keep the low byte (so 300.0 -> i8 44, -1.0 -> u8 0, 1e9 -> u8 255).
+ * NaN depends on the source width: from f32 (and fp16/bf16, which Triton
+ * converts with the .f16/.bf16 forms, same results) NaN gives 0 for 16/32
+ * bits and 0x8000000000000000 for 64; from f64 it gives the top bit of
+ * the destination (0x8000, 0x80000000, 0x8000000000000000), i8/u8 then
+ * keeping 0.  mt_cvt_X takes an f64 source, mt_cvt_X_f the others. */
+
+/* The saturated, truncated value of a non-NaN x in `width` bits, as the
+ * 64-bit pattern (signed results sign-extended); every C conversion here
+ * is of a value the target type holds. */
+MT_RT unsigned long long mt_rt_sat(double x, int width, int is_signed) {
+    if (is_signed) {
+        unsigned long long maxv = (1ull << (width - 1)) - 1;
+        double lim = (double)(maxv + 1); /* 2^(width-1), exact */
+        if (x <= -lim)
+            return ~maxv;
+        if (x >= lim)
+            return maxv;
+        return (unsigned long long)(long long)x;
+    }
+    unsigned long long maxv = width == 64 ? ~0ull : (1ull << width) - 1;
+    double lim = width == 64 ? 18446744073709551616.0 : (double)(maxv + 1);
+    if (!(x >= 1.0))
+        return 0;
+    if (x >= lim)
+        return maxv;
+    return (unsigned long long)x;
+}
+
+#if MT_RT_SM(100)
+#define MT_RT_CVTI(SRC, CS, FT)                                                        \
+    MT_RT unsigned long long mt_rt_cvti_##SRC(FT x, int width, int is_signed) {       \
+        if (is_signed && width <= 16) {                                                \
+            short r;                                                                   \
+            asm("cvt.rzi.s16." #SRC " %0, %1;" : "=h"(r) : CS(x));                     \
+            return (unsigned long long)(long long)r;                                   \
+        }                                                                              \
+        if (is_signed && width == 32) {                                                \
+            int r;                                                                     \
+            asm("cvt.rzi.s32." #SRC " %0, %1;" : "=r"(r) : CS(x));                     \
+            return (unsigned long long)(long long)r;                                   \
+        }                                                                              \
+        if (is_signed) {                                                               \
+            long long r;                                                               \
+            asm("cvt.rzi.s64." #SRC " %0, %1;" : "=l"(r) : CS(x));                     \
+            return (unsigned long long)r;                                              \
+        }                                                                              \
+        if (width <= 16) {                                                             \
+            unsigned short r;                                                          \
+            asm("cvt.rzi.u16." #SRC " %0, %1;" : "=h"(r) : CS(x));                     \
+            return r;                                                                  \
+        }                                                                              \
+        if (width == 32) {                                                             \
+            unsigned r;                                                                \
+            asm("cvt.rzi.u32." #SRC " %0, %1;" : "=r"(r) : CS(x));                     \
+            return r;                                                                  \
+        }                                                                              \
+        unsigned long long r;                                                          \
+        asm("cvt.rzi.u64." #SRC " %0, %1;" : "=l"(r) : CS(x));                         \
+        return r;                                                                      \
+    }
+MT_RT_CVTI(f32, "f", float)
+MT_RT_CVTI(f64, "d", double)
+#undef MT_RT_CVTI
+#else
+MT_RT unsigned long long mt_rt_cvti_f64(double x, int width, int is_signed) {
+    int w = width < 16 ? 16 : width;
+    if (((unsigned long long)mt_f64_bits(x) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        return 1ull << (w - 1);
+    return mt_rt_sat(x, w, is_signed);
+}
+MT_RT unsigned long long mt_rt_cvti_f32(float x, int width, int is_signed) {
+    int w = width < 16 ? 16 : width;
+    if ((mt_rt_fbits(x) & 0x7fffffffu) > 0x7f800000u)
+        return w == 64 ? 1ull << 63 : 0;
+    return mt_rt_sat((double)x, w, is_signed);
+}
+#endif
+
+/* the integer result is the low `width` bits (a conversion C defines for
+ * the unsigned types and every compiler used here wraps for the signed) */
+#define MT_RT_CVT(NAME, T, W, S)                                                       \
+    MT_RT T mt_cvt_##NAME(double x) { return (T)mt_rt_cvti_f64(x, W, S); }             \
+    MT_RT T mt_cvt_##NAME##_f(float x) { return (T)mt_rt_cvti_f32(x, W, S); }
+MT_RT_CVT(i8, signed char, 8, 1)
+MT_RT_CVT(i16, short, 16, 1)
+MT_RT_CVT(i32, int, 32, 1)
+MT_RT_CVT(i64, long long, 64, 1)
+MT_RT_CVT(u8, unsigned char, 8, 0)
+MT_RT_CVT(u16, unsigned short, 16, 0)
+MT_RT_CVT(u32, unsigned, 32, 0)
+MT_RT_CVT(u64, unsigned long long, 64, 0)
+#undef MT_RT_CVT
+
+/* kernel text follows: leave it no macro but the include guard */
+#undef MT_RT
+#undef MT_RT_SM
+#undef MT_RT_F32_NAN
+
+#endif /* MT_KERNEL_RT_H */
