@@ -186,10 +186,16 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("axis"), ANY("keep_dims"), ANY("dtype")},
         "sum(input, axis=None, keep_dims=False, dtype=None): reduction (integers "
         "narrower than 32 bits sum in int32/uint32)"},
-    {"tl.max", TLM, h_reduce, OP_MAX, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
-        "max(input, axis=None, keep_dims=False): reduction"},
-    {"tl.min", TLM, h_reduce, OP_MIN, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
-        "min(input, axis=None, keep_dims=False): reduction"},
+    {"tl.max", TLM, h_reduce, OP_MAX, 1,
+        {ANY("input"), ANY("axis"), ANY("return_indices"),
+         ANY("return_indices_tie_break_left"), ANY("keep_dims")},
+        "max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, "
+        "keep_dims=False): reduction (types narrower than 32 bits in int32/float32)"},
+    {"tl.min", TLM, h_reduce, OP_MIN, 1,
+        {ANY("input"), ANY("axis"), ANY("return_indices"),
+         ANY("return_indices_tie_break_left"), ANY("keep_dims")},
+        "min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, "
+        "keep_dims=False): reduction (types narrower than 32 bits in int32/float32)"},
     {"tl.zeros", TL_, h_fill, OP_ZEROS, 2, {{"shape", P_SHAPE}, {"dtype", P_BLOCK_DTYPE}},
         "zeros(shape, dtype) -> block of zeros"},
     {"tl.full", TL_, h_fill, OP_FULL, 3,
@@ -574,13 +580,27 @@ static int h_reduce(Elab *E, Call *c, CV *out) {
         if (!t.is_ptr && d != t.dtype && elab_cast(E, x, d, c->loc, &x) < 0)
             return -1;
         t = val_type(E->f, x);
+    } else { /* max, min: Triton widens types narrower than 32 bits */
+        if (c->have[2] && c->a[2].kind != CV_NONE &&
+            !(cv_is_intlike(c->a[2]) && c->a[2].i == 0))
+            return elab_err(E, c->locs[2], MT_ERR_UNSUPPORTED,
+                            "%s() with return_indices is not supported yet",
+                            op_info[code].name);
+        DType d = (DType)t.dtype;
+        if (!t.is_ptr && dtype_info[d].bits < 32) {
+            d = dtype_is_float(d) ? DT_F32 : DT_I32;
+            if (elab_cast(E, x, d, c->loc, &x) < 0)
+                return -1;
+            t = val_type(E->f, x);
+        }
     }
+    int kd = code == OP_SUM ? 2 : 4; /* where keep_dims is */
     bool keep = false;
-    if (c->have[2] && c->a[2].kind != CV_NONE) {
-        if (!cv_is_intlike(c->a[2]))
-            return elab_err(E, c->locs[2], MT_ERR_TYPE,
+    if (c->have[kd] && c->a[kd].kind != CV_NONE) {
+        if (!cv_is_intlike(c->a[kd]))
+            return elab_err(E, c->locs[kd], MT_ERR_TYPE,
                             "keep_dims must be a compile-time bool");
-        keep = c->a[2].i != 0;
+        keep = c->a[kd].i != 0;
     }
     if (t.rank == 0)
         return emit_op(E, c, &x, 1, 0, 0, out);

@@ -131,6 +131,14 @@ int elab_cast(Elab *E, ValId x, DType d, Loc loc, ValId *out) {
     if (t.is_ptr)
         return elab_err(E, loc, MT_ERR_TYPE, "cannot cast %s to %s", elab_type_text(E, t),
                         dtype_name(d));
+    /* a scalar integer constant to a float: the converted constant */
+    if (val_is_const(E->f, x) && t.rank == 0 && dtype_is_int((DType)t.dtype) &&
+        dtype_is_float(d) && !dtype_is_narrow_float(d)) {
+        double v = dtype_is_unsigned((DType)t.dtype) ? (double)(uint64_t)val(E->f, x)->c.i
+                                                    : (double)val(E->f, x)->c.i;
+        *out = const_float(E->f, d, v);
+        return 0;
+    }
     return elab_emit_typed(E, OP_CAST, loc, &x, 1, 0, 0,
                            type_with_elem(t, type_scalar(d)), out);
 }

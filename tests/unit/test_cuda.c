@@ -325,7 +325,7 @@ static void test_emit_add_text(void **state) {
     assert_non_null(strstr(s, "#line 1 \"k.py\"\n"));
     assert_non_null(strstr(s, "#line 7 \"k.py\"\n"));
     assert_non_null(strstr(s, "(int)blockIdx.x"));
-    assert_non_null(strstr(s, "? *v"));          /* masked load */
+    assert_non_null(strstr(s, "? (*v"));          /* masked load */
     assert_non_null(strstr(s, "#pragma unroll"));
     assert_int_equal(count(s, "__syncthreads"), 0);
     assert_true(s[strlen(s) - 1] == '\n' && s[strlen(s) - 2] == '}');
@@ -904,7 +904,7 @@ static void test_emit_vector_text(void **state) {
     /* ... when the group's whole mask is set, else per element */
     assert_int_equal(count(s, "mt_all = mt_all && v"), 3);
     assert_int_equal(count(s, "} else {"), 3);
-    assert_non_null(strstr(s, "? *v"));
+    assert_non_null(strstr(s, "? (*v"));
     /* offsets pid * 1024 + arange: alignment is known, no runtime test */
     assert_null(strstr(s, "15ull"));
     free(s);
@@ -1094,7 +1094,7 @@ static void test_dot_pipeline_text(void **state) {
     assert_non_null(wrb);
     assert_true(next < fma && fma < wr && wr < wrb);
     /* the loads of the next tile use mt_k_next, the reads dot_stage */
-    assert_non_null(strstr(s, "(mt_k_next + v"));
+    assert_non_null(strstr(s, "((unsigned)mt_k_next) + ((unsigned)v"));
     assert_non_null(strstr(s, "*(const float4*)&dot_lhs[dot_stage * 1088 + dot_k * 68 + "));
     assert_int_equal(loop_barriers(s), 1);
     assert_int_equal(count(s, "__syncthreads();"), 2); /* none after the loop */

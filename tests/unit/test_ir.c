@@ -298,7 +298,7 @@ static void test_verify_op_rules(void **state) {
     f = new_func(c);
     i = func_add_param(f, "i", sc(DT_I32));
     raw(f, &f->body, OP_EXP, sc(DT_I32), i, 0, 0);
-    expect_verify(c, f, "op #0 'exp': exp requires f32, got i32");
+    expect_verify(c, f, "op #0 'exp': exp requires a float operand, got i32");
 
     f = new_func(c);
     i = func_add_param(f, "i", sc(DT_I32));
@@ -361,10 +361,10 @@ static void test_verify_op_rules(void **state) {
                   "op #1 'store': cannot store a block through a scalar pointer");
 
     f = new_func(c);
-    p = func_add_param(f, "p", type_ptr(DT_F32));
+    p = func_add_param(f, "p", type_ptr(DT_F8E5));
     store(f, &f->body, p, const_bool(f, true), 0);
     expect_verify(c, f, "op #0 'store': stored value must be convertible to "
-                        "f32, got bool");
+                        "f8e5, got bool");
 
     f = new_func(c);
     ValId ma = emit(f, &f->body, OP_ZEROS, blk2(4, 16, DT_F32), 0, 0, 0, 0, 0);
@@ -373,8 +373,9 @@ static void test_verify_op_rules(void **state) {
     expect_verify(c, f, "op #2 'dot': dot inner dimensions differ: 16 and 32");
 
     f = new_func(c);
-    raw(f, &f->body, OP_FULL, vec(8, DT_F32), const_bool(f, true), 0, 0);
-    expect_verify(c, f, "op #0 'full': fill value must be convertible to f32, "
+    /* Triton has no cast between fp8 and integers */
+    raw(f, &f->body, OP_FULL, vec(8, DT_F8E4), const_bool(f, true), 0, 0);
+    expect_verify(c, f, "op #0 'full': fill value must be convertible to f8e4nv, "
                         "got bool");
 
     f = new_func(c);
@@ -422,7 +423,7 @@ static void test_infer_type_messages(void **state) {
     ValId ex[1] = {i};
     assert_int_equal(ir_infer_type(f, OP_EXP, L1, ex, 1, NULL, &t), -1);
     assert_string_equal(sb_str(&c->err),
-                        "k.py:3:5: error: exp requires f32, got i32\n");
+                        "k.py:3:5: error: exp requires a float operand, got i32\n");
 }
 
 /* Infers the type of code(a, b, c) with attrs; returns 0 or -1, *t the
@@ -511,8 +512,9 @@ static void test_infer_type_rules(void **state) {
     expect_type(c, f, OP_LOAD, p8, m8, const_int(f, DT_I32, 0), 0, V,
                 vec(8, DT_F32));
     expect_type(c, f, OP_LOAD, p, m8, 0, 0, V, vec(8, DT_F32));
-    expect_type_error(c, f, OP_LOAD, p8, m8, bo, 0, V,
-                      "fallback must be convertible to f32, got bool");
+    expect_type(c, f, OP_LOAD, p8, m8, bo, 0, V, vec(8, DT_F32));
+    expect_type_error(c, f, OP_LOAD, p8, m8, p, 0, V,
+                      "fallback must be convertible to f32, got ptr<f32>");
     expect_type_error(c, f, OP_LOAD, i, 0, 0, 0, V,
                       "load expects a pointer, got i32");
     expect_type(c, f, OP_STORE, p8, x, m8, 0, V, V);
@@ -654,7 +656,7 @@ static void test_verify_loop_rules(void **state) {
                       const_int(f, DT_I32, 1), NULL, 0);
     e1(f, loop->body, OP_NEG, loop->index);
     raw(f, loop->body, OP_EXP, sc(DT_I32), loop->index, 0, 0);
-    expect_verify(c, f, "op #1 'exp': exp requires f32, got i32");
+    expect_verify(c, f, "op #1 'exp': exp requires a float operand, got i32");
 
     /* loop result with the wrong type */
     f = new_func(c);

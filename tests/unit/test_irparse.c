@@ -403,7 +403,7 @@ static void test_reader_errors(void **state) {
         {"  yield\n", "t.ir:2:3: error: 'yield' outside a loop body", MT_ERR_SYNTAX},
         /* types */
         {"  %0 = add n, n : i33\n",
-         "t.ir:2:19: error: expected a type (i32, i64, f32, bool, ptr<...>, vector<...>, "
+         "t.ir:2:19: error: expected a type (i32, f16, u8, bool, ptr<...>, vector<...>, "
          "block<...>), got 'i33'",
          MT_ERR_SYNTAX},
         {"  %0 = arange {start=0, end=8} : vector<2x4 x i32>\n",
@@ -417,7 +417,7 @@ static void test_reader_errors(void **state) {
         {"  %0 = zeros {shape=(8,), dtype=f32} : block<2x2x2x2x2 x f32>\n",
          "t.ir:2:46: error: a block has at most 4 dims", MT_ERR_SYNTAX},
         {"  %0 = load p, none, none : vector<8 x ptr<ptr>>\n",
-         "t.ir:2:44: error: expected a pointee type (i32, i64, f32, bool), got 'ptr'",
+         "t.ir:2:44: error: expected a pointee type (i32, f16, u8, bool, ...), got 'ptr'",
          MT_ERR_SYNTAX},
         /* literals */
         {"  %0 = add n, 99999999999999999999 : i64\n",
@@ -470,7 +470,7 @@ static void test_reader_errors(void **state) {
          "t.ir:2:8: error: ssa-verifier: op #0 'load': mask must be bool, got i32",
          MT_ERR_VERIFY},
         {"  %0 = exp n : i32\n",
-         "t.ir:2:8: error: ssa-verifier: op #0 'exp': exp requires f32, got i32", MT_ERR_VERIFY},
+         "t.ir:2:8: error: ssa-verifier: op #0 'exp': exp requires a float operand, got i32", MT_ERR_VERIFY},
         {"  %0 = add n, none : i32\n",
          "t.ir:2:8: error: ssa-verifier: op #0 'add': operand 2 is missing", MT_ERR_VERIFY},
         {"  for %i in range(0, n, 0) {\n    yield\n  }\n",

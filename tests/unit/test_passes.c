@@ -163,7 +163,7 @@ static void test_axis_loop_index(void **state) {
         "import mytriton.language as tl\n"
         "@triton.jit\n"
         "def k(X):\n"
-        "    tl.store(X, (-9223372036854775807 - 1) + tl.program_id(0))\n";
+        "    tl.store(X, (-9223372036854775807 - 1) + tl.program_id(0).to(tl.int64))\n";
     assert_int_equal(compile(&p, big, "k", "*i64", 4), 0);
     ValId m = const_int(p.f, DT_I64, INT64_MIN);
     assert_int_equal(p.f->axis[m].div, AXIS_BIG);

@@ -26,7 +26,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
 #line 12 "tests/golden/cuda/kernels/matmul.py"
     int v8 = (int)blockIdx.y;
 #line 13 "tests/golden/cuda/kernels/matmul.py"
-    int v10 = (v7 * 64);
+    int v10 = ((int)(((unsigned)v7) * ((unsigned)64)));
     int v11[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -34,13 +34,13 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
     int v12[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        v12[mt_e] = (v10 + v11[mt_e]);
+        v12[mt_e] = ((int)(((unsigned)v10) + ((unsigned)v11[mt_e])));
 #line 14 "tests/golden/cuda/kernels/matmul.py"
-    int v13 = (v8 * 64);
+    int v13 = ((int)(((unsigned)v8) * ((unsigned)64)));
     int v15[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        v15[mt_e] = (v13 + v11[mt_e]);
+        v15[mt_e] = ((int)(((unsigned)v13) + ((unsigned)v11[mt_e])));
 #line 15 "tests/golden/cuda/kernels/matmul.py"
     float v16[32];
     #pragma unroll
@@ -61,12 +61,12 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
         int v23[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            v23[mt_e] = (k_base + v22[mt_e]);
+            v23[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)v22[mt_e])));
 #line 18 "tests/golden/cuda/kernels/matmul.py"
         int v25[2];
         #pragma unroll
         for (int mt_e = 0; mt_e < 2; ++mt_e)
-            v25[mt_e] = (v12[mt_e] * K);
+            v25[mt_e] = ((int)(((unsigned)v12[mt_e]) * ((unsigned)K)));
         float* v26[2];
         #pragma unroll
         for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -110,7 +110,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
             } else {
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? *v28[(mt_e / 4) * 4 + (mt_e % 4)] : 0.0f);
+                    v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v28[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
             }
         }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
@@ -121,11 +121,11 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
         int mt_rc1[2];
         #pragma unroll
         for (int mt_e = 0; mt_e < 2; ++mt_e)
-            mt_rc1[mt_e] = (k_base + mt_rc0[mt_e]);
+            mt_rc1[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)mt_rc0[mt_e])));
         int v37[2];
         #pragma unroll
         for (int mt_e = 0; mt_e < 2; ++mt_e)
-            v37[mt_e] = (mt_rc1[mt_e] * N);
+            v37[mt_e] = ((int)(((unsigned)mt_rc1[mt_e]) * ((unsigned)N)));
         float* v38[2];
         #pragma unroll
         for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -137,7 +137,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
         int mt_rc3[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            mt_rc3[mt_e] = (v13 + mt_rc2[mt_e]);
+            mt_rc3[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc2[mt_e])));
         float* v40[8];
         #pragma unroll
         for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -177,7 +177,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
             } else {
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? *v40[(mt_e / 4) * 4 + (mt_e % 4)] : 0.0f);
+                    v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v40[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
             }
         }
         #pragma unroll
@@ -205,12 +205,12 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
             int v23[4];
             #pragma unroll
             for (int mt_e = 0; mt_e < 4; ++mt_e)
-                v23[mt_e] = (mt_k_next + v22[mt_e]);
+                v23[mt_e] = ((int)(((unsigned)mt_k_next) + ((unsigned)v22[mt_e])));
 #line 18 "tests/golden/cuda/kernels/matmul.py"
             int v25[2];
             #pragma unroll
             for (int mt_e = 0; mt_e < 2; ++mt_e)
-                v25[mt_e] = (v12[mt_e] * K);
+                v25[mt_e] = ((int)(((unsigned)v12[mt_e]) * ((unsigned)K)));
             float* v26[2];
             #pragma unroll
             for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -254,7 +254,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
                 } else {
                     #pragma unroll
                     for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                        v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? *v28[(mt_e / 4) * 4 + (mt_e % 4)] : 0.0f);
+                        v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v28[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
                 }
             }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
@@ -265,11 +265,11 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
             int mt_rc5[2];
             #pragma unroll
             for (int mt_e = 0; mt_e < 2; ++mt_e)
-                mt_rc5[mt_e] = (mt_k_next + mt_rc4[mt_e]);
+                mt_rc5[mt_e] = ((int)(((unsigned)mt_k_next) + ((unsigned)mt_rc4[mt_e])));
             int v37[2];
             #pragma unroll
             for (int mt_e = 0; mt_e < 2; ++mt_e)
-                v37[mt_e] = (mt_rc5[mt_e] * N);
+                v37[mt_e] = ((int)(((unsigned)mt_rc5[mt_e]) * ((unsigned)N)));
             float* v38[2];
             #pragma unroll
             for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -281,7 +281,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
             int mt_rc7[4];
             #pragma unroll
             for (int mt_e = 0; mt_e < 4; ++mt_e)
-                mt_rc7[mt_e] = (v13 + mt_rc6[mt_e]);
+                mt_rc7[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc6[mt_e])));
             float* v40[8];
             #pragma unroll
             for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -321,7 +321,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
                 } else {
                     #pragma unroll
                     for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                        v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? *v40[(mt_e / 4) * 4 + (mt_e % 4)] : 0.0f);
+                        v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v40[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
                 }
             }
             #pragma unroll
@@ -375,11 +375,11 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
     int mt_rc9[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
-        mt_rc9[mt_e] = (v10 + mt_rc8[mt_e]);
+        mt_rc9[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc8[mt_e])));
     int v50[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
-        v50[mt_e] = (mt_rc9[mt_e] * N);
+        v50[mt_e] = ((int)(((unsigned)mt_rc9[mt_e]) * ((unsigned)N)));
     float* v51[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
@@ -391,7 +391,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __rest
     int mt_rc11[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
-        mt_rc11[mt_e] = (v13 + mt_rc10[mt_e]);
+        mt_rc11[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc10[mt_e])));
     float* v53[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)

@@ -20,7 +20,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
 #line 12 "tests/golden/cuda/kernels/matmul.py"
     int v8 = (int)blockIdx.y;
 #line 13 "tests/golden/cuda/kernels/matmul.py"
-    int v10 = (v7 * 32);
+    int v10 = ((int)(((unsigned)v7) * ((unsigned)32)));
     int v11[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -28,13 +28,13 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int v12[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
-        v12[mt_e] = (v10 + v11[0]);
+        v12[mt_e] = ((int)(((unsigned)v10) + ((unsigned)v11[0])));
 #line 14 "tests/golden/cuda/kernels/matmul.py"
-    int v13 = (v8 * 32);
+    int v13 = ((int)(((unsigned)v8) * ((unsigned)32)));
     int v15[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
-        v15[mt_e] = (v13 + v11[0]);
+        v15[mt_e] = ((int)(((unsigned)v13) + ((unsigned)v11[0])));
 #line 15 "tests/golden/cuda/kernels/matmul.py"
     float v16[8];
     #pragma unroll
@@ -54,12 +54,12 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int v23[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            v23[mt_e] = (v19 + v22[mt_e]);
+            v23[mt_e] = ((int)(((unsigned)v19) + ((unsigned)v22[mt_e])));
 #line 18 "tests/golden/cuda/kernels/matmul.py"
         int v25[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            v25[mt_e] = (v12[0] * K);
+            v25[mt_e] = ((int)(((unsigned)v12[0]) * ((unsigned)K)));
         float* v26[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -103,7 +103,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
             } else {
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v35[mt_e] = (v33[0 * 4 + mt_e] ? *v28[0 * 4 + mt_e] : 0.0f);
+                    v35[mt_e] = (v33[0 * 4 + mt_e] ? (*v28[0 * 4 + mt_e]) : 0.0f);
             }
         }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
@@ -114,11 +114,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int mt_rc1[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            mt_rc1[mt_e] = (v19 + mt_rc0[0]);
+            mt_rc1[mt_e] = ((int)(((unsigned)v19) + ((unsigned)mt_rc0[0])));
         int v37[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            v37[mt_e] = (mt_rc1[0] * N);
+            v37[mt_e] = ((int)(((unsigned)mt_rc1[0]) * ((unsigned)N)));
         float* v38[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -130,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int mt_rc3[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            mt_rc3[mt_e] = (v13 + mt_rc2[mt_e]);
+            mt_rc3[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc2[mt_e])));
         float* v40[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
@@ -170,7 +170,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
             } else {
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v46[mt_e] = (v45[0 * 4 + mt_e] ? *v40[0 * 4 + mt_e] : 0.0f);
+                    v46[mt_e] = (v45[0 * 4 + mt_e] ? (*v40[0 * 4 + mt_e]) : 0.0f);
             }
         }
 #line 23 "tests/golden/cuda/kernels/matmul.py"
@@ -208,11 +208,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int mt_rc5[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        mt_rc5[mt_e] = (v10 + mt_rc4[mt_e]);
+        mt_rc5[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc4[mt_e])));
     int v50[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        v50[mt_e] = (mt_rc5[mt_e] * N);
+        v50[mt_e] = ((int)(((unsigned)mt_rc5[mt_e]) * ((unsigned)N)));
     float* v51[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -224,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int mt_rc7[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
-        mt_rc7[mt_e] = (v13 + mt_rc6[mt_e]);
+        mt_rc7[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc6[mt_e])));
     float* v53[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)

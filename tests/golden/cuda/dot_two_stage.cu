@@ -20,7 +20,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
 #line 12 "tests/golden/cuda/kernels/matmul.py"
     int v8 = (int)blockIdx.y;
 #line 13 "tests/golden/cuda/kernels/matmul.py"
-    int v10 = (v7 * 32);
+    int v10 = ((int)(((unsigned)v7) * ((unsigned)32)));
     int v11[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -28,13 +28,13 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int v12[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
-        v12[mt_e] = (v10 + v11[0]);
+        v12[mt_e] = ((int)(((unsigned)v10) + ((unsigned)v11[0])));
 #line 14 "tests/golden/cuda/kernels/matmul.py"
-    int v13 = (v8 * 32);
+    int v13 = ((int)(((unsigned)v8) * ((unsigned)32)));
     int v15[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
-        v15[mt_e] = (v13 + v11[0]);
+        v15[mt_e] = ((int)(((unsigned)v13) + ((unsigned)v11[0])));
 #line 15 "tests/golden/cuda/kernels/matmul.py"
     float v16[8];
     #pragma unroll
@@ -55,12 +55,12 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int v23[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            v23[mt_e] = (k_base + v22[mt_e]);
+            v23[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)v22[mt_e])));
 #line 18 "tests/golden/cuda/kernels/matmul.py"
         int v25[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            v25[mt_e] = (v12[0] * K);
+            v25[mt_e] = ((int)(((unsigned)v12[0]) * ((unsigned)K)));
         float* v26[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -86,7 +86,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         float v35[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            v35[mt_e] = (v33[0 * 4 + mt_e] ? *v28[0 * 4 + mt_e] : 0.0f);
+            v35[mt_e] = (v33[0 * 4 + mt_e] ? (*v28[0 * 4 + mt_e]) : 0.0f);
 #line 20 "tests/golden/cuda/kernels/matmul.py"
         int mt_rc0[1];
         #pragma unroll
@@ -95,11 +95,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int mt_rc1[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            mt_rc1[mt_e] = (k_base + mt_rc0[0]);
+            mt_rc1[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)mt_rc0[0])));
         int v37[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
-            v37[mt_e] = (mt_rc1[0] * N);
+            v37[mt_e] = ((int)(((unsigned)mt_rc1[0]) * ((unsigned)N)));
         float* v38[1];
         #pragma unroll
         for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         int mt_rc3[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            mt_rc3[mt_e] = (v13 + mt_rc2[mt_e]);
+            mt_rc3[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc2[mt_e])));
         float* v40[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
@@ -133,7 +133,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
         float v46[4];
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
-            v46[mt_e] = (v45[0 * 4 + mt_e] ? *v40[0 * 4 + mt_e] : 0.0f);
+            v46[mt_e] = (v45[0 * 4 + mt_e] ? (*v40[0 * 4 + mt_e]) : 0.0f);
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #pragma unroll
         for (int mt_e = 0; mt_e < 4; ++mt_e)
@@ -173,11 +173,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int mt_rc5[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        mt_rc5[mt_e] = (v10 + mt_rc4[mt_e]);
+        mt_rc5[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc4[mt_e])));
     int v52[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
-        v52[mt_e] = (mt_rc5[mt_e] * N);
+        v52[mt_e] = ((int)(((unsigned)mt_rc5[mt_e]) * ((unsigned)N)));
     float* v53[2];
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
@@ -189,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     int mt_rc7[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
-        mt_rc7[mt_e] = (v13 + mt_rc6[mt_e]);
+        mt_rc7[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc6[mt_e])));
     float* v55[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)

@@ -6,7 +6,7 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__
     int mt_b0_0 = (mt_w0_0 * 32 + mt_l0_0) * 4;
 #line 8 "tests/golden/cuda/kernels/add.py"
     int v5 = (int)blockIdx.x;
-    int v7 = (v5 * 1024);
+    int v7 = ((int)(((unsigned)v5) * ((unsigned)1024)));
     int v8[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -14,7 +14,7 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__
     int v9[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
-        v9[mt_e] = (v7 + v8[mt_e]);
+        v9[mt_e] = ((int)(((unsigned)v7) + ((unsigned)v8[mt_e])));
 #line 9 "tests/golden/cuda/kernels/add.py"
     bool v10[8];
     #pragma unroll
@@ -42,7 +42,7 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__
         } else {
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v13[mt_e] = (v10[mt_e] ? *v11[mt_e] : 0.0f);
+                v13[mt_e] = (v10[mt_e] ? (*v11[mt_e]) : 0.0f);
         }
     }
 #line 11 "tests/golden/cuda/kernels/add.py"
@@ -67,7 +67,7 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__
         } else {
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v15[mt_e] = (v10[mt_e] ? *v14[mt_e] : 0.0f);
+                v15[mt_e] = (v10[mt_e] ? (*v14[mt_e]) : 0.0f);
         }
     }
 #line 12 "tests/golden/cuda/kernels/add.py"

@@ -13,7 +13,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restri
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v5[mt_e] = (mt_b0_0 + (mt_e / 4) * 512 + mt_e % 4);
 #line 10 "tests/golden/cuda/kernels/softmax.py"
-    int v6 = (v4 * stride);
+    int v6 = ((int)(((unsigned)v4) * ((unsigned)stride)));
     float* v7 = (x + v6);
     float* v8[8];
     #pragma unroll

@@ -9,9 +9,9 @@
 # CHECK: < n);
 # CHECK: {{^}}#line 32 "{{.*}}add_kernel.py"
 # CHECK: (x + v{{[0-9]+}}[mt_e]);
-# CHECK: = (v[[MASK:[0-9]+]][mt_e] ? *v{{[0-9]+}}[mt_e] : 0.0f);
+# CHECK: = (v[[MASK:[0-9]+]][mt_e] ? (*v{{[0-9]+}}[mt_e]) : 0.0f);
 # CHECK: {{^}}#line 33 "{{.*}}add_kernel.py"
-# CHECK: = (v[[MASK]][mt_e] ? *v{{[0-9]+}}[mt_e] : 0.0f);
+# CHECK: = (v[[MASK]][mt_e] ? (*v{{[0-9]+}}[mt_e]) : 0.0f);
 # CHECK: {{^}}#line 35 "{{.*}}add_kernel.py"
 # CHECK: if (v[[MASK]][mt_e]) *v{{[0-9]+}}[mt_e] = v{{[0-9]+}}[mt_e];
 # CHECK-NEXT: {{^}}}

@@ -7,7 +7,7 @@
 # CHECK: mt_all = mt_all && v[[MASK:[0-9]+]][mt_e];
 # CHECK: float4 mt_q = *(const float4*)(v{{[0-9]+}}[mt_e]);
 # CHECK: } else {
-# CHECK: = (v[[MASK]][mt_e] ? *v{{[0-9]+}}[mt_e] : 0.0f);
+# CHECK: = (v[[MASK]][mt_e] ? (*v{{[0-9]+}}[mt_e]) : 0.0f);
 # CHECK: float4 mt_q = *(const float4*)(v{{[0-9]+}}[mt_e]);
 # CHECK: *(float4*)(v{{[0-9]+}}[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
 # CHECK: if (v[[MASK]][mt_e]) *v{{[0-9]+}}[mt_e] = v{{[0-9]+}}[mt_e];

@@ -11,9 +11,9 @@
 # CHECK-NEXT: int v[[INNER:[0-9]+]] = v[[ACC]];
 # CHECK-NEXT: for (int v[[J:[0-9]+]] = 0; v[[J]] < n; v[[J]] += 1) {
 # CHECK-NEXT: {{^}}#line 36 "{{.*}}nested_runtime_loops_kernel.py"
-# CHECK-NEXT: int v[[A:[0-9]+]] = (v[[INNER]] + v[[PID]]);
-# CHECK-NEXT: int v[[B:[0-9]+]] = (v[[A]] + v[[I]]);
-# CHECK-NEXT: int v[[C:[0-9]+]] = (v[[B]] + v[[J]]);
+# CHECK-NEXT: int v[[A:[0-9]+]] = ((int)(((unsigned)v[[INNER]]) + ((unsigned)v[[PID]])));
+# CHECK-NEXT: int v[[B:[0-9]+]] = ((int)(((unsigned)v[[A]]) + ((unsigned)v[[I]])));
+# CHECK-NEXT: int v[[C:[0-9]+]] = ((int)(((unsigned)v[[B]]) + ((unsigned)v[[J]])));
 # CHECK-NEXT: v[[INNER]] = v[[C]];
 # CHECK-NEXT: }
 # CHECK-NEXT: v[[ACC]] = v[[INNER]];

@@ -6,7 +6,7 @@
 # reduction cannot overwrite the slots early), and a single-thread store.
 # CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) row_sum_kernel(float* __restrict__ x, float* __restrict__ out, int n_cols) {
 # CHECK: __shared__
-# CHECK: = (v{{[0-9]+}}[0] ? *v{{[0-9]+}}[0] : 0.0f);
+# CHECK: = (v{{[0-9]+}}[0] ? (*v{{[0-9]+}}[0]) : 0.0f);
 # CHECK: {{^}}#line {{[0-9]+}} "{{.*}}row_sum_kernel.py"
 # CHECK: if (mt_b0_0 + mt_s < 8)
 # CHECK: __shfl_xor_sync(0xffffffffu, {{.*}}, 1);

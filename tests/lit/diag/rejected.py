@@ -16,7 +16,7 @@
 # RUN: %not %mytriton compile %s --kernel k_slice --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=SLICE
 # RUN: %not %mytriton compile %s --kernel k_zeros_shape --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=ZSHAPE
 # RUN: %not %mytriton compile %s --kernel k_mask_type --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=MASK
-# RUN: %not %mytriton compile %s --kernel k_store_bool --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=STOREB
+# RUN: %not %mytriton compile %s --kernel k_store_bool --signature '*fp8e4nv,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=STOREB
 # RUN: %not %mytriton compile %s --kernel k_with --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=WITH
 # RUN: %not %mytriton compile %s --kernel k_return_value --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RET
 # RUN: %not %mytriton compile %s --kernel k_kwargs --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=KWARGS
@@ -129,7 +129,7 @@ def k_big_literal(out, n):
 @triton.jit
 def k_exp_bool(out, n):
     tl.store(out, tl.exp(n < 3))
-# EXPB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:19: error: exp requires f32, got bool{{$}}
+# EXPB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:19: error: exp requires a float operand, got bool{{$}}
 # EXPB-NEXT: {{^}}    tl.store(out, tl.exp(n < 3)){{$}}
 # EXPB-NEXT: {{^}}                  ^{{$}}
 # EXPB-NOT: {{[^[:space:]]}}
@@ -185,7 +185,7 @@ def k_mask_type(out, n):
 @triton.jit
 def k_store_bool(out, n):
     tl.store(out, n < 3)
-# STOREB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:5: error: stored value must be convertible to f32, got bool{{$}}
+# STOREB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:5: error: stored value must be convertible to f8e4nv, got bool{{$}}
 # STOREB-NEXT: {{^}}    tl.store(out, n < 3){{$}}
 # STOREB-NEXT: {{^}}    ^{{$}}
 # STOREB-NOT: {{[^[:space:]]}}

@@ -25,9 +25,9 @@ def k_float_stop(out, x):
 
 @triton.jit
 def k_reduce_bool(out, n):
-    tl.store(out, tl.sum(tl.arange(0, 8) < n))
-# RBOOL: {{^}}{{.*}}types.py:[[@LINE-1]]:19: error: cannot reduce elements of type bool{{$}}
-# RBOOL-NEXT: {{^}}    tl.store(out, tl.sum(tl.arange(0, 8) < n)){{$}}
+    tl.store(out, tl.sum(out + tl.arange(0, 8)))
+# RBOOL: {{^}}{{.*}}types.py:[[@LINE-1]]:19: error: cannot reduce elements of type ptr<f32>{{$}}
+# RBOOL-NEXT: {{^}}    tl.store(out, tl.sum(out + tl.arange(0, 8))){{$}}
 # RBOOL-NEXT: {{^}}                  ^{{$}}
 # RBOOL-NOT: {{[^[:space:]]}}
 
