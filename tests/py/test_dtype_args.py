@@ -33,6 +33,7 @@ NEEDS_DTYPE_COMPILER = {
     "copy-i1", "copy-i8", "copy-i16", "copy-u8", "copy-u16", "copy-u32", "copy-u64",
     "copy-fp16", "copy-bf16", "copy-fp64", "copy-fp8e4nv", "copy-fp8e5",
     "scalar-u64", "scalar-fp16-launch",
+    "launch-i1", "launch-fp16", "launch-bf16", "launch-fp8e4nv", "launch-fp8e5",
 }
 
 
@@ -396,6 +397,34 @@ def test_pack_hook_refuses_unknown_types():
 
 
 # ------------------------------------------------------ end to end (host)
+
+
+PASS_SRC = "import mytriton.language as tl\ndef k(out, v):\n    pass\n"
+
+
+@pytest.mark.parametrize("sig", list(DTYPES))
+def test_params_spell_every_dtype(sig):
+    k = _C.compile(PASS_SRC, "k.py", "k", f"*{sig}:16, {sig}", stages_only=True)
+    assert k.params == [("out", f"*{sig}"), ("v", sig)]
+    assert k.signature == f"*{sig}:16, {sig}"
+
+
+@pytest.mark.parametrize("sig,value", [
+    ("i1", True), ("i8", -3), ("i16", 1000), ("i32", -7), ("i64", -2 ** 40), ("u8", 255),
+    ("u16", 65535), ("u32", 2 ** 32 - 1), ("u64", 2 ** 64 - 1), ("fp8e4nv", 0.5),
+    ("fp8e5", -2.0), ("fp16", 1.5), ("bf16", 3.0), ("fp32", 0.1), ("fp64", 0.1)])
+def test_every_scalar_type_launches(sig, value):
+    # the checked launch packs each value by the parameter's dtype
+    k = _C.compile(PASS_SRC, "k.py", "k", f"*fp32, {sig}")
+    k.launch((1,), [np.zeros(1, np.float32).ctypes.data, value])
+
+
+@pytest.mark.parametrize("sig", [_launch_param(f"launch-{s}", s) for s in DTYPES])
+def test_every_pointer_dtype_launches(sig):
+    code, bits = DTYPES[sig][2]
+    probe_kernel[(1,)](RawDLPack(np.zeros(64, np.uint8), code, bits), 2 ** 63 + 16, BLOCK=4)
+    assert probe_kernel.last_compiled.signature == f"*{sig}:16, u64:16, 4"
+    assert probe_kernel.last_compiled.params == [("p", f"*{sig}"), ("n", "u64")]
 
 
 @triton.jit
