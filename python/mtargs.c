@@ -27,6 +27,7 @@
 #include "mtmodule.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* DLPack (dlpack.h, the unversioned ABI that "dltensor" capsules carry),
@@ -80,11 +81,6 @@ static const struct {
     [MT_DTYPE_FP32] = {"float32", "float32", DL_FLOAT, 32, "f4"},
     [MT_DTYPE_FP64] = {"float64", "float64", DL_FLOAT, 64, "f8"},
 };
-
-/* What an unsupported dtype's message lists. */
-#define SUPPORTED_DTYPES                                                                   \
-    "bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8_e4m3fn, "     \
-    "float8_e5m2, float16, bfloat16, float32, float64"
 
 /* CUDA device indices that fit the key's device slot. */
 #define MAX_DEVICE 13
@@ -290,11 +286,20 @@ static int classify_int(JITObject *self, Call *c, int i, PyObject *o) {
     return 0;
 }
 
-static int unsupported_dtype(JITObject *self, int i, const char *what, PyObject *dt) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s(): argument %R: unsupported %s dtype %S: it has no Triton "
-                 "equivalent (supported: " SUPPORTED_DTYPES ")",
-                 jit_name(self), PyTuple_GET_ITEM(self->names, i), what, dt);
+/* Raises the TypeError for argument i, whose element type (described by
+ * what, a new reference or NULL) has no row in arg_dtypes. */
+static int unsupported_dtype(JITObject *self, int i, PyObject *what) {
+    char list[256] = "";
+    for (int d = 0; d < MT_DTYPE_COUNT; d++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", d ? ", " : "", arg_dtypes[d].torch);
+    }
+    if (what)
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument %R: unsupported %U: it has no Triton equivalent "
+                     "(supported: %s)",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i), what, list);
+    Py_XDECREF(what);
     return -1;
 }
 
@@ -387,12 +392,10 @@ static int classify_dlpack(JITObject *self, Call *c, int i) {
     const DLTensor *t = &mt->dl_tensor;
     int code = dlpack_code(t->dtype);
     if (code < 0) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument %R: unsupported DLPack dtype (code %d, bits %d, lanes %d): "
-                     "it has no Triton equivalent (supported: " SUPPORTED_DTYPES ")",
-                     jit_name(self), PyTuple_GET_ITEM(self->names, i), (int)t->dtype.code,
-                     (int)t->dtype.bits, (int)t->dtype.lanes);
-        return -1;
+        return unsupported_dtype(self, i,
+                                 PyUnicode_FromFormat("DLPack dtype (code %d, bits %d, lanes %d)",
+                                                      (int)t->dtype.code, (int)t->dtype.bits,
+                                                      (int)t->dtype.lanes));
     }
     if ((t->device.device_type != DL_CPU && t->device.device_type != DL_CUDA) ||
         t->device.device_id < 0 || t->device.device_id > MAX_DEVICE ||
@@ -439,7 +442,7 @@ static int classify_torch(JITObject *self, Call *c, int i) {
         if (dt == torch_dtypes[k])
             code = k;
     if (code < 0) {
-        unsupported_dtype(self, i, "tensor", dt);
+        unsupported_dtype(self, i, PyUnicode_FromFormat("tensor dtype %S", dt));
         Py_DECREF(dt);
         return -1;
     }
@@ -505,7 +508,7 @@ static int classify_ndarray(JITObject *self, Call *c, int i) {
             code = k;
     }
     if (code < 0) {
-        unsupported_dtype(self, i, "array", dt);
+        unsupported_dtype(self, i, PyUnicode_FromFormat("array dtype %S", dt));
         Py_DECREF(dt);
         return -1;
     }

@@ -505,9 +505,9 @@ static PyMethodDef module_methods[] = {
     {"cuda_available", (PyCFunction)mod_cuda_available, METH_NOARGS,
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
+    {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
     {"_pack_scalar", (PyCFunction)mod_pack_scalar, METH_VARARGS,
      "_pack_scalar(type, value) -> bytes: a scalar as a launch passes it"},
-    {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
     {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,
      "language_names() -> {group: [(name, usage)]}: the kernel language's names"},
     {NULL, NULL, 0, NULL}};

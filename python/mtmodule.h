@@ -39,8 +39,7 @@ enum {
     AK_CLASS_MASK = 63, /* the class without the device slot */
     AK_DEVICE_SHIFT = 6
 };
-#define AK_SCALAR(d) ((int)(d) + 1)               /* the class of a d value */
-#define AK_DTYPE(kind) ((mt_dtype)(((kind) & AK_DTYPE_MASK) - 1))
+#define AK_SCALAR(d) ((int)(d) + 1) /* the class of a value of mt_dtype d */
 
 /* How a launch writes one kernel parameter into its argument slot,
  * decided once per Kernel from mt_kernel_param_dtype/_is_pointer: a
@@ -86,7 +85,8 @@ static inline void pack_arg(int op, ArgValue v, ArgSlot *s) {
     }
 }
 
-/* 1 for the float dtypes (their values travel as ArgValue.f). */
+/* 1 for the float dtypes (their values travel as ArgValue.f): mt_dtype
+ * lists them last, fp8e4nv to fp64. */
 static inline int dtype_is_float(mt_dtype d) {
     return d >= MT_DTYPE_FP8E4NV && d <= MT_DTYPE_FP64;
 }
