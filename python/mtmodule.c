@@ -253,7 +253,8 @@ static PyObject *kernel_get_signature(KernelObject *self, void *unused) {
 }
 
 /* The value Python object o gives a parameter packed as op (PK_PTR or an
- * mt_dtype): an address, an integer (u64 by its bits) or a float. */
+ * mt_dtype): an address, an integer (u64 by its bits; OverflowError
+ * outside the parameter's range) or a float. */
 static int arg_value(int op, PyObject *o, ArgValue *v) {
     if (op == PK_PTR)
         v->p = PyLong_AsVoidPtr(o);
@@ -263,8 +264,18 @@ static int arg_value(int op, PyObject *o, ArgValue *v) {
         v->i = PyObject_IsTrue(o);
     else if (op == MT_DTYPE_U64)
         v->i = (int64_t)PyLong_AsUnsignedLongLong(o);
-    else
-        v->i = PyLong_AsLongLong(o);
+    else {
+        v->i = PyLong_AsLongLong(o); /* i64: OverflowError past its range */
+        int bits = 8 * (int)mt_dtype_size((mt_dtype)op);
+        int is_signed = op <= MT_DTYPE_I64; /* i8..i64 come before u8..u64 */
+        if (bits < 64 && !PyErr_Occurred()) {
+            int64_t lo = is_signed ? -(INT64_C(1) << (bits - 1)) : 0;
+            int64_t hi = (INT64_C(1) << (is_signed ? bits - 1 : bits)) - 1;
+            if (v->i < lo || v->i > hi)
+                PyErr_Format(PyExc_OverflowError, "%S does not fit in a %s parameter", o,
+                             mt_dtype_name((mt_dtype)op));
+        }
+    }
     return PyErr_Occurred() ? -1 : 0;
 }
 

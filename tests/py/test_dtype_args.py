@@ -391,6 +391,15 @@ def test_scalars_packed_in_memory_layout(sig, value, raw):
     assert _C._pack_scalar(sig, value) == raw
 
 
+@pytest.mark.parametrize("sig,value", [
+    ("i8", 128), ("i8", -129), ("u8", 256), ("u8", -1), ("i16", 2 ** 15), ("u16", 2 ** 16),
+    ("i32", 2 ** 31), ("i32", -2 ** 31 - 1), ("u32", 2 ** 32), ("u32", -1),
+    ("i64", 2 ** 63), ("u64", 2 ** 64), ("u64", -1)])
+def test_checked_packing_refuses_values_out_of_range(sig, value):
+    with pytest.raises(OverflowError):
+        _C._pack_scalar(sig, value)
+
+
 def test_pack_hook_refuses_unknown_types():
     with pytest.raises(ValueError, match="unknown scalar type"):
         _C._pack_scalar("fp128", 1.0)
