@@ -6,13 +6,17 @@
  * its value for the launch, the device) and the specialization key tuple
  * (one item per parameter, then num_warps) that mtjit.c looks up.
  *
- * Classification reads each runtime argument once: bool, int (width plus
- * the ":16" divisibility bit), float; torch tensors, NumPy arrays, objects
- * with __cuda_array_interface__ and DLPack producers become pointers with
- * dtype code, device slot and the 16-byte alignment bit (Triton's
- * divisibility specialisation: an aligned and a misaligned call compile
- * apart).  Constexpr values key by value, tagged so True, 1 and 1.0 stay
- * distinct.
+ * Classification reads each runtime argument once: bool (i1), int (i32,
+ * i64 or u64 by value, plus the ":16" divisibility bit), float (fp32), as
+ * Triton 3.6 specialises them; torch tensors, NumPy arrays, objects with
+ * __cuda_array_interface__ and DLPack producers of every element type in
+ * arg_dtypes (one row per mt_dtype) become pointers with that dtype,
+ * device slot and the 16-byte alignment bit (Triton's divisibility
+ * specialisation: an aligned and a misaligned call compile apart); any
+ * other dtype (complex, quantized, object) is a TypeError naming the
+ * argument, before anything compiles.  Constexpr values key by value,
+ * tagged so True, 1 and 1.0 stay distinct.  The end of the file rounds
+ * scalars of the narrow float types for the launch (pack_arg).
  *
  * A call holds a strong reference to every bound argument (and to each
  * DLPack capsule, so the producer's memory stays alive) from binding until
@@ -22,6 +26,8 @@
  * argument is static here: this is the hot half of a cache-hit launch. */
 #include "mtmodule.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* DLPack (dlpack.h, the unversioned ABI that "dltensor" capsules carry),
@@ -43,7 +49,38 @@ typedef struct DLManagedTensor {
     void (*deleter)(struct DLManagedTensor *self);
 } DLManagedTensor;
 enum { DL_CPU = 1, DL_CUDA = 2 };
-enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BOOL = 6 };
+enum {
+    DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BFLOAT = 4, DL_BOOL = 6,
+    DL_FLOAT8_E4M3FN = 10, DL_FLOAT8_E5M2 = 12
+};
+
+/* Every element type an argument can carry, one row per mt_dtype: its
+ * torch and NumPy names (NULL where the library has none), its DLPack
+ * code and bits, and its array-interface typestr without the byte-order
+ * character (NULL: the interface cannot spell it).  The signature
+ * spelling is the library's own (mt_dtype_name), so the key, the
+ * signature and the compiled kernel cannot disagree. */
+static const struct {
+    const char *torch, *numpy;
+    uint8_t dl_code, dl_bits;
+    const char *typestr;
+} arg_dtypes[MT_DTYPE_COUNT] = {
+    [MT_DTYPE_I1] = {"bool", "bool_", DL_BOOL, 8, "b1"},
+    [MT_DTYPE_I8] = {"int8", "int8", DL_INT, 8, "i1"},
+    [MT_DTYPE_I16] = {"int16", "int16", DL_INT, 16, "i2"},
+    [MT_DTYPE_I32] = {"int32", "int32", DL_INT, 32, "i4"},
+    [MT_DTYPE_I64] = {"int64", "int64", DL_INT, 64, "i8"},
+    [MT_DTYPE_U8] = {"uint8", "uint8", DL_UINT, 8, "u1"},
+    [MT_DTYPE_U16] = {"uint16", "uint16", DL_UINT, 16, "u2"},
+    [MT_DTYPE_U32] = {"uint32", "uint32", DL_UINT, 32, "u4"},
+    [MT_DTYPE_U64] = {"uint64", "uint64", DL_UINT, 64, "u8"},
+    [MT_DTYPE_FP8E4NV] = {"float8_e4m3fn", NULL, DL_FLOAT8_E4M3FN, 8, NULL},
+    [MT_DTYPE_FP8E5] = {"float8_e5m2", NULL, DL_FLOAT8_E5M2, 8, NULL},
+    [MT_DTYPE_FP16] = {"float16", "float16", DL_FLOAT, 16, "f2"},
+    [MT_DTYPE_BF16] = {"bfloat16", NULL, DL_BFLOAT, 16, NULL},
+    [MT_DTYPE_FP32] = {"float32", "float32", DL_FLOAT, 32, "f4"},
+    [MT_DTYPE_FP64] = {"float64", "float64", DL_FLOAT, 64, "f8"},
+};
 
 /* CUDA device indices that fit the key's device slot. */
 #define MAX_DEVICE 13
@@ -145,56 +182,36 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
 /* ------------------------------------------------------- classification */
 
 /* Looks up torch/numpy types once their modules are imported (never
- * imports them itself). */
+ * imports them itself).  A dtype the installed version lacks (torch 1.x
+ * has no uint16 or float8) stays NULL and matches nothing. */
 static void refresh_foreign_types(void) {
-    static const char *const torch_names[4] = {"float32", "int32", "bool", "int64"};
-    static const char *const np_names[4] = {"float32", "int32", "bool_", "int64"};
     PyObject *modules = PyImport_GetModuleDict();
-    if (!torch_tensor_type) {
-        PyObject *torch = PyDict_GetItemString(modules, "torch");
-        if (torch) {
-            PyObject *t = PyObject_GetAttrString(torch, "Tensor");
-            int ok = t != NULL;
-            PyObject *dts[4] = {NULL, NULL, NULL, NULL};
-            for (int i = 0; i < 4 && ok; i++)
-                ok = (dts[i] = PyObject_GetAttrString(torch, torch_names[i])) != NULL;
-            if (ok) {
-                torch_tensor_type = t;
-                for (int i = 0; i < 4; i++)
-                    torch_dtypes[i] = dts[i];
-            } else {
-                Py_XDECREF(t);
-                for (int i = 0; i < 4; i++)
-                    Py_XDECREF(dts[i]);
-            }
+    PyObject *torch = torch_tensor_type ? NULL : PyDict_GetItemString(modules, "torch");
+    if (torch) {
+        PyObject *t = PyObject_GetAttrString(torch, "Tensor");
+        if (t) {
+            for (int d = 0; d < MT_DTYPE_COUNT; d++)
+                if (!(torch_dtypes[d] = PyObject_GetAttrString(torch, arg_dtypes[d].torch)))
+                    PyErr_Clear();
+            torch_tensor_type = t;
+        }
+        PyErr_Clear();
+    }
+    PyObject *np = np_ndarray_type ? NULL : PyDict_GetItemString(modules, "numpy");
+    PyObject *dtype_fn = np ? PyObject_GetAttrString(np, "dtype") : NULL;
+    PyObject *t = dtype_fn ? PyObject_GetAttrString(np, "ndarray") : NULL;
+    if (t) {
+        for (int d = 0; d < MT_DTYPE_COUNT; d++) {
+            PyObject *sc = arg_dtypes[d].numpy ? PyObject_GetAttrString(np, arg_dtypes[d].numpy)
+                                               : NULL;
+            np_dtypes[d] = sc ? PyObject_CallOneArg(dtype_fn, sc) : NULL;
+            Py_XDECREF(sc);
             PyErr_Clear();
         }
+        np_ndarray_type = t;
     }
-    if (!np_ndarray_type) {
-        PyObject *np = PyDict_GetItemString(modules, "numpy");
-        if (np) {
-            PyObject *t = PyObject_GetAttrString(np, "ndarray");
-            PyObject *dtype_fn = PyObject_GetAttrString(np, "dtype");
-            int ok = t && dtype_fn;
-            PyObject *dts[4] = {NULL, NULL, NULL, NULL};
-            for (int i = 0; i < 4 && ok; i++) {
-                PyObject *sc = PyObject_GetAttrString(np, np_names[i]);
-                ok = sc && (dts[i] = PyObject_CallOneArg(dtype_fn, sc)) != NULL;
-                Py_XDECREF(sc);
-            }
-            if (ok) {
-                np_ndarray_type = t;
-                for (int i = 0; i < 4; i++)
-                    np_dtypes[i] = dts[i];
-            } else {
-                Py_XDECREF(t);
-                for (int i = 0; i < 4; i++)
-                    Py_XDECREF(dts[i]);
-            }
-            Py_XDECREF(dtype_fn);
-            PyErr_Clear();
-        }
-    }
+    Py_XDECREF(dtype_fn);
+    PyErr_Clear();
 }
 
 static int arg_error(JITObject *self, int i, PyObject *exc, const char *what, PyObject *obj) {
@@ -220,28 +237,70 @@ static int set_device(JITObject *self, Call *c, int i, int device) {
     return -1;
 }
 
-/* Pointer dtype code from a typestr of the array interfaces ("<f4"). */
+/* The dtype of an array-interface typestr ("<f2", "|u1"), or -1: native
+ * little-endian or byte-order free spellings only. */
 static int typestr_code(PyObject *ts) {
     const char *s = PyUnicode_Check(ts) ? PyUnicode_AsUTF8(ts) : NULL;
-    if (!s || strlen(s) < 3)
+    if (!s || (s[0] != '<' && s[0] != '|' && s[0] != '='))
         return -1;
-    if (!strcmp(s + 1, "f4")) return PD_F32;
-    if (!strcmp(s + 1, "i4")) return PD_I32;
-    if (!strcmp(s + 1, "b1")) return PD_I1;
-    if (!strcmp(s + 1, "i8")) return PD_I64;
+    for (int d = 0; d < MT_DTYPE_COUNT; d++)
+        if (arg_dtypes[d].typestr && !strcmp(s + 1, arg_dtypes[d].typestr))
+            return d;
     return -1;
 }
 
-/* An int argument's kind: its width, plus AK_DIV16 when it is a multiple
- * of 16 (Triton's 'D' specialisation: the compiler may then prove offsets
- * like row * n_cols aligned and use 128-bit accesses). */
-static int int_kind(long long v) {
-    int k = (v >= INT32_MIN && v <= INT32_MAX) ? AK_I32 : AK_I64;
-    return v % 16 == 0 ? k + AK_DIV16 : k;
+/* The class of a pointer to dtype d on device (-1: host memory), with
+ * AK_HINT16 when p is 16-byte aligned (Triton's divisibility
+ * specialisation: an aligned and a misaligned call compile apart). */
+static int ptr_kind(int device, int d, const void *p) {
+    return ((device + 1) << AK_DEVICE_SHIFT) + AK_PTR + AK_SCALAR(d) +
+           ((uintptr_t)p % 16 == 0 ? AK_HINT16 : 0);
 }
 
-static int align_bit(const void *p) {
-    return (uintptr_t)p % 16 == 0 ? AK_ALIGN16 : 0;
+/* An int argument, as Triton 3.6 specialises it: i32 in [-2^31, 2^31),
+ * i64 in [-2^63, 2^63), u64 up to 2^64 - 1, with AK_HINT16 on a multiple
+ * of 16 (Triton's 'D': the compiler may then prove offsets like row *
+ * n_cols aligned and use 128-bit accesses).  Beyond: OverflowError. */
+static int classify_int(JITObject *self, Call *c, int i, PyObject *o) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (!overflow) {
+        int k = AK_SCALAR(v >= INT32_MIN && v <= INT32_MAX ? MT_DTYPE_I32 : MT_DTYPE_I64);
+        c->kind[i] = v % 16 == 0 ? k + AK_HINT16 : k;
+        c->val[i].i = v;
+        return 0;
+    }
+    unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
+    if (overflow < 0 || (u == (unsigned long long)-1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_OverflowError,
+                     "%s(): integer argument %R out of range: %S is outside [-2**63, 2**64) "
+                     "(the range of i32, i64 and u64)",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i), o);
+        return -1;
+    }
+    c->kind[i] = AK_SCALAR(MT_DTYPE_U64) + (u % 16 == 0 ? AK_HINT16 : 0);
+    c->val[i].i = (int64_t)u; /* the bits; packed back as uint64_t */
+    return 0;
+}
+
+/* Raises the TypeError for argument i, whose element type (described by
+ * what, a new reference or NULL) has no row in arg_dtypes. */
+static int unsupported_dtype(JITObject *self, int i, PyObject *what) {
+    char list[256] = "";
+    for (int d = 0; d < MT_DTYPE_COUNT; d++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", d ? ", " : "", arg_dtypes[d].torch);
+    }
+    if (what)
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument %R: unsupported %U: it has no Triton equivalent "
+                     "(supported: %s)",
+                     jit_name(self), PyTuple_GET_ITEM(self->names, i), what, list);
+    Py_XDECREF(what);
+    return -1;
 }
 
 /* A tensor whose data pointer is NULL is fine when it has no elements; one
@@ -263,14 +322,14 @@ static int check_no_storage(JITObject *self, int i, PyObject *o) {
     return -1;
 }
 
-/* The pointer class of a DLPack dtype, or -1. */
+/* The dtype of a DLPack element type, or -1 (vectors, complex, the fp8
+ * variants Triton has no name for). */
 static int dlpack_code(DLDataType t) {
     if (t.lanes != 1)
         return -1;
-    if (t.code == DL_FLOAT && t.bits == 32) return PD_F32;
-    if (t.code == DL_INT && t.bits == 32) return PD_I32;
-    if (t.code == DL_INT && t.bits == 64) return PD_I64;
-    if (t.code == DL_BOOL && t.bits == 8) return PD_I1;
+    for (int d = 0; d < MT_DTYPE_COUNT; d++)
+        if (t.code == arg_dtypes[d].dl_code && t.bits == arg_dtypes[d].dl_bits)
+            return d;
     return -1;
 }
 
@@ -333,12 +392,10 @@ static int classify_dlpack(JITObject *self, Call *c, int i) {
     const DLTensor *t = &mt->dl_tensor;
     int code = dlpack_code(t->dtype);
     if (code < 0) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument %R: unsupported DLPack dtype (code %d, bits %d, lanes %d); "
-                     "expected float32, int32, int64 or bool",
-                     jit_name(self), PyTuple_GET_ITEM(self->names, i), (int)t->dtype.code,
-                     (int)t->dtype.bits, (int)t->dtype.lanes);
-        return -1;
+        return unsupported_dtype(self, i,
+                                 PyUnicode_FromFormat("DLPack dtype (code %d, bits %d, lanes %d)",
+                                                      (int)t->dtype.code, (int)t->dtype.bits,
+                                                      (int)t->dtype.lanes));
     }
     if ((t->device.device_type != DL_CPU && t->device.device_type != DL_CUDA) ||
         t->device.device_id < 0 || t->device.device_id > MAX_DEVICE ||
@@ -370,7 +427,7 @@ static int classify_dlpack(JITObject *self, Call *c, int i) {
     }
     int d = t->device.device_type == DL_CUDA ? (int)t->device.device_id : -1;
     c->val[i].p = p;
-    c->kind[i] = 16 * (d + 1) + AK_PTR + code + align_bit(p);
+    c->kind[i] = ptr_kind(d, code, p);
     return set_device(self, c, i, d);
 }
 
@@ -381,11 +438,11 @@ static int classify_torch(JITObject *self, Call *c, int i) {
     if (!dt)
         return -1;
     int code = -1;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < MT_DTYPE_COUNT && code < 0; k++)
         if (dt == torch_dtypes[k])
             code = k;
     if (code < 0) {
-        arg_error(self, i, PyExc_TypeError, "unsupported tensor dtype ", dt);
+        unsupported_dtype(self, i, PyUnicode_FromFormat("tensor dtype %S", dt));
         Py_DECREF(dt);
         return -1;
     }
@@ -426,7 +483,7 @@ static int classify_torch(JITObject *self, Call *c, int i) {
         return -1;
     if (!c->val[i].p && check_no_storage(self, i, o) < 0)
         return -1;
-    c->kind[i] = (int)(16 * (d + 1)) + AK_PTR + code + align_bit(c->val[i].p);
+    c->kind[i] = ptr_kind((int)d, code, c->val[i].p);
     return set_device(self, c, i, (int)d);
 }
 
@@ -437,8 +494,12 @@ static int classify_ndarray(JITObject *self, Call *c, int i) {
     if (!dt)
         return -1;
     int code = -1;
-    for (int k = 0; k < 4 && code < 0; k++) {
-        int eq = dt == np_dtypes[k] ? 1 : PyObject_RichCompareBool(dt, np_dtypes[k], Py_EQ);
+    for (int k = 0; k < MT_DTYPE_COUNT && code < 0; k++)
+        if (dt == np_dtypes[k])
+            code = k;
+    /* equal but not the same object: a dtype built another way */
+    for (int k = 0; k < MT_DTYPE_COUNT && code < 0; k++) {
+        int eq = np_dtypes[k] ? PyObject_RichCompareBool(dt, np_dtypes[k], Py_EQ) : 0;
         if (eq < 0) {
             Py_DECREF(dt);
             return -1;
@@ -447,7 +508,7 @@ static int classify_ndarray(JITObject *self, Call *c, int i) {
             code = k;
     }
     if (code < 0) {
-        arg_error(self, i, PyExc_TypeError, "unsupported array dtype ", dt);
+        unsupported_dtype(self, i, PyUnicode_FromFormat("array dtype %S", dt));
         Py_DECREF(dt);
         return -1;
     }
@@ -466,7 +527,7 @@ static int classify_ndarray(JITObject *self, Call *c, int i) {
     Py_DECREF(ai);
     if (PyErr_Occurred())
         return -1;
-    c->kind[i] = AK_PTR + code + align_bit(c->val[i].p);
+    c->kind[i] = ptr_kind(-1, code, c->val[i].p);
     return set_device(self, c, i, -1);
 }
 
@@ -499,35 +560,32 @@ static int classify_cuda_array(JITObject *self, Call *c, int i) {
         return arg_error(self, i, PyExc_TypeError,
                          "unsupported __cuda_array_interface__ typestr in ", o);
     c->val[i].p = p;
-    c->kind[i] = 16 + AK_PTR + code + align_bit(p); /* the current device: index 0 */
+    c->kind[i] = ptr_kind(0, code, p); /* the current device: index 0 */
     return set_device(self, c, i, 0);
 }
 
-/* Classifies runtime argument i: kind, value, device. */
+/* 1 when o is a NumPy bool scalar (np.True_): numpy.bool_, numpy.bool in
+ * NumPy 2.  It has __index__ (deprecated), but it is a bool, not an int. */
+static int is_numpy_bool(PyObject *o) {
+    const char *n = Py_TYPE(o)->tp_name;
+    return !strcmp(n, "numpy.bool_") || !strcmp(n, "numpy.bool");
+}
+
+/* Classifies runtime argument i: kind, value, device.  Scalars follow
+ * Triton: bool -> i1, int -> i32/i64/u64 by value, float (np.float64
+ * too: it is one) -> fp32.  NumPy integer, bool and other float scalars,
+ * which Triton refuses, are taken as the Python value they convert to. */
 static int classify_runtime(JITObject *self, Call *c, int i) {
     PyObject *o = c->bound[i];
     if (PyBool_Check(o)) {
-        c->kind[i] = AK_I1;
+        c->kind[i] = AK_SCALAR(MT_DTYPE_I1);
         c->val[i].i = o == Py_True;
         return 0;
     }
-    if (PyLong_Check(o)) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_Format(PyExc_OverflowError,
-                         "%s(): argument %R: integer %S does not fit in int64", jit_name(self),
-                         PyTuple_GET_ITEM(self->names, i), o);
-            return -1;
-        }
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        c->kind[i] = int_kind(v);
-        c->val[i].i = v;
-        return 0;
-    }
+    if (PyLong_Check(o))
+        return classify_int(self, c, i, o);
     if (PyFloat_Check(o)) {
-        c->kind[i] = AK_F32;
+        c->kind[i] = AK_SCALAR(MT_DTYPE_FP32);
         c->val[i].f = PyFloat_AS_DOUBLE(o);
         return 0;
     }
@@ -543,27 +601,31 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
     int dl = classify_dlpack(self, c, i);
     if (dl <= 0)
         return dl;
+    if (is_numpy_bool(o)) {
+        int t = PyObject_IsTrue(o);
+        if (t < 0)
+            return -1;
+        c->kind[i] = AK_SCALAR(MT_DTYPE_I1);
+        c->val[i].i = t;
+        return 0;
+    }
     if (PyIndex_Check(o)) { /* NumPy integer scalars */
         PyObject *v = PyNumber_Index(o);
         if (!v)
             return -1;
-        int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        int rc = classify_int(self, c, i, v);
         Py_DECREF(v);
-        if (overflow) {
-            PyErr_Format(PyExc_OverflowError, "%s(): argument %R: integer does not fit in int64",
-                         jit_name(self), PyTuple_GET_ITEM(self->names, i));
-            return -1;
-        }
-        c->kind[i] = int_kind(x);
-        c->val[i].i = x;
-        return 0;
+        return rc;
     }
+    if (PyComplex_Check(o) || !strncmp(Py_TYPE(o)->tp_name, "numpy.complex", 13))
+        return arg_error(self, i, PyExc_TypeError,
+                         "a complex scalar has no Triton equivalent; got ",
+                         (PyObject *)Py_TYPE(o));
     if (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) { /* np.float32 */
         double f = PyFloat_AsDouble(o);
         if (f == -1.0 && PyErr_Occurred())
             return -1;
-        c->kind[i] = AK_F32;
+        c->kind[i] = AK_SCALAR(MT_DTYPE_FP32);
         c->val[i].f = f;
         return 0;
     }
@@ -756,3 +818,35 @@ int parse_grid(PyObject *g, uint32_t grid[3]) {
     return grid_error(g);
 }
 
+
+/* --------------------------------------------------------------- packing */
+
+/* Scalars of the narrow float types reach the launch as their bits.  The
+ * rounding is done once, from the double, so no value is rounded twice
+ * (double -> float -> half can be off by one in the last place). */
+uint32_t minifloat_bits(double v, int ebits, int mbits, int fn) {
+    uint32_t sign = signbit(v) ? 1u << (ebits + mbits) : 0;
+    uint32_t top = (1u << ebits) - 1;   /* the all-ones exponent field */
+    uint32_t nan = fn ? (top << mbits) | ((1u << mbits) - 1) : (top << mbits) | (1u << (mbits - 1));
+    if (isnan(v))
+        return sign | nan;
+    if (isinf(v))
+        return sign | (fn ? nan : top << mbits);
+    double a = fabs(v);
+    if (a == 0)
+        return sign;
+    int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, e;
+    frexp(a, &e); /* a = f * 2^e, 0.5 <= f < 1: the exponent of a is e - 1 */
+    int ex = e - 1 < emin ? emin : e - 1;
+    double q = ldexp(a, mbits - ex); /* a in units of its last place, exact */
+    double r = floor(q), diff = q - r;
+    if (diff > 0.5 || (diff == 0.5 && fmod(r, 2) == 1))
+        r += 1;
+    /* subnormals (ex == emin, r < 2^mbits) and a carry into the next
+     * binade (r == 2^(mbits+1)) both fall out of the same sum */
+    uint32_t bits = ((uint32_t)(ex - emin) << mbits) + (uint32_t)r;
+    uint32_t max = fn ? nan - 1 : (top << mbits) - 1;
+    if (bits > max)
+        return sign | (fn ? nan : top << mbits);
+    return sign | bits;
+}

@@ -163,17 +163,10 @@ fail:
 }
 
 static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32_t grid[3]) {
-    union { void *p; int32_t i32; int64_t i64; float f; uint8_t b; } vals[MAX_PARAMS];
+    ArgSlot vals[MAX_PARAMS];
     void *argv[MAX_PARAMS];
     for (int j = 0; j < ko->nparams; j++) {
-        int i = ko->argidx[j];
-        switch (ko->ptypes[j]) {
-        case MT_PARAM_I32: vals[j].i32 = (int32_t)c->val[i].i; break;
-        case MT_PARAM_I64: vals[j].i64 = c->val[i].i; break;
-        case MT_PARAM_F32: vals[j].f = (float)c->val[i].f; break;
-        case MT_PARAM_I1: vals[j].b = (uint8_t)(c->val[i].i != 0); break;
-        default: vals[j].p = c->val[i].p; break;
-        }
+        pack_arg(ko->pack[j], c->val[ko->argidx[j]], &vals[j]);
         argv[j] = &vals[j];
     }
     void *stream = NULL;

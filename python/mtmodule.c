@@ -33,8 +33,8 @@ ContextObject *the_context;
 PyObject *constexpr_cls;
 PyObject *dtype_cls;
 PyObject *true_key, *false_key, *float_tag;
-PyObject *torch_tensor_type, *torch_dtypes[4], *torch_stream_fn;
-PyObject *np_ndarray_type, *np_dtypes[4];
+PyObject *torch_tensor_type, *torch_dtypes[MT_DTYPE_COUNT], *torch_stream_fn;
+PyObject *np_ndarray_type, *np_dtypes[MT_DTYPE_COUNT];
 PyObject *str_dtype, *str_data_ptr, *str_get_device, *str_array_interface,
     *str_cuda_array_interface, *str_data, *str_typestr, *str_num_warps,
     *str_compile_miss, *str_value, *str_dlpack, *str_dlpack_device, *str_is_cpu,
@@ -121,7 +121,7 @@ static PyTypeObject ContextType = {
 
 static void kernel_dealloc(KernelObject *self) {
     mt_kernel_destroy(self->k);
-    PyMem_Free(self->ptypes);
+    PyMem_Free(self->pack);
     PyMem_Free(self->argidx);
     Py_XDECREF(self->signature);
     Py_XDECREF(self->ctxobj);
@@ -180,42 +180,40 @@ static PyObject *kernel_stage(KernelObject *self, PyObject *arg) {
     return PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
 }
 
-static const char *param_type_str(mt_param_type t) {
-    static const char *const names[] = {"*fp32", "*i32", "*i1", "*i64",
-                                        "i32", "i64", "fp32", "i1"};
-    return (unsigned)t < 8 ? names[t] : "?";
-}
-
-/* ARG_SIGNATURES: the signature entry ("*fp32:16", "i32") of every
+/* ARG_SIGNATURES: the signature entry ("*fp16:16", "i32") of every
  * argument class, so that jit.py spells a key's kinds without numbers of
- * its own. */
+ * its own: every dtype as a scalar and as a pointer, with ":16" on
+ * pointers and on integers (the classes prepare can give are a subset). */
 static PyObject *arg_signatures(void) {
-    static const struct { int kind; mt_param_type t; const char *hint; } rows[] = {
-        {AK_I32, MT_PARAM_I32, ""},
-        {AK_I64, MT_PARAM_I64, ""},
-        {AK_F32, MT_PARAM_F32, ""},
-        {AK_I1, MT_PARAM_I1, ""},
-        {AK_I32 + AK_DIV16, MT_PARAM_I32, ":16"},
-        {AK_I64 + AK_DIV16, MT_PARAM_I64, ":16"},
-        {AK_PTR + PD_F32, MT_PARAM_PTR_F32, ""},
-        {AK_PTR + PD_I32, MT_PARAM_PTR_I32, ""},
-        {AK_PTR + PD_I1, MT_PARAM_PTR_I1, ""},
-        {AK_PTR + PD_I64, MT_PARAM_PTR_I64, ""},
-        {AK_PTR + PD_F32 + AK_ALIGN16, MT_PARAM_PTR_F32, ":16"},
-        {AK_PTR + PD_I32 + AK_ALIGN16, MT_PARAM_PTR_I32, ":16"},
-        {AK_PTR + PD_I1 + AK_ALIGN16, MT_PARAM_PTR_I1, ":16"},
-        {AK_PTR + PD_I64 + AK_ALIGN16, MT_PARAM_PTR_I64, ":16"},
-    };
     PyObject *d = PyDict_New();
-    for (size_t i = 0; d && i < sizeof rows / sizeof rows[0]; i++) {
-        PyObject *k = PyLong_FromLong(rows[i].kind);
-        PyObject *v = PyUnicode_FromFormat("%s%s", param_type_str(rows[i].t), rows[i].hint);
-        if (!k || !v || PyDict_SetItem(d, k, v) < 0)
-            Py_CLEAR(d);
-        Py_XDECREF(k);
-        Py_XDECREF(v);
+    for (int t = 0; d && t < MT_DTYPE_COUNT; t++) {
+        const char *name = mt_dtype_name((mt_dtype)t);
+        int is_int = !dtype_is_float((mt_dtype)t) && t != MT_DTYPE_I1;
+        const struct { int kind; const char *fmt; } rows[] = {
+            {AK_SCALAR(t), "%s"},
+            {AK_SCALAR(t) + AK_HINT16, is_int ? "%s:16" : NULL},
+            {AK_PTR + AK_SCALAR(t), "*%s"},
+            {AK_PTR + AK_SCALAR(t) + AK_HINT16, "*%s:16"},
+        };
+        for (size_t r = 0; d && r < sizeof rows / sizeof rows[0]; r++) {
+            if (!rows[r].fmt)
+                continue;
+            PyObject *k = PyLong_FromLong(rows[r].kind);
+            PyObject *v = PyUnicode_FromFormat(rows[r].fmt, name);
+            if (!k || !v || PyDict_SetItem(d, k, v) < 0)
+                Py_CLEAR(d);
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+        }
     }
     return d;
+}
+
+/* A parameter's type as a signature spells it: "*fp16", "u64". */
+static PyObject *param_type_str(const mt_kernel *k, int i) {
+    const char *name = mt_dtype_name(mt_kernel_param_dtype(k, i));
+    return PyUnicode_FromFormat("%s%s", mt_kernel_param_is_pointer(k, i) ? "*" : "",
+                                name ? name : "?");
 }
 
 static PyObject *kernel_get_params(KernelObject *self, void *unused) {
@@ -224,7 +222,7 @@ static PyObject *kernel_get_params(KernelObject *self, void *unused) {
         return NULL;
     for (int i = 0; i < self->nparams; i++) {
         const char *name = mt_kernel_param_name(self->k, i);
-        PyObject *t = Py_BuildValue("(ss)", name ? name : "", param_type_str(self->ptypes[i]));
+        PyObject *t = Py_BuildValue("(sN)", name ? name : "", param_type_str(self->k, i));
         if (!t) {
             Py_DECREF(list);
             return NULL;
@@ -254,6 +252,33 @@ static PyObject *kernel_get_signature(KernelObject *self, void *unused) {
     return Py_NewRef(self->signature ? self->signature : Py_None);
 }
 
+/* The value Python object o gives a parameter packed as op (PK_PTR or an
+ * mt_dtype): an address, an integer (u64 by its bits; OverflowError
+ * outside the parameter's range) or a float. */
+static int arg_value(int op, PyObject *o, ArgValue *v) {
+    if (op == PK_PTR)
+        v->p = PyLong_AsVoidPtr(o);
+    else if (dtype_is_float((mt_dtype)op))
+        v->f = PyFloat_AsDouble(o);
+    else if (op == MT_DTYPE_I1)
+        v->i = PyObject_IsTrue(o);
+    else if (op == MT_DTYPE_U64)
+        v->i = (int64_t)PyLong_AsUnsignedLongLong(o);
+    else {
+        v->i = PyLong_AsLongLong(o); /* i64: OverflowError past its range */
+        int bits = 8 * (int)mt_dtype_size((mt_dtype)op);
+        int is_signed = op <= MT_DTYPE_I64; /* i8..i64 come before u8..u64 */
+        if (bits < 64 && !PyErr_Occurred()) {
+            int64_t lo = is_signed ? -(INT64_C(1) << (bits - 1)) : 0;
+            int64_t hi = (INT64_C(1) << (is_signed ? bits - 1 : bits)) - 1;
+            if (v->i < lo || v->i > hi)
+                PyErr_Format(PyExc_OverflowError, "%S does not fit in a %s parameter", o,
+                             mt_dtype_name((mt_dtype)op));
+        }
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* Kernel.launch(grid, args, stream=0): the checked path, arguments given
  * in the kernel's own parameter order (used by tests of the C API). */
 static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
@@ -273,22 +298,18 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
         PyErr_Format(PyExc_TypeError, "kernel takes %d arguments, got %zd", self->nparams, n);
         return NULL;
     }
-    union { void *p; int32_t i32; int64_t i64; float f; uint8_t b; } vals[MAX_PARAMS];
+    ArgSlot vals[MAX_PARAMS];
     void *argv[MAX_PARAMS];
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
-        switch (self->ptypes[i]) {
-        case MT_PARAM_I32: vals[i].i32 = (int32_t)PyLong_AsLong(o); break;
-        case MT_PARAM_I64: vals[i].i64 = PyLong_AsLongLong(o); break;
-        case MT_PARAM_F32: vals[i].f = (float)PyFloat_AsDouble(o); break;
-        case MT_PARAM_I1: vals[i].b = (uint8_t)PyObject_IsTrue(o); break;
-        default: vals[i].p = PyLong_AsVoidPtr(o); break;
+        ArgValue v;
+        if (arg_value(self->pack[i], PySequence_Fast_GET_ITEM(fast, i), &v) < 0) {
+            Py_DECREF(fast);
+            return NULL;
         }
+        pack_arg(self->pack[i], v, &vals[i]);
         argv[i] = &vals[i];
     }
     Py_DECREF(fast);
-    if (PyErr_Occurred())
-        return NULL;
     mt_status st = mt_launch(self->ctxobj->ctx, self->k, grid, (void *)(uintptr_t)stream, argv);
     if (st != MT_OK)
         return raise_status(self->ctxobj->ctx, st);
@@ -397,7 +418,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     ko->ctxobj = (ContextObject *)Py_NewRef(the_context);
     ko->k = k;
     ko->stages_only = stages_only;
-    ko->ptypes = NULL;
+    ko->pack = NULL;
     ko->argidx = NULL;
     ko->signature = PyUnicode_FromString(signature);
     if (!ko->signature) {
@@ -405,14 +426,16 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
         return NULL;
     }
     ko->nparams = mt_kernel_num_params(k);
-    ko->ptypes = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->ptypes);
+    ko->pack = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->pack);
     ko->argidx = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->argidx);
-    if (!ko->ptypes || !ko->argidx) {
+    if (!ko->pack || !ko->argidx) {
         Py_DECREF(ko);
         return PyErr_NoMemory();
     }
     for (int i = 0; i < ko->nparams; i++) {
-        ko->ptypes[i] = mt_kernel_param_type(k, i);
+        ko->pack[i] = (unsigned char)(mt_kernel_param_is_pointer(k, i)
+                                          ? PK_PTR
+                                          : mt_kernel_param_dtype(k, i));
         ko->argidx[i] = i;
     }
     return (PyObject *)ko;
@@ -422,6 +445,29 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
 
 static PyObject *mod_cuda_available(PyObject *mod, PyObject *unused) {
     return PyBool_FromLong(mt_cuda_available(the_context->ctx));
+}
+
+/* _pack_scalar(type, value) -> bytes: value as a launch writes it for a
+ * scalar parameter of that type ("fp16", "u64"): a test hook. */
+static PyObject *mod_pack_scalar(PyObject *mod, PyObject *args) {
+    const char *name;
+    PyObject *o;
+    if (!PyArg_ParseTuple(args, "sO", &name, &o))
+        return NULL;
+    int d = 0;
+    while (d < MT_DTYPE_COUNT && strcmp(mt_dtype_name((mt_dtype)d), name))
+        d++;
+    if (d == MT_DTYPE_COUNT) {
+        PyErr_Format(PyExc_ValueError, "unknown scalar type '%s'", name);
+        return NULL;
+    }
+    ArgValue v;
+    ArgSlot slot;
+    if (arg_value(d, o, &v) < 0)
+        return NULL;
+    pack_arg(d, v, &slot);
+    return PyBytes_FromStringAndSize((const char *)&slot,
+                                     (Py_ssize_t)mt_dtype_size((mt_dtype)d));
 }
 
 static PyObject *mod_register(PyObject *mod, PyObject *cls) {
@@ -471,6 +517,8 @@ static PyMethodDef module_methods[] = {
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
     {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
+    {"_pack_scalar", (PyCFunction)mod_pack_scalar, METH_VARARGS,
+     "_pack_scalar(type, value) -> bytes: a scalar as a launch passes it"},
     {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,
      "language_names() -> {group: [(name, usage)]}: the kernel language's names"},
     {NULL, NULL, 0, NULL}};

@@ -26,16 +26,70 @@
 #define MAX_PARAMS 128
 
 /* Classes of runtime arguments, as small ints in the key (0: a constexpr).
- * Pointers carry the device slot (0 host, 1 + CUDA device index) above the
- * low nibble.  jit.py reads them through ARG_SIGNATURES and ARG_CLASS_MASK. */
+ * The low four bits are 1 + the mt_dtype (of the value, or of the pointee),
+ * AK_PTR marks a pointer, AK_HINT16 a pointer's 16-byte alignment or an
+ * integer's divisibility by 16 (Triton's 'D' specialisation), and the bits
+ * from AK_DEVICE_SHIFT up hold a pointer's device slot (0 host, 1 + CUDA
+ * device index).  jit.py spells a class through ARG_SIGNATURES and
+ * ARG_CLASS_MASK, so no number here is known to Python. */
 enum {
-    AK_I32 = 1, AK_I64 = 2, AK_F32 = 3, AK_I1 = 4,
-    AK_PTR = 8, /* + 0 f32, 1 i32, 2 i1, 3 i64 */
-    AK_ALIGN16 = 4, /* pointer kinds only: the address is a multiple of 16 */
-    AK_DIV16 = 4,   /* int kinds only (I32 + 4 = 5, I64 + 4 = 6): multiple of 16 */
-    AK_CLASS_MASK = 15 /* the class without the device slot */
+    AK_DTYPE_MASK = 15,
+    AK_PTR = 16,
+    AK_HINT16 = 32,
+    AK_CLASS_MASK = 63, /* the class without the device slot */
+    AK_DEVICE_SHIFT = 6
 };
-enum { PD_F32 = 0, PD_I32 = 1, PD_I1 = 2, PD_I64 = 3 };
+#define AK_SCALAR(d) ((int)(d) + 1) /* the class of a value of mt_dtype d */
+
+/* How a launch writes one kernel parameter into its argument slot,
+ * decided once per Kernel from mt_kernel_param_dtype/_is_pointer: a
+ * scalar parameter's mt_dtype, or PK_PTR. */
+enum { PK_PTR = MT_DTYPE_COUNT };
+
+/* One argument slot in memory layout: what mt_launch's args[i] points at. */
+typedef union {
+    void *p;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+} ArgSlot;
+
+/* A classified Python value: a pointer, an integer (two's complement bits:
+ * a u64 above INT64_MAX keeps its bits) or a float. */
+typedef union { void *p; int64_t i; double f; } ArgValue;
+
+/* Bits of v in a binary float format with ebits exponent and mbits
+ * mantissa bits (IEEE layout), rounded to nearest even.  fn: the format
+ * has no infinities and only the all-ones pattern is NaN (fp8e4nv);
+ * overflow then gives NaN, as torch's conversion does. */
+uint32_t minifloat_bits(double v, int ebits, int mbits, int fn);
+
+/* Writes v into slot s as parameter kind op (PK_PTR or an mt_dtype). */
+static inline void pack_arg(int op, ArgValue v, ArgSlot *s) {
+    switch (op) {
+    case MT_DTYPE_I1: s->u8 = v.i != 0; break;
+    case MT_DTYPE_I8: case MT_DTYPE_U8: s->u8 = (uint8_t)v.i; break;
+    case MT_DTYPE_I16: case MT_DTYPE_U16: s->u16 = (uint16_t)v.i; break;
+    case MT_DTYPE_I32: case MT_DTYPE_U32: s->u32 = (uint32_t)v.i; break;
+    case MT_DTYPE_I64: case MT_DTYPE_U64: s->u64 = (uint64_t)v.i; break;
+    case MT_DTYPE_FP32: s->f32 = (float)v.f; break;
+    case MT_DTYPE_FP64: s->f64 = v.f; break;
+    case MT_DTYPE_FP16: s->u16 = (uint16_t)minifloat_bits(v.f, 5, 10, 0); break;
+    case MT_DTYPE_BF16: s->u16 = (uint16_t)minifloat_bits(v.f, 8, 7, 0); break;
+    case MT_DTYPE_FP8E4NV: s->u8 = (uint8_t)minifloat_bits(v.f, 4, 3, 1); break;
+    case MT_DTYPE_FP8E5: s->u8 = (uint8_t)minifloat_bits(v.f, 5, 2, 0); break;
+    default: s->p = v.p; break;
+    }
+}
+
+/* 1 for the float dtypes (their values travel as ArgValue.f): mt_dtype
+ * lists them last, fp8e4nv to fp64. */
+static inline int dtype_is_float(mt_dtype d) {
+    return d >= MT_DTYPE_FP8E4NV && d <= MT_DTYPE_FP64;
+}
 
 /* ------------------------------------------------------------ module state */
 
@@ -52,8 +106,8 @@ extern ContextObject *the_context;
 extern PyObject *constexpr_cls;     /* tl.constexpr, registered by Python */
 extern PyObject *dtype_cls;         /* tl.dtype, registered by Python */
 extern PyObject *true_key, *false_key, *float_tag; /* key markers */
-extern PyObject *torch_tensor_type, *torch_dtypes[4], *torch_stream_fn;
-extern PyObject *np_ndarray_type, *np_dtypes[4];
+extern PyObject *torch_tensor_type, *torch_dtypes[MT_DTYPE_COUNT], *torch_stream_fn;
+extern PyObject *np_ndarray_type, *np_dtypes[MT_DTYPE_COUNT]; /* NULL where absent */
 extern PyObject *str_dtype, *str_data_ptr, *str_get_device, *str_array_interface,
     *str_cuda_array_interface, *str_data, *str_typestr, *str_num_warps,
     *str_compile_miss, *str_value, *str_dlpack, *str_dlpack_device, *str_is_cpu,
@@ -70,7 +124,7 @@ typedef struct {
     ContextObject *ctxobj;
     mt_kernel *k;
     int nparams;
-    mt_param_type *ptypes;
+    unsigned char *pack;  /* per parameter: PK_PTR or its mt_dtype */
     int *argidx;     /* Python parameter index of each kernel parameter */
     int stages_only;
     PyObject *signature; /* str: the signature it was compiled for */
@@ -103,7 +157,7 @@ typedef struct {
     PyObject *keep[MAX_PARAMS];  /* owned or NULL: DLPack capsules */
     int nbound;
     int kind[MAX_PARAMS];        /* AK_* for runtime args, 0 for constexprs */
-    union { void *p; int64_t i; double f; } val[MAX_PARAMS];
+    ArgValue val[MAX_PARAMS];
     int num_warps;
     int device;                  /* -1 host, else CUDA device index */
     int has_tensor;

@@ -14,6 +14,7 @@ Python code uses them as classes.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from . import _C
@@ -52,11 +53,23 @@ class constexpr:
 
 class dtype:
     """A scalar element type, under Triton's names: ``tl.float16.name`` is
-    ``"fp16"``, ``str(tl.int32)`` is ``"int32"``.  Every Triton dtype exists
-    as a value (programs pass them around, compare them, and use them as
-    constexpr arguments); which of them kernels may use today is the
-    compiler's list (``_C.language_names()["dtype"]``), and a kernel that uses
-    another gets a located "not supported yet" error, never a wrong type."""
+    ``"fp16"``, ``str(tl.int32)`` is ``"int32"``, ``repr`` is
+    ``triton.language.float16``.  Every Triton dtype exists as a value
+    (programs pass them around, compare them, and use them as constexpr
+    arguments) with the attributes and predicates of Triton's
+    ``tl.dtype``; which of them kernels may use is the compiler's list
+    (``SUPPORTED_DTYPES``, from ``_C.language_names()["dtype"]``: every
+    Triton dtype but the AMD-only fp8 variants), and a kernel that uses
+    another gets a located "not supported" error, never a wrong type."""
+
+    class SIGNEDNESS(Enum):
+        SIGNED = 0
+        UNSIGNED = 1
+
+    class KIND(Enum):  # ordered as Triton's promotion orders them
+        BOOLEAN = 0
+        INTEGRAL = 1
+        FLOATING = 2
 
     # name -> (kind, bits, mantissa bits, exponent bias); kind: s signed
     # int, u unsigned int (int1 is Triton's unsigned 1-bit bool), f float
@@ -88,6 +101,8 @@ class dtype:
         self.itemsize = bits // 8
         if kind in "su":
             self.int_bitwidth = bits
+            self.int_signedness = (dtype.SIGNEDNESS.SIGNED if kind == "s"
+                                   else dtype.SIGNEDNESS.UNSIGNED)
         if kind == "f":
             self.fp_mantissa_width = mantissa
             self.exponent_bias = bias
@@ -105,8 +120,60 @@ class dtype:
     def is_bf16(self) -> bool: return self.name == "bf16"
     def is_fp32(self) -> bool: return self.name == "fp32"
     def is_fp64(self) -> bool: return self.name == "fp64"
+    def is_fp8e4nv(self) -> bool: return self.name == "fp8e4nv"
+    def is_fp8e4b8(self) -> bool: return self.name == "fp8e4b8"
+    def is_fp8e4b15(self) -> bool: return self.name == "fp8e4b15"
+    def is_fp8e5(self) -> bool: return self.name == "fp8e5"
+    def is_fp8e5b16(self) -> bool: return self.name == "fp8e5b16"
+    def is_int1(self) -> bool: return self.name == "int1"
+    def is_int8(self) -> bool: return self.name == "int8"
+    def is_int16(self) -> bool: return self.name == "int16"
+    def is_int32(self) -> bool: return self.name == "int32"
+    def is_int64(self) -> bool: return self.name == "int64"
+    def is_uint8(self) -> bool: return self.name == "uint8"
+    def is_uint16(self) -> bool: return self.name == "uint16"
+    def is_uint32(self) -> bool: return self.name == "uint32"
+    def is_uint64(self) -> bool: return self.name == "uint64"
     def is_ptr(self) -> bool: return False
     def is_block(self) -> bool: return False
+    def is_const(self) -> bool: return False
+
+    @staticmethod
+    def is_dtype(type_str: str) -> bool:
+        """True for Triton's dtype names ("fp16", "int8", "void")."""
+        return type_str in dtype._TABLE
+
+    def kind(self) -> "dtype.KIND":
+        if self.is_bool():
+            return dtype.KIND.BOOLEAN
+        if self.is_int():
+            return dtype.KIND.INTEGRAL
+        if self.is_floating():
+            return dtype.KIND.FLOATING
+        raise RuntimeError(f"{self} has no kind")
+
+    def codegen_name(self) -> str:
+        """The name after ``tl.``: float16 for fp16, bfloat16 for bf16."""
+        if self.name.startswith("fp"):
+            return "float" + self.name[2:]
+        if self.name.startswith("bf"):
+            return "bfloat" + self.name[2:]
+        return self.name
+
+    @property
+    def cache_key_part(self) -> str:
+        return self.name
+
+    def mangle(self) -> str:
+        """Triton's short spelling: i32, u8, fp16, V for void."""
+        if self.is_int():
+            return ("i" if self._kind == "s" else "u") + str(self.int_bitwidth)
+        if self.is_floating():
+            return self.name
+        return "V"
+
+    def with_element_ty(self, element_ty: "dtype") -> "dtype":
+        return element_ty
 
     @property
     def scalar(self) -> "dtype":
@@ -130,9 +197,11 @@ class dtype:
         return self.name
 
     def __repr__(self) -> str:
-        return f"triton.language.{self.name}"
+        return f"triton.language.{self.codegen_name()}"
 
     def __eq__(self, other: object) -> bool:
+        while isinstance(other, constexpr):
+            other = other.value
         return isinstance(other, dtype) and other.name == self.name
 
     def __hash__(self) -> int:
@@ -228,8 +297,9 @@ for _name, _doc in _NAMES["tl"]:
         globals()[_name] = _builtin(_name, _doc)
 for _name, _doc in _NAMES["method"]:
     setattr(tensor, _name, _method(_name, _doc))
-# The dtypes kernels may use today; the other names in _DTYPES are values
-# for Python code, refused inside kernels.
+# The dtypes kernels may use (every Triton dtype the compiler knows); the
+# other names in _DTYPES (the AMD-only fp8 variants, void) are values for
+# Python code, refused inside kernels.
 SUPPORTED_DTYPES = tuple(n for n, _ in _NAMES["dtype"])
 
 __all__ = ["constexpr", "dtype", "tensor", "str_to_ty"] + sorted(

@@ -37,21 +37,28 @@ def _key_class(obj):
     return key[0]
 
 
-def _pointer_class(code, aligned, device_slot=1):
-    # AK_PTR (8) + dtype code, + AK_ALIGN16 (4), device slot above the nibble
-    return 16 * device_slot + 8 + code + (4 if aligned else 0)
+def _spelling(key_class):
+    return _C.ARG_SIGNATURES[key_class & _C.ARG_CLASS_MASK]
 
 
-@pytest.mark.parametrize("typestr,code", [("<f4", 0), ("<i4", 1), ("|b1", 2), ("<i8", 3)])
-def test_cuda_array_interface_classes(typestr, code):
-    assert _key_class(CudaArray(typestr, 0x10000)) == _pointer_class(code, True)
-    assert _key_class(CudaArray(typestr, 0x10004)) == _pointer_class(code, False)
-    assert _C.ARG_SIGNATURES[_pointer_class(code, True) & _C.ARG_CLASS_MASK].endswith(":16")
+@pytest.mark.parametrize("typestr,sig", [("<f4", "*fp32"), ("<i4", "*i32"), ("|b1", "*i1"),
+                                         ("<i8", "*i64"), ("<f2", "*fp16"), ("|u1", "*u8"),
+                                         ("|i1", "*i8"), ("<u2", "*u16"), ("<i2", "*i16"),
+                                         ("<u4", "*u32"), ("<u8", "*u64"), ("<f8", "*fp64"),
+                                         ("=f4", "*fp32")])
+def test_cuda_array_interface_classes(typestr, sig):
+    aligned, misaligned = _key_class(CudaArray(typestr, 0x10000)), _key_class(
+        CudaArray(typestr, 0x10004))
+    assert _spelling(aligned) == sig + ":16" and _spelling(misaligned) == sig
+    # the interface's memory is on the current CUDA device: a device slot
+    # above the class, the same for both
+    assert aligned & ~_C.ARG_CLASS_MASK == misaligned & ~_C.ARG_CLASS_MASK != 0
 
 
 def test_cuda_array_interface_errors():
-    with pytest.raises(TypeError, match=r"'p'.*unsupported __cuda_array_interface__ typestr"):
-        _key_class(CudaArray("<f2", 0x10000))
+    for bad in ("<c8", ">f4", "<V2", "f4"):  # complex, big-endian, raw bytes, no order
+        with pytest.raises(TypeError, match=r"'p'.*unsupported __cuda_array_interface__ typestr"):
+            _key_class(CudaArray(bad, 0x10000))
     with pytest.raises(RuntimeError, match="interface broke"):
         _key_class(RaisingInterface())
     with pytest.raises(TypeError, match=r"'p'.*unsupported argument type"):

@@ -3,7 +3,7 @@ its names come from the compiler's own tables (_C.language_names()), so
 every builtin the compiler accepts is exposed and nothing it rejects is.
 The one exception is dtypes: every Triton dtype is a Python value (programs
 compare them and pass them as constexprs), and a kernel that uses one the
-compiler does not support yet gets a located "not supported yet" error."""
+compiler does not support gets a located "not supported" error."""
 import pytest
 
 import mytriton as triton
@@ -25,7 +25,12 @@ def test_groups_and_usage():
     tl_names = [n for n, _ in NAMES["tl"]]
     assert "max_constancy" in tl_names
     assert len(tl_names) == len(set(tl_names))
-    assert [n for n, _ in NAMES["dtype"]] == ["int1", "int32", "int64", "float32"]
+    assert [n for n, _ in NAMES["dtype"]] == [
+        "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float8e4nv", "float8e5", "float16", "bfloat16", "float32", "float64"]
+    # every Triton dtype but the AMD-only fp8 variants (and void)
+    assert set(tl._DTYPES) - set(tl.SUPPORTED_DTYPES) == {
+        "float8e4b15", "float8e4b8", "float8e5b16", "void"}
     assert {n for n, _ in NAMES["triton"]} == {"cdiv", "jit"}
     for name, usage in NAMES["tl"] + NAMES["method"]:
         assert usage.startswith(name + "("), (name, usage)
@@ -78,8 +83,8 @@ def test_rejected_names_are_absent(name):
 @pytest.mark.parametrize("name", sorted(set(tl._DTYPES) - set(tl.SUPPORTED_DTYPES) - {"void"}))
 def test_unsupported_dtypes_are_values_refused_in_kernels(name):
     d = getattr(tl, name)
-    assert isinstance(d, tl.dtype) and repr(d) == f"triton.language.{d.name}"
-    with pytest.raises(triton.CompilationError, match="not supported yet"):
+    assert isinstance(d, tl.dtype) and repr(d) == f"triton.language.{name}"
+    with pytest.raises(triton.CompilationError, match=f"dtype {name} is not supported"):
         compile_body(f"    x = tl.{name}\n")
 
 
@@ -92,6 +97,52 @@ def test_dtype_values_follow_triton():
     assert tl.dtype(tl.constexpr("fp64")) == tl.float64
     with pytest.raises(ValueError):
         tl.dtype("float128")
+
+
+# name -> (is_floating, is_int_signed, is_int_unsigned, primitive_bitwidth,
+#          int_bitwidth or fp_mantissa_width, exponent_bias), as Triton's core.py
+TRITON_DTYPES = {
+    "int1": (False, False, True, 1, 1, None), "int8": (False, True, False, 8, 8, None),
+    "int16": (False, True, False, 16, 16, None), "int32": (False, True, False, 32, 32, None),
+    "int64": (False, True, False, 64, 64, None), "uint8": (False, False, True, 8, 8, None),
+    "uint16": (False, False, True, 16, 16, None),
+    "uint32": (False, False, True, 32, 32, None),
+    "uint64": (False, False, True, 64, 64, None),
+    "float8e4nv": (True, False, False, 8, 3, 7), "float8e5": (True, False, False, 8, 2, 15),
+    "float8e4b15": (True, False, False, 8, 3, 15), "float8e4b8": (True, False, False, 8, 3, 8),
+    "float8e5b16": (True, False, False, 8, 2, 16), "float16": (True, False, False, 16, 10, 15),
+    "bfloat16": (True, False, False, 16, 7, 127), "float32": (True, False, False, 32, 23, 127),
+    "float64": (True, False, False, 64, 52, 1023),
+}
+
+
+@pytest.mark.parametrize("spelling", list(TRITON_DTYPES))
+def test_dtype_introspection_as_triton(spelling):
+    d = getattr(tl, spelling)
+    fl, signed, unsigned, bits, width, bias = TRITON_DTYPES[spelling]
+    assert (d.is_floating(), d.is_int_signed(), d.is_int_unsigned()) == (fl, signed, unsigned)
+    assert d.is_int() == (signed or unsigned) and d.primitive_bitwidth == bits
+    assert d.itemsize == bits // 8 and repr(d) == f"triton.language.{spelling}"
+    assert d.codegen_name() == spelling and d.cache_key_part == d.name
+    assert tl.dtype.is_dtype(d.name) and not d.is_ptr() and not d.is_block()
+    if fl:
+        assert (d.fp_mantissa_width, d.exponent_bias) == (width, bias)
+        assert d.kind() == tl.dtype.KIND.FLOATING and d.mangle() == d.name
+        assert not hasattr(d, "int_bitwidth")
+    else:
+        assert d.int_bitwidth == width and not hasattr(d, "fp_mantissa_width")
+        assert d.int_signedness == (tl.dtype.SIGNEDNESS.SIGNED if signed
+                                    else tl.dtype.SIGNEDNESS.UNSIGNED)
+        assert d.mangle() == ("i" if signed else "u") + str(width)
+        assert d.kind() == (tl.dtype.KIND.BOOLEAN if spelling == "int1"
+                            else tl.dtype.KIND.INTEGRAL)
+    # exactly one is_<name>() predicate holds, and it is this dtype's
+    preds = ["is_" + getattr(tl, n).name for n in TRITON_DTYPES]  # is_fp16, is_uint8...
+    assert [p for p in preds if getattr(d, p)()] == ["is_" + d.name]
+    assert d.is_fp16() == (spelling == "float16") and d.is_bf16() == (spelling == "bfloat16")
+    assert d.is_fp8() == (bits == 8 and fl)
+    assert d == tl.constexpr(d) and (d != tl.float32) == (spelling != "float32")
+    assert d.with_element_ty(tl.int8) == tl.int8 and d.scalar is d
 
 
 def test_max_constancy_is_a_hint():
