@@ -9,9 +9,7 @@ the launch in its memory layout.
 
 The classification tests read the key (``_key``) and spell it through
 ``_C.ARG_SIGNATURES``, so they compile nothing.  The end-to-end launches at
-the bottom need the compiler to handle every dtype; the ones that cannot
-pass yet are named in NEEDS_DTYPE_COMPILER, the one list to remove when
-that work lands."""
+the bottom run every dtype through the compiler on the host backend."""
 import bisect
 import ctypes
 import fractions
@@ -26,21 +24,8 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton import _C
 
-# The launches that fail until the compiler handles the new dtypes
-# (load/store of narrow and unsigned types, bool pointers on the host
-# backend, u64 and fp16 scalars).  strict: each must start passing then.
-NEEDS_DTYPE_COMPILER = {
-    "copy-i1", "copy-i8", "copy-i16", "copy-u8", "copy-u16", "copy-u32", "copy-u64",
-    "copy-fp16", "copy-bf16", "copy-fp64", "copy-fp8e4nv", "copy-fp8e5",
-    "scalar-u64", "scalar-fp16-launch",
-    "launch-i1", "launch-fp16", "launch-bf16", "launch-fp8e4nv", "launch-fp8e5",
-}
-
-
 def _launch_param(name, *values):
-    mark = (pytest.mark.xfail(strict=True, reason="needs the dtype compiler work")
-            if name in NEEDS_DTYPE_COMPILER else ())
-    return pytest.param(*values, id=name, marks=mark)
+    return pytest.param(*values, id=name)
 
 
 # signature spelling -> (torch name, NumPy name, DLPack (code, bits), typestr)
