@@ -171,6 +171,8 @@ static const Builtin builtins[] = {
         "log(x): elementwise natural logarithm (f32)"},
     {"tl.cos", TL_, h_elementwise, OP_COS, 1, {{"x", P_TENSOR}},
         "cos(x): elementwise cosine (f32)"},
+    {"tl.sin", TL_, h_elementwise, OP_SIN, 1, {{"x", P_TENSOR}},
+        "sin(x): elementwise sine (f32, f64)"},
     {"tl.sqrt", TL_, h_elementwise, OP_SQRT, 1, {{"x", P_TENSOR}},
         "sqrt(x): elementwise square root (f32)"},
     {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
@@ -692,10 +694,20 @@ static int h_arange(Elab *E, Call *c, CV *out) {
 
 /* A number stored or loaded as `other` takes the pointee's dtype (a bool
  * stays bool, so that the type rules can refuse it where it does not fit). */
+/* A Python number given as `other` or stored: Triton makes it a tensor of
+ * its own type and casts that to the pointee, so -3 into a u8 pointer is
+ * 253; a number the pointee holds exactly is that constant directly. */
 static int as_pointee(Elab *E, CV v, Type pt, Loc loc, ValId *out) {
-    if (pt.dtype == DT_I1 || v.kind == CV_BOOL)
+    DType d = (DType)pt.dtype;
+    if (d == DT_I1 || v.kind == CV_BOOL)
         return cv_materialise(E, v, loc, out);
-    return cv_convert(E, v, (DType)pt.dtype, loc, out);
+    bool exact = v.kind != CV_INT || !dtype_is_int(d) || dtype_wrap_int(d, v.i) == v.i;
+    if (exact && !(v.kind == CV_FLOAT && dtype_is_int(d)))
+        return cv_convert(E, v, d, loc, out);
+    ValId x;
+    if (cv_materialise(E, v, loc, &x) < 0)
+        return -1;
+    return elab_cast(E, x, d, loc, out);
 }
 
 static int h_load(Elab *E, Call *c, CV *out) {
