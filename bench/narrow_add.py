@@ -1,4 +1,4 @@
-"""fp16 and bf16 vector add at 2^28 elements: mytriton beside Triton and
+"""fp16 and bf16 (and, for reference, fp32) vector add at 2^28 elements: mytriton beside Triton and
 torch in one run, each given the best of the same configurations (BLOCK,
 num_warps), timed with triton.testing.do_bench (median, L2 flushed); every
 result checked bit for bit against torch first.  Then int64 addressing: an
@@ -54,14 +54,15 @@ def main():
     n = 1 << 28
     print("| dtype | mytriton TB/s (B,w) | Triton TB/s (B,w) | torch TB/s | mytriton/Triton |")
     print("|---|---|---|---|---|")
-    for dt in (torch.float16, torch.bfloat16):
+    for dt in (torch.float16, torch.bfloat16, torch.float32):
         g = torch.Generator().manual_seed(0)
         x = torch.randn(n, generator=g).to(dt).cuda()
         y = torch.randn(n, generator=g).to(dt).cuda()
         o = torch.empty_like(x)
         mt_add[(n // 1024,)](x, y, o, n, BLOCK=1024)
-        assert torch.equal(o.view(torch.int16), (x + y).view(torch.int16)), dt
-        nb = 3 * 2 * n
+        iv = torch.int16 if x.element_size() == 2 else torch.int32
+        assert torch.equal(o.view(iv), (x + y).view(iv)), dt
+        nb = 3 * x.element_size() * n
         (mk, mms) = best(mt_add, x, y, o, n)
         (tk, tms) = best(tr_add, x, y, o, n)
         tor = do_bench(lambda: torch.add(x, y, out=o), return_mode="median")

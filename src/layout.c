@@ -148,8 +148,11 @@ static int32_t clamp32(int64_t v, int32_t lo, int32_t hi) {
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
 }
 
-/* The canonical layout of a shape for T = 32 * num_warps threads. */
-static Layout canonical(int rank, const int32_t *shape, int num_warps) {
+/* The canonical layout of a shape for T = 32 * num_warps threads, with at
+ * most `vec` consecutive elements per thread along the fastest dim (four,
+ * or 16 bytes of the group's narrowest memory type: eight halves, as
+ * Triton's 128-bit accesses). */
+static Layout canonical(int rank, const int32_t *shape, int num_warps, int vec) {
     Layout l;
     memset(&l, 0, sizeof l);
     l.rank = rank;
@@ -157,7 +160,7 @@ static Layout canonical(int rank, const int32_t *shape, int num_warps) {
     int64_t threads = 32LL * num_warps;
     if (rank == 1) {
         l.shape[0] = shape[0];
-        l.spt[0] = clamp32(shape[0] / threads, 1, 4);
+        l.spt[0] = clamp32(shape[0] / threads, 1, vec);
         if (l.spt[0] > shape[0])
             l.spt[0] = shape[0];
         l.tpw[0] = 32;
@@ -168,7 +171,7 @@ static Layout canonical(int rank, const int32_t *shape, int num_warps) {
     l.shape[0] = shape[0];
     l.shape[1] = shape[1];
     int64_t numel = (int64_t)shape[0] * shape[1];
-    l.spt[1] = clamp32(numel / threads, 1, 4);
+    l.spt[1] = clamp32(numel / threads, 1, vec);
     if (l.spt[1] > shape[1])
         l.spt[1] = shape[1];
     l.tpw[1] = clamp32(shape[1] / l.spt[1], 1, 32);
@@ -441,6 +444,11 @@ int layout_assign(Func *f) {
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     for (int v = 0; v < f->nvals; v++)
         glayout[v] = -1;
+    int *gvec = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    if (!gvec)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++)
+        gvec[v] = 4;
     for (int v = 1; v < f->nvals; v++) {
         Type t = val_type(f, v);
         if (!t.rank)
@@ -449,6 +457,8 @@ int layout_assign(Func *f) {
         for (int d = 0; d < t.rank && d < 2; d++)
             if (t.shape[d] > gshape[g][d])
                 gshape[g][d] = t.shape[d];
+        if (t.is_ptr && 16 / dtype_info[t.dtype].bytes > gvec[g])
+            gvec[g] = 16 / dtype_info[t.dtype].bytes;
     }
     /* rank-2 groups first: a dot's accumulator group gets the dot's
      * register tile when its parent shape is the dot's, the others (and
@@ -469,7 +479,7 @@ int layout_assign(Func *f) {
         int g = find(&a, v);
         if (t.rank != 2 || glayout[g] >= 0)
             continue;
-        Layout l = canonical(2, gshape[g], f->num_warps);
+        Layout l = canonical(2, gshape[g], f->num_warps, gvec[g]);
         glayout[g] = intern_layout(f, &l);
     }
     /* rank-1 groups linked to a rank-2 group become its slices */
@@ -489,7 +499,7 @@ int layout_assign(Func *f) {
         int g = find(&a, v);
         if (t.rank != 1 || glayout[g] >= 0)
             continue;
-        Layout l = canonical(1, gshape[g], f->num_warps);
+        Layout l = canonical(1, gshape[g], f->num_warps, gvec[g]);
         glayout[g] = intern_layout(f, &l);
     }
     for (int v = 1; v < f->nvals; v++) {
