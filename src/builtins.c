@@ -878,6 +878,10 @@ static int h_dot(Elab *E, Call *c, CV *out) {
         ValId da[3] = {x, y, acc};
         return emit_op(E, c, da, 3, prec, 0, out);
     }
+    if (i8 && tx.rank == 2 && tx.shape[1] < 32) /* Triton's check */
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "int8 tl.dot() needs an inner dimension K >= 32, got %d",
+                        (int)tx.shape[1]);
     if (i8 && tx.rank == 2 && (int64_t)tx.shape[1] * 128 * 128 > (1 << 24))
         return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
                         "int8 tl.dot() with an inner dimension over 1024 is not supported yet");

@@ -727,7 +727,9 @@ general:;
         return -1;
     }
     Type tx = val_type(E->f, x), ty = val_type(E->f, y);
-    DType d = (DType)tx.dtype;
+    /* the pair's type: the operands may still differ where the verifier's
+     * implicit promotion gives the computation type */
+    DType d = ptr_eq ? (DType)tx.dtype : promote_dtype((DType)tx.dtype, (DType)ty.dtype);
     if (op == OT_SLASH) { /* true division: ints become f32 */
         if (!type_is_numeric(tx) || !type_is_numeric(ty))
             return elab_err(E, loc, MT_ERR_TYPE, "cannot divide %s by %s",

@@ -30,6 +30,22 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 _STAGES = tuple(s for s in _C.STAGES if s != "cubin")
 
 
+def _dtype_annotation(ann: Any):
+    """The tl dtype a parameter is annotated with (tl.int64, "tl.float64"),
+    or None."""
+    if isinstance(ann, str):
+        ann = getattr(tl, ann.replace(" ", "").split(".")[-1], None)
+    return ann if isinstance(ann, tl.dtype) else None
+
+
+def _sig_of(dt) -> str:
+    """A scalar dtype's signature spelling: int64 -> i64, uint8 -> u8."""
+    n = dt.name
+    if n.startswith("uint"):
+        return "u" + n[4:]
+    return "i" + n[3:] if n.startswith("int") else n
+
+
 def _is_constexpr_annotation(ann: Any) -> bool:
     if ann is tl.constexpr:
         return True
@@ -159,6 +175,9 @@ class JITFunction(_C.JITFunction):
         self.fn = fn
         self.arg_names = names
         self.constexprs = [i for i, f in enumerate(flags) if f]
+        # `k: tl.int64` types a runtime parameter whatever its value
+        self.annotated = {i: d for i, p in enumerate(sig.parameters.values())
+                          if not flags[i] and (d := _dtype_annotation(p.annotation))}
         self.options = options
         self.do_not_specialize = options.get("do_not_specialize", ())
         self.last_compiled: CompiledKernel | None = None
@@ -261,11 +280,14 @@ class JITFunction(_C.JITFunction):
 
     def signature(self, bound: tuple, kinds: tuple) -> str:
         entries = []
-        for name, value, kind in zip(self.arg_names, bound, kinds):
+        for i, (name, value, kind) in enumerate(zip(self.arg_names, bound, kinds)):
             if kind == 0:  # a constexpr
                 entries.append(_literal(value, name))
             else:  # the key's argument class, spelled by the extension
-                entries.append(_C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK])
+                spelled = _C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK]
+                if i in self.annotated and not spelled.startswith("*"):
+                    spelled = _sig_of(self.annotated[i])
+                entries.append(spelled)
         return ", ".join(entries)
 
     # ---- called from C on a cache miss --------------------------------

@@ -187,16 +187,16 @@ def dot16(a, b, c, N: tl.constexpr):
 def test_dot_narrow_operands(device, dt):
     g = torch.Generator().manual_seed(2)
     if dt == torch.int8:
-        a = torch.randint(-128, 128, (16, 16), generator=g, dtype=torch.int8)
-        b = torch.randint(-128, 128, (16, 16), generator=g, dtype=torch.int8)
+        a = torch.randint(-128, 128, (32, 32), generator=g, dtype=torch.int8)
+        b = torch.randint(-128, 128, (32, 32), generator=g, dtype=torch.int8)
         want = a.int() @ b.int()
-        out = torch.empty(16, 16, dtype=torch.int32)
+        out = torch.empty(32, 32, dtype=torch.int32)
     else:
         a = torch.randn(16, 16, generator=g).to(dt)
         b = torch.randn(16, 16, generator=g).to(dt)
         want = a.double() @ b.double()
         out = torch.empty(16, 16, dtype=torch.float32)
-    dot16[(1,)](a.to(device), b.to(device), o := out.to(device), N=16)
+    dot16[(1,)](a.to(device), b.to(device), o := out.to(device), N=a.shape[0])
     if dt == torch.int8:
         assert torch.equal(o.cpu(), want)
     else:
@@ -210,3 +210,27 @@ def test_negative_literal_with_unsigned_tensor_is_an_error(device):
 
     with pytest.raises(triton.CompilationError, match="unsigned tensor and a negative scalar"):
         k[(1,)](torch.zeros(1, dtype=torch.uint8, device=device))
+
+
+@triton.jit
+def annotated(x_ptr, out, n: tl.int64, d: tl.float64):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs)
+    z = x + n
+    tl.static_assert(z.dtype == tl.int64)
+    tl.static_assert((x + d).dtype == tl.float64)
+    tl.store(out + offs, z)
+
+
+def test_annotated_scalar_parameters_take_their_dtype(device):
+    # `n: tl.int64` is i64 even for a value that fits i32, as in Triton
+    x = torch.arange(4, dtype=torch.int8)
+    out = torch.zeros(4, dtype=torch.int64)
+    annotated[(1,)](x.to(device), o := out.to(device), 5, 0.5)
+    assert o.cpu().tolist() == [5, 6, 7, 8]
+
+
+def test_int8_dot_needs_k_32(device):
+    a = torch.zeros(16, 16, dtype=torch.int8, device=device)
+    with pytest.raises(triton.CompilationError, match="K >= 32"):
+        dot16[(1,)](a, a, torch.empty(16, 16, dtype=torch.int32, device=device), N=16)
