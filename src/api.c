@@ -212,9 +212,11 @@ int mt_cuda_available(mt_context *ctx) {
 
 static const Loc no_loc = {0, 0};
 
-/* Bumped whenever the generated code or the NVRTC options change, so that
- * on-disk cubins of an older mytriton are never reused. */
-#define MT_CODEGEN_VERSION "cg3"
+/* Bumped whenever the generated code, the NVRTC options or the runtime
+ * NVRTC pre-includes (mt_kernel_rt.h) change, so that on-disk cubins of an
+ * older mytriton are never reused.  cg4: every dtype, wrapping signed
+ * arithmetic, mt_kernel_rt.h. */
+#define MT_CODEGEN_VERSION "cg4"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
