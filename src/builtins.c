@@ -256,43 +256,6 @@ static const Builtin builtins[] = {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define NBUILTINS COUNT(builtins)
 
-/* Triton's fp8 variants that no NVIDIA GPU since Hopper computes with;
- * kernels that name them get a located error. */
-static const char *const unsupported_dtypes[] = {
-    "float8e4b15", "float8e4b8", "float8e5b16",
-};
-
-/* tl.<name> as a dtype (dtype_info's tl_name, or Triton's aliases): 0
- * found, -1 a located error (a dtype not supported), 1 not a dtype name. */
-static int dtype_named(Elab *E, const char *name, Loc loc, CV *out) {
-    static const struct { const char *alias; DType d; } aliases[] = {
-        {"half", DT_F16}, {"float", DT_F32}, {"double", DT_F64},
-    };
-    for (int d = DT_I1; d < DT_COUNT; d++)
-        if (!strcmp(dtype_info[d].tl_name, name)) {
-            *out = cv_dtype(d);
-            return 0;
-        }
-    for (int i = 0; i < COUNT(aliases); i++)
-        if (!strcmp(aliases[i].alias, name)) {
-            *out = cv_dtype(aliases[i].d);
-            return 0;
-        }
-    for (int i = 0; i < COUNT(unsupported_dtypes); i++)
-        if (!strcmp(unsupported_dtypes[i], name))
-            return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported", name);
-    return 1;
-}
-
-int builtin_dtype(Elab *E, const char *name, Loc loc, CV *out) {
-    int rc = dtype_named(E, name, loc, out);
-    return rc <= 0 ? rc : elab_err(E, loc, MT_ERR_TYPE, "'tl.%s' is not a dtype", name);
-}
-
-static const char *tl_dtype_name(int d) {
-    return d > DT_VOID && d < DT_COUNT ? dtype_info[d].tl_name : "void";
-}
-
 /* The name of a row in its namespaces: "tl.load" -> "load". */
 static const char *short_name(const Builtin *b) {
     const char *dot = strrchr(b->display, '.');
@@ -515,7 +478,7 @@ int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out) {
     /* tl.float32(x) is tl.cast(x, tl.float32) */
     if (a->npos != 1 || a->nkw)
         return elab_err(E, loc, MT_ERR_TYPE, "tl.%s() takes one argument",
-                        tl_dtype_name(callee.sub));
+                        dtype_info[callee.sub].tl_name);
     CV cargs[2] = {a->pos[0], callee};
     Loc pl[2] = {a->posloc[0], loc};
     Args b;
@@ -1209,7 +1172,7 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
             *out = cv_builtin(b);
             return 0;
         }
-        if ((b = dtype_named(E, name, loc, out)) <= 0)
+        if ((b = dtype_by_name(E, name, loc, out)) <= 0)
             return b;
         /* tl.math.exp and triton.language.language.exp are tl.exp */
         if (!strcmp(name, "math") || !strcmp(name, "language")) {
@@ -1257,6 +1220,28 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     }
 }
 
+/* obj.<row's name> as a method bound to obj (a tensor or a dtype). */
+static CV bind_method(Elab *E, int b, CV obj) {
+    CV m = cv_builtin(b);
+    m.kind = CV_BOUND;
+    m.items = arena_alloc(E->c->arena, sizeof(CV));
+    m.items[0] = obj;
+    return m;
+}
+
+/* A dtype's attribute (dtypeval.c) or one of its methods. */
+static int dtype_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
+    int rc = dtype_value_attr(E, obj, name, loc, out);
+    if (rc <= 0)
+        return rc;
+    for (int b = 0; b < NBUILTINS; b++)
+        if ((builtins[b].flags & IN_DTYPE) && !strcmp(short_name(&builtins[b]), name)) {
+            *out = bind_method(E, b, obj);
+            return 0;
+        }
+    return 1;
+}
+
 /* x.dtype, x.shape, or a method bound to x. */
 static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     Type t = cv_type(E, obj);
@@ -1275,95 +1260,14 @@ static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     int b = find_builtin(IN_METHOD, name);
     if (b < 0)
         return 1;
-    CV m = cv_builtin(b);
-    m.kind = CV_BOUND;
-    m.items = arena_alloc(E->c->arena, sizeof(CV));
-    m.items[0] = obj;
-    *out = m;
+    *out = bind_method(E, b, obj);
     return 0;
-}
-
-/* The predicate a dtype method computes; d is the dtype, ptr whether it is
- * a pointer type (CV.i of a CV_DTYPE). */
-static bool dtype_predicate(const char *m, DType d, bool ptr) {
-    static const struct { const char *name; DType d; } exact[] = {
-        {"is_fp16", DT_F16},   {"is_bf16", DT_BF16},   {"is_fp32", DT_F32},
-        {"is_fp64", DT_F64},   {"is_int1", DT_I1},     {"is_bool", DT_I1},
-        {"is_int8", DT_I8},    {"is_int16", DT_I16},   {"is_int32", DT_I32},
-        {"is_int64", DT_I64},  {"is_uint8", DT_U8},    {"is_uint16", DT_U16},
-        {"is_uint32", DT_U32}, {"is_uint64", DT_U64},  {"is_fp8e4nv", DT_F8E4},
-        {"is_fp8e5", DT_F8E5},
-    };
-    if (!strcmp(m, "is_ptr"))
-        return ptr;
-    if (ptr || !strcmp(m, "is_void") || !strcmp(m, "is_block"))
-        return false;
-    for (int i = 0; i < COUNT(exact); i++)
-        if (!strcmp(m, exact[i].name))
-            return d == exact[i].d;
-    if (!strcmp(m, "is_floating"))
-        return dtype_is_float(d);
-    if (!strcmp(m, "is_standard_floating"))
-        return d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_F64;
-    if (!strcmp(m, "is_fp8"))
-        return d == DT_F8E4 || d == DT_F8E5;
-    if (!strcmp(m, "is_int"))
-        return d == DT_I1 || dtype_is_int(d);
-    if (!strcmp(m, "is_int_signed"))
-        return d == DT_I1 || (dtype_is_int(d) && !dtype_is_unsigned(d));
-    return dtype_is_unsigned(d); /* is_int_unsigned */
 }
 
 static int h_dtype_method(Elab *E, Call *c, CV *out) {
     CV self = c->a[0];
     *out = cv_bool(dtype_predicate(short_name(c->b), (DType)self.sub, self.i != 0));
     return 0;
-}
-
-/* Attributes of a dtype value: element_ty of a pointer type, the bit
- * widths and name Triton kernels read, and the methods (bound to the
- * dtype).  1 when name is none of them. */
-static int dtype_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
-    DType d = (DType)obj.sub;
-    bool ptr = obj.i != 0;
-    const DTypeInfo *di = &dtype_info[d];
-    if (!strcmp(name, "element_ty")) {
-        if (!ptr)
-            return elab_err(E, loc, MT_ERR_TYPE, "'%s' has no element_ty: not a pointer type",
-                            di->tl_name);
-        *out = cv_dtype(d);
-        return 0;
-    }
-    if (!strcmp(name, "scalar")) {
-        *out = obj;
-        return 0;
-    }
-    if (!strcmp(name, "primitive_bitwidth")) {
-        *out = cv_int(ptr ? 64 : di->bits);
-        return 0;
-    }
-    if (!strcmp(name, "int_bitwidth") && !ptr && (d == DT_I1 || dtype_is_int(d))) {
-        *out = cv_int(di->bits);
-        return 0;
-    }
-    if (!strcmp(name, "fp_mantissa_width") && !ptr && dtype_is_float(d)) {
-        *out = cv_int(di->mantissa);
-        return 0;
-    }
-    if (!strcmp(name, "name") && !ptr) {
-        *out = cv_str(di->short_name, (int)strlen(di->short_name));
-        return 0;
-    }
-    for (int b = 0; b < NBUILTINS; b++)
-        if ((builtins[b].flags & IN_DTYPE) && !strcmp(short_name(&builtins[b]), name)) {
-            CV m = cv_builtin(b);
-            m.kind = CV_BOUND;
-            m.items = arena_alloc(E->c->arena, sizeof(CV));
-            m.items[0] = obj;
-            *out = m;
-            return 0;
-        }
-    return 1;
 }
 
 int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {

@@ -1066,6 +1066,12 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
  * located errors. */
 int builtin_dtype(Elab *E, const char *name, Loc loc, CV *out);
 bool builtin_global(const char *name, CV *out); /* range, len, ... */
+/* dtypeval.c: tl.<name> as a dtype (0), a located error (-1), or not a
+ * dtype name (1); a dtype value's attribute (1: no such attribute); the
+ * predicate of a dtype method (is_floating, ...) on dtype d. */
+int dtype_by_name(Elab *E, const char *name, Loc loc, CV *out);
+int dtype_value_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out);
+bool dtype_predicate(const char *method, DType d, bool is_ptr);
 int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 
 /* ------------------------------------------------------------ pipeline.c */
