@@ -1058,6 +1058,82 @@ int cv_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
 int cv_compare(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
 int cv_unary(Elab *E, OpTok op, CV v, Loc loc, CV *out); /* + - ~ */
 
+/* builtins.c: the table of builtins, each call bound to a row's
+ * parameters and checked (a Call) before the row's handler runs. */
+/* What a parameter must be; the checked value lands in the Call. */
+typedef enum ParamCheck {
+    P_ANY,         /* the handler looks at it */
+    P_TENSOR,      /* a tensor; a number becomes a constant (Call.t) */
+    P_POINTER,     /* a pointer tensor (Call.t) */
+    P_BLOCK,       /* a block tensor, numbers refused (Call.t, Call.block) */
+    P_INT,         /* a compile-time int (Call.i) */
+    P_NEW_AXIS,    /* an axis of parameter 0's rank + 1, normalised (Call.i) */
+    P_SHAPE,       /* a block shape: int or tuple of ints (Call.rank, shape) */
+    P_BLOCK_DTYPE, /* the dtype of a new block (Call.dtype, Call.block) */
+    P_DTYPE        /* a target dtype (Call.dtype) */
+} ParamCheck;
+
+typedef struct BuiltinParam {
+    const char *name;
+    uint8_t check; /* ParamCheck */
+} BuiltinParam;
+
+typedef struct Call Call;
+typedef int (*BuiltinFn)(Elab *E, Call *c, CV *out);
+
+typedef struct Builtin {
+    const char *display; /* in messages; the part after the last '.' is
+                            the name in each namespace of `flags` */
+    uint8_t flags;
+    BuiltinFn fn;
+    OpCode op;           /* what the generic handlers emit; OP_COUNT: none */
+    int nreq;            /* leading parameters that are required */
+    BuiltinParam params[MAX_BUILTIN_PARAMS];
+    const char *doc;     /* usage for the Python bindings */
+} Builtin;
+
+/* A call bound to a builtin's parameters, and the checked values. */
+struct Call {
+    const Builtin *b;
+    Loc loc;
+    const Args *args;               /* as written (UNBOUND builtins) */
+    CV a[MAX_BUILTIN_PARAMS];       /* bound arguments; None when absent */
+    bool have[MAX_BUILTIN_PARAMS];
+    Loc locs[MAX_BUILTIN_PARAMS];   /* the call's location when absent */
+    ValId t[MAX_BUILTIN_PARAMS];    /* P_TENSOR, P_POINTER, P_BLOCK */
+    int64_t i[MAX_BUILTIN_PARAMS];  /* P_INT, P_NEW_AXIS */
+    int rank;                       /* P_SHAPE */
+    int32_t shape[MT_MAX_RANK];
+    DType dtype;                    /* P_BLOCK_DTYPE, P_DTYPE */
+    Type block;                     /* P_BLOCK, or P_SHAPE with P_BLOCK_DTYPE */
+};
+
+/* The checks of builtins.c's binder, and the handlers of the tl.*
+ * builtins in tlops.c (the rows of builtins.c's table name them). */
+int builtin_need_tensor(Elab *E, CV v, Loc loc, const char *fn, ValId *out);
+/* An axis in [-lim, lim) with lim = rank + extra, made non-negative. */
+int builtin_norm_axis(Elab *E, CV v, int rank, int extra, Loc loc, int64_t *out);
+#define MAX_BLOCK_NUMEL (1 << 24)
+int h_grid_axis(Elab *E, Call *c, CV *out);
+int h_arange(Elab *E, Call *c, CV *out);
+int h_load(Elab *E, Call *c, CV *out);
+int h_store(Elab *E, Call *c, CV *out);
+int h_elementwise(Elab *E, Call *c, CV *out);
+int h_abs(Elab *E, Call *c, CV *out);
+int h_where(Elab *E, Call *c, CV *out);
+int h_reduce(Elab *E, Call *c, CV *out);
+int h_fill(Elab *E, Call *c, CV *out);
+int h_cdiv(Elab *E, Call *c, CV *out);
+int h_dot(Elab *E, Call *c, CV *out);
+int h_axis_op(Elab *E, Call *c, CV *out);
+int h_broadcast_to(Elab *E, Call *c, CV *out);
+int h_cast(Elab *E, Call *c, CV *out);
+int h_identity(Elab *E, Call *c, CV *out);
+int h_static_assert(Elab *E, Call *c, CV *out);
+int h_ignore(Elab *E, Call *c, CV *out);
+int h_loop_only(Elab *E, Call *c, CV *out);
+int h_jit(Elab *E, Call *c, CV *out);
+
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
 int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out);

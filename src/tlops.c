@@ -1,0 +1,494 @@
+/* tlops.c: the handlers of the tl.* builtins that build IR ops.
+ *
+ * Input: a Call, bound to its row of builtins.c's table and checked there
+ * (tensor operands materialised, axes normalised, dtypes resolved).
+ * Output: the ops the builtin stands for, emitted into the elaboration's
+ * current region through elab_emit (which types and verifies each), and
+ * the builtin's value.
+ *
+ * Invariants: a handler checks only what its row's parameter checks cannot
+ * (the first error wins, so the order of its checks is behaviour); generic
+ * handlers (elementwise, axis, reduce, fill) read the op from the row, so
+ * a builtin that is one op is a row in builtins.c and one in ops.def. */
+#include "mt.h"
+
+#include <math.h>
+#include <string.h>
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ------------------------------------------------------- generic handlers */
+
+/* Emits the row's op on args and gives its result. */
+static int emit_op(Elab *E, Call *c, const ValId *args, int n, int64_t a0, int64_t a1,
+                   CV *out) {
+    ValId r;
+    if (elab_emit(E, c->b->op, c->loc, args, n, a0, a1, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+/* An elementwise op on the row's leading parameters: compile-time numbers
+ * take the dtype of the first tensor operand.  Like Triton, no implicit
+ * int -> float for the math functions: ir_infer_type reports "exp requires
+ * f32, got i32". */
+int h_elementwise(Elab *E, Call *c, CV *out) {
+    int n = op_info[c->b->op].nargs;
+    ValId x[MAX_BUILTIN_PARAMS];
+    Type like = type_scalar(DT_VOID);
+    for (int i = n - 1; i >= 0; i--)
+        if (c->a[i].kind == CV_TENSOR)
+            like = cv_type(E, c->a[i]);
+    for (int i = 0; i < n; i++)
+        if (cv_materialise_like(E, c->a[i], like, c->locs[i], &x[i]) < 0)
+            return -1;
+    return emit_op(E, c, x, n, 0, 0, out);
+}
+
+/* The row's op on parameter 0 with the checked axis of parameter 1. */
+int h_axis_op(Elab *E, Call *c, CV *out) {
+    return emit_op(E, c, &c->t[0], 1, c->i[1], 0, out);
+}
+
+/* A reduction over one axis, or over all of them (innermost first) when
+ * axis is None; keep_dims puts the reduced axes back with size 1.  A
+ * scalar input goes to ir_infer_type, which names the op in its error, and
+ * so does the tensor check here. */
+int h_reduce(Elab *E, Call *c, CV *out) {
+    OpCode code = c->b->op;
+    ValId x, r;
+    if (builtin_need_tensor(E, c->a[0], c->locs[0], op_info[code].name, &x) < 0)
+        return -1;
+    Type t = val_type(E->f, x);
+    if (code == OP_SUM) { /* Triton's _pick_sum_dtype */
+        DType d = (DType)t.dtype;
+        if (c->have[3] && c->a[3].kind != CV_NONE) {
+            if (c->a[3].kind != CV_DTYPE || c->a[3].i)
+                return elab_err(E, c->locs[3], MT_ERR_TYPE, "sum() dtype must be a tl dtype");
+            d = (DType)c->a[3].sub;
+        } else if (!t.is_ptr && (d == DT_I1 || dtype_is_int(d)) && dtype_info[d].bits < 32) {
+            d = dtype_is_unsigned(d) ? DT_U32 : DT_I32;
+        }
+        if (!t.is_ptr && d != t.dtype && elab_cast(E, x, d, c->loc, &x) < 0)
+            return -1;
+        t = val_type(E->f, x);
+    } else { /* max, min: Triton widens types narrower than 32 bits */
+        if (c->have[2] && c->a[2].kind != CV_NONE &&
+            !(cv_is_intlike(c->a[2]) && c->a[2].i == 0))
+            return elab_err(E, c->locs[2], MT_ERR_UNSUPPORTED,
+                            "%s() with return_indices is not supported yet",
+                            op_info[code].name);
+        DType d = (DType)t.dtype;
+        if (!t.is_ptr && dtype_info[d].bits < 32) {
+            d = dtype_is_float(d) ? DT_F32 : DT_I32;
+            if (elab_cast(E, x, d, c->loc, &x) < 0)
+                return -1;
+            t = val_type(E->f, x);
+        }
+    }
+    int kd = code == OP_SUM ? 2 : 4; /* where keep_dims is */
+    bool keep = false;
+    if (c->have[kd] && c->a[kd].kind != CV_NONE) {
+        if (!cv_is_intlike(c->a[kd]))
+            return elab_err(E, c->locs[kd], MT_ERR_TYPE,
+                            "keep_dims must be a compile-time bool");
+        keep = c->a[kd].i != 0;
+    }
+    if (t.rank == 0)
+        return emit_op(E, c, &x, 1, 0, 0, out);
+    if (!c->have[1] || c->a[1].kind == CV_NONE) {
+        r = x;
+        for (int ax = t.rank - 1; ax >= 0; ax--)
+            if (elab_emit(E, code, c->loc, &r, 1, ax, 0, &r) < 0)
+                return -1;
+        for (int i = 0; keep && i < t.rank; i++)
+            if (elab_expand_dims(E, r, 0, c->loc, &r) < 0)
+                return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    int64_t ax = 0;
+    if (builtin_norm_axis(E, c->a[1], t.rank, 0, c->locs[1], &ax) < 0 ||
+        elab_emit(E, code, c->loc, &x, 1, ax, 0, &r) < 0)
+        return -1;
+    if (keep && elab_expand_dims(E, r, (int)ax, c->loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+/* A fill value: a number or a scalar tensor, bool only for a bool block. */
+static int fill_value(Elab *E, CV v, DType d, Loc loc, ValId *out) {
+    if (v.kind == CV_TENSOR) {
+        Type t = cv_type(E, v);
+        if (t.rank > 0)
+            return elab_err(E, loc, MT_ERR_TYPE, "full value must be scalar");
+        if (t.is_ptr || ((t.dtype == DT_I1) != (d == DT_I1)))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "full value of type %s cannot fill a %s block",
+                            elab_type_text(E, t), dtype_name(d));
+        return elab_cast(E, v.v, d, loc, out);
+    }
+    if (!cv_is_num(v))
+        return elab_err(E, loc, MT_ERR_TYPE, "full value must be a number, got %s",
+                        cv_kind_name(E, v));
+    if ((v.kind == CV_BOOL) != (d == DT_I1))
+        return elab_err(E, loc, MT_ERR_TYPE, "full value of type %s cannot fill a %s block",
+                        cv_kind_name(E, v), dtype_name(d));
+    return cv_convert(E, v, d, loc, out);
+}
+
+/* zeros, empty, full and their _like forms: the row's op, of the checked
+ * block type; full's value is parameter 1 in both forms. */
+int h_fill(Elab *E, Call *c, CV *out) {
+    ValId x = 0, r;
+    int n = c->b->op == OP_FULL;
+    if (n && fill_value(E, c->a[1], (DType)c->block.dtype, c->locs[1], &x) < 0)
+        return -1;
+    if (elab_emit_typed(E, c->b->op, c->loc, &x, n, 0, 0, c->block, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+int h_identity(Elab *E, Call *c, CV *out) {
+    *out = c->a[0];
+    return 0;
+}
+
+/* print and its kin: kernels print nothing. */
+int h_ignore(Elab *E, Call *c, CV *out) { return 0; }
+
+/* ------------------------------------------------------ tl.* builtins */
+
+int h_grid_axis(Elab *E, Call *c, CV *out) {
+    if (c->i[0] < 0 || c->i[0] > 2)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s axis must be 0, 1 or 2, got %lld",
+                        c->b->display, (long long)c->i[0]);
+    return emit_op(E, c, NULL, 0, c->i[0], 0, out);
+}
+
+int h_arange(Elab *E, Call *c, CV *out) {
+    CV lo = c->a[0], hi = c->a[1];
+    if (lo.kind != CV_INT || hi.kind != CV_INT)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "arange bounds must be compile-time integers");
+    if (hi.i <= lo.i)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "arange requires end > start, got [%lld, %lld)", (long long)lo.i,
+                        (long long)hi.i);
+    if (!fits_i32(lo.i) || !fits_i32(hi.i) || hi.i - lo.i > MAX_BLOCK_NUMEL)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "arange range [%lld, %lld) is too large",
+                        (long long)lo.i, (long long)hi.i);
+    return emit_op(E, c, NULL, 0, lo.i, hi.i, out);
+}
+
+/* A number stored or loaded as `other` takes the pointee's dtype (a bool
+ * stays bool, so that the type rules can refuse it where it does not fit). */
+/* A Python number given as `other` or stored: Triton makes it a tensor of
+ * its own type and casts that to the pointee, so -3 into a u8 pointer is
+ * 253; a number the pointee holds exactly is that constant directly. */
+static int as_pointee(Elab *E, CV v, Type pt, Loc loc, ValId *out) {
+    DType d = (DType)pt.dtype;
+    if (d == DT_I1 || v.kind == CV_BOOL)
+        return cv_materialise(E, v, loc, out);
+    bool exact = v.kind != CV_INT || !dtype_is_int(d) || dtype_wrap_int(d, v.i) == v.i;
+    if (exact && !(v.kind == CV_FLOAT && dtype_is_int(d)))
+        return cv_convert(E, v, d, loc, out);
+    ValId x;
+    if (cv_materialise(E, v, loc, &x) < 0)
+        return -1;
+    return elab_cast(E, x, d, loc, out);
+}
+
+int h_load(Elab *E, Call *c, CV *out) {
+    ValId m = 0, o = 0;
+    Type pt = val_type(E->f, c->t[0]);
+    if (c->a[1].kind != CV_NONE && cv_materialise(E, c->a[1], c->locs[1], &m) < 0)
+        return -1;
+    if (c->a[2].kind == CV_TENSOR)
+        o = c->a[2].v;
+    else if (cv_is_num(c->a[2])) {
+        if (as_pointee(E, c->a[2], pt, c->locs[2], &o) < 0)
+            return -1;
+    } else if (c->a[2].kind != CV_NONE)
+        return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                        "tl.load() other must be a number or a tensor, got %s",
+                        cv_kind_name(E, c->a[2]));
+    ValId la[3] = {c->t[0], m, o};
+    return emit_op(E, c, la, 3, 0, 0, out);
+}
+
+int h_store(Elab *E, Call *c, CV *out) {
+    ValId m = 0, v;
+    CV val = c->a[1];
+    Type pt = val_type(E->f, c->t[0]);
+    bool number = val.kind == CV_INT || val.kind == CV_FLOAT;
+    if ((number ? as_pointee(E, val, pt, c->locs[1], &v)
+                : cv_materialise(E, val, c->locs[1], &v)) < 0)
+        return -1;
+    if (c->a[2].kind != CV_NONE && cv_materialise(E, c->a[2], c->locs[2], &m) < 0)
+        return -1;
+    ValId sa[3] = {c->t[0], v, m};
+    return elab_emit(E, OP_STORE, c->loc, sa, 3, 0, 0, NULL);
+}
+
+/* tl.abs and abs: folded on compile-time numbers, the op on tensors. */
+int h_abs(Elab *E, Call *c, CV *out) {
+    CV x = c->a[0];
+    switch (x.kind) {
+    case CV_TENSOR:
+        return h_elementwise(E, c, out);
+    case CV_INT:
+        if (x.i == INT64_MIN)
+            return ct_overflow(E, c->loc);
+        *out = cv_int(x.i < 0 ? -x.i : x.i);
+        return 0;
+    case CV_BOOL:
+        *out = cv_int(x.i);
+        return 0;
+    case CV_FLOAT:
+        *out = cv_float(fabs(x.f));
+        return 0;
+    default:
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "bad operand type for abs(): '%s'",
+                        cv_kind_name(E, x));
+    }
+}
+
+/* A compile-time condition (a number or None) becomes a bool constant. */
+int h_where(Elab *E, Call *c, CV *out) {
+    ValId x[3];
+    CV cond = c->a[0];
+    if (cond.kind == CV_TENSOR)
+        x[0] = cond.v;
+    else if (cv_is_num(cond) || cond.kind == CV_NONE) {
+        bool t = false;
+        if (cv_truth(E, cond, c->locs[0], "", &t) < 0)
+            return -1;
+        x[0] = const_bool(E->f, t);
+    } else
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "where condition must be bool, got %s",
+                        cv_kind_name(E, cond));
+    Type like = c->a[1].kind == CV_TENSOR   ? cv_type(E, c->a[1])
+                : c->a[2].kind == CV_TENSOR ? cv_type(E, c->a[2])
+                                            : type_scalar(DT_VOID);
+    if (cv_materialise_like(E, c->a[1], like, c->locs[1], &x[1]) < 0 ||
+        cv_materialise_like(E, c->a[2], like, c->locs[2], &x[2]) < 0)
+        return -1;
+    return emit_op(E, c, x, 3, 0, 0, out);
+}
+
+/* (x + div - 1) // div, at compile time when both are, else as ops. */
+int h_cdiv(Elab *E, Call *c, CV *out) {
+    CV x = c->a[0], d = c->a[1], s, t;
+    if (x.kind != CV_TENSOR && d.kind != CV_TENSOR) {
+        if (!cv_is_intlike(x) || !cv_is_intlike(d))
+            return elab_err(E, c->loc, MT_ERR_TYPE, "cdiv expects integers, got %s and %s",
+                            cv_kind_name(E, x), cv_kind_name(E, d));
+        return ct_binop(E, OT_PLUS, x, d, c->loc, &s) < 0 ||
+                       ct_binop(E, OT_MINUS, s, cv_int(1), c->loc, &t) < 0
+                   ? -1
+                   : ct_binop(E, OT_DSLASH, t, d, c->loc, out);
+    }
+    if (cv_binop(E, OT_PLUS, x, d, c->loc, &s) < 0 ||
+        cv_binop(E, OT_MINUS, s, cv_int(1), c->loc, &t) < 0)
+        return -1;
+    return cv_binop(E, OT_DSLASH, t, d, c->loc, out);
+}
+
+/* input_precision, or the older allow_tf32, as the dot's attribute. */
+static int dot_precision(Elab *E, Call *c, int64_t *prec) {
+    static const char *const names[] = {"ieee", "tf32", "tf32x3"};
+    *prec = 0;
+    if (c->have[3] && c->a[3].kind != CV_NONE) {
+        if (c->a[3].kind != CV_STR)
+            return elab_err(E, c->locs[3], MT_ERR_TYPE,
+                            "input_precision must be a string, got %s",
+                            cv_kind_name(E, c->a[3]));
+        for (int i = 0; i < COUNT(names); i++)
+            if (!strcmp(c->a[3].s, names[i])) {
+                *prec = i;
+                return 0;
+            }
+        return elab_err(E, c->locs[3], MT_ERR_TYPE,
+                        "input_precision must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
+                        c->a[3].s);
+    }
+    if (c->have[4] && c->a[4].kind != CV_NONE) {
+        if (!cv_is_intlike(c->a[4]))
+            return elab_err(E, c->locs[4], MT_ERR_TYPE,
+                            "allow_tf32 must be a compile-time bool");
+        *prec = c->a[4].i ? 1 : 0;
+    }
+    return 0;
+}
+
+/* tl.dot on CUDA cores: f32 operands as they are; f16, bf16 and fp8
+ * operands widened to f32 (exact, and products of their values are exact
+ * in f32, so the only rounding is the f32 accumulation Triton's tensor
+ * cores do too); int8 operands likewise, exact while a tile's sums stay
+ * below 2^24, and the int32 result is added to acc in int32.  out_dtype
+ * is float32, or float16 for f16 operands (rounded once at the end), or
+ * int32 for int8. */
+int h_dot(Elab *E, Call *c, CV *out) {
+    int64_t prec = 0;
+    if (c->a[0].kind != CV_TENSOR || c->a[1].kind != CV_TENSOR)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "tl.dot() expects two tensors");
+    if (dot_precision(E, c, &prec) < 0)
+        return -1;
+    ValId x = c->a[0].v, y = c->a[1].v, acc = 0, r;
+    Type tx = val_type(E->f, x), ty = val_type(E->f, y);
+    DType dx = (DType)tx.dtype, dy = (DType)ty.dtype;
+    bool i8 = dx == DT_I8 && dy == DT_I8;
+    bool fl = type_is_float(tx) && type_is_float(ty) && dx != DT_F64 && dy != DT_F64;
+    if (!i8 && !(fl && (dx == dy || (dtype_info[dx].bits == 8 && dtype_info[dy].bits == 8))))
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "tl.dot() operands must be both float32, float16, bfloat16, fp8 or "
+                        "int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
+    DType od = i8 ? DT_I32 : DT_F32;
+    CV odv = c->a[6];
+    if (c->have[6] && odv.kind != CV_NONE) {
+        bool ok = odv.kind == CV_DTYPE && !odv.i &&
+                  ((DType)odv.sub == od || (odv.sub == DT_F16 && dx == DT_F16));
+        if (!ok)
+            return elab_err(E, c->locs[6], MT_ERR_TYPE, "tl.dot() out_dtype must be %s%s",
+                            dtype_info[od].tl_name, dx == DT_F16 ? " or float16" : "");
+        od = (DType)odv.sub;
+    }
+    if (c->have[2] && c->a[2].kind != CV_NONE) {
+        if (c->a[2].kind != CV_TENSOR)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE, "tl.dot() acc must be a tensor");
+        acc = c->a[2].v;
+        if (val_type(E->f, acc).dtype != od)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE, "tl.dot() acc must be %s, got %s",
+                            dtype_info[od].tl_name,
+                            elab_type_text(E, val_type(E->f, acc)));
+    }
+    if (dx == DT_F32 && dy == DT_F32) {
+        ValId da[3] = {x, y, acc};
+        return emit_op(E, c, da, 3, prec, 0, out);
+    }
+    if (i8 && tx.rank == 2 && tx.shape[1] < 32) /* Triton's check */
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "int8 tl.dot() needs an inner dimension K >= 32, got %d",
+                        (int)tx.shape[1]);
+    if (i8 && tx.rank == 2 && (int64_t)tx.shape[1] * 128 * 128 > (1 << 24))
+        return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
+                        "int8 tl.dot() with an inner dimension over 1024 is not supported yet");
+    if (elab_cast(E, x, DT_F32, c->loc, &x) < 0 || elab_cast(E, y, DT_F32, c->loc, &y) < 0)
+        return -1;
+    ValId facc = i8 ? 0 : acc; /* int8: acc is added in int32 below */
+    if (facc && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)
+        return -1;
+    ValId da[3] = {x, y, facc};
+    if (elab_emit(E, OP_DOT, c->loc, da, 3, 0, 0, &r) < 0 ||
+        elab_cast(E, r, od, c->loc, &r) < 0)
+        return -1;
+    if (i8 && acc) {
+        ValId sum[2] = {r, acc};
+        if (elab_emit(E, OP_ADD, c->loc, sum, 2, 0, 0, &r) < 0)
+            return -1;
+    }
+    *out = cv_tensor(r);
+    return 0;
+}
+
+int h_broadcast_to(Elab *E, Call *c, CV *out) {
+    Type from = val_type(E->f, c->t[0]);
+    Type t = type_block(type_elem(from), c->rank, c->shape);
+    if (type_eq(t, from)) {
+        *out = cv_tensor(c->t[0]);
+        return 0;
+    }
+    ValId r;
+    if (elab_emit_typed(E, OP_BROADCAST, c->loc, &c->t[0], 1, 0, 0, t, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+/* tl.cast and x.to: a compile-time number is converted at compile time;
+ * bitcast=True reinterprets bits of the same width; fp_downcast_rounding
+ * ("rtne", the default, or "rtz") only for a float to a narrower float,
+ * as Triton checks it. */
+int h_cast(Elab *E, Call *c, CV *out) {
+    ValId r;
+    CV x = c->a[0], bitcast = c->a[3], rounding = c->a[2];
+    bool bits = false, rtz = false;
+    if (c->have[3] && bitcast.kind != CV_NONE) {
+        if (!cv_is_intlike(bitcast))
+            return elab_err(E, c->locs[3], MT_ERR_TYPE, "bitcast must be a compile-time bool");
+        bits = bitcast.i != 0;
+    }
+    if (c->have[2] && rounding.kind != CV_NONE) {
+        bool rtne = rounding.kind == CV_STR && rounding.n == 4 && !strncmp(rounding.s, "rtne", 4);
+        rtz = rounding.kind == CV_STR && rounding.n == 3 && !strncmp(rounding.s, "rtz", 3);
+        if (!rtne && !rtz)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                            "invalid rounding mode: 'rtne' and 'rtz' are supported");
+    }
+    if (x.kind != CV_TENSOR && !bits && !c->have[2]) {
+        if (!cv_is_num(x))
+            return elab_err(E, c->locs[0], MT_ERR_TYPE, "cannot cast %s", cv_kind_name(E, x));
+        if (cv_convert(E, x, c->dtype, c->locs[0], &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (cv_materialise(E, x, c->locs[0], &r) < 0)
+        return -1;
+    Type t = val_type(E->f, r);
+    if (bits) {
+        if (!t.is_ptr && t.dtype == c->dtype) {
+            *out = cv_tensor(r);
+            return 0;
+        }
+        if (elab_emit_typed(E, OP_BITCAST, c->loc, &r, 1, 0, 0,
+                            type_with_elem(t, type_scalar(c->dtype)), &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (c->have[2] && rounding.kind != CV_NONE &&
+        !(type_is_float(t) && dtype_is_float(c->dtype) &&
+          dtype_info[c->dtype].bits < dtype_info[t.dtype].bits))
+        return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                        "fp_downcast_rounding should be set only for truncating fp "
+                        "conversions; the source is %s and the destination %s",
+                        dtype_info[t.dtype].tl_name, dtype_info[c->dtype].tl_name);
+    if (rtz) {
+        if (elab_emit_typed(E, OP_CAST_RTZ, c->loc, &r, 1, 0, 0,
+                            type_with_elem(t, type_scalar(c->dtype)), &r) < 0)
+            return -1;
+    } else if (elab_cast(E, r, c->dtype, c->loc, &r) < 0) {
+        return -1;
+    }
+    *out = cv_tensor(r);
+    return 0;
+}
+
+int h_static_assert(Elab *E, Call *c, CV *out) {
+    bool t = false;
+    CV msg = c->a[1];
+    if (c->a[0].kind == CV_TENSOR)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE,
+                        "tl.static_assert() needs a compile-time condition");
+    if (cv_truth(E, c->a[0], c->locs[0], "", &t) < 0)
+        return -1;
+    if (t)
+        return 0;
+    if (msg.kind == CV_STR && msg.n)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "static assertion failed: %s", msg.s);
+    return elab_err(E, c->loc, MT_ERR_TYPE, "static assertion failed");
+}
+
+/* range headers are bound by bind_range in a for loop, never called. */
+int h_loop_only(Elab *E, Call *c, CV *out) {
+    return elab_err(E, c->loc, MT_ERR_UNSUPPORTED, "%s() can only be used in a for loop",
+                    c->b->display);
+}
+
+int h_jit(Elab *E, Call *c, CV *out) {
+    return elab_err(E, c->loc, MT_ERR_UNSUPPORTED, "triton.jit cannot be called in a kernel");
+}
