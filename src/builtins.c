@@ -166,6 +166,13 @@ static const Builtin builtins[] = {
         "static_print(*values): printed at compile time"},
     {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
         "device_print(prefix, *values): printed by the kernel"},
+    {"tl.debug_barrier", TL_, h_effect, OP_BARRIER, 0, {{0}},
+        "debug_barrier(): every thread of the program waits for the others"},
+    {"tl.assume", TL_, h_assume, OP_COUNT, 1, {ANY("cond")},
+        "assume(cond): a hint that cond holds (not checked)"},
+    {"tl.device_assert", TL_, h_assume, OP_COUNT, 1, {ANY("cond"), ANY("msg"), ANY("mask")},
+        "device_assert(cond, msg='', mask=None): checked only in debug mode, as in Triton "
+        "(mytriton has no debug mode yet, so never)"},
     {"tl.constexpr", TL_, h_identity, OP_COUNT, 1, {ANY("value")},
         "constexpr(value): a compile-time value"},
     {"triton.jit", IN_TRITON | UNBOUND, h_jit, OP_COUNT, 0, {{0}}, NULL},

@@ -636,6 +636,7 @@ int ce_emit_op(Emit *e, Op *op) {
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
     case OP_IF: return emit_if(e, op);
+    case OP_BARRIER: ce_line(e, "__syncthreads();"); return 0;
     case OP_WHILE: return emit_while(e, op);
     case OP_STORE: return emit_store(e, op);
     case OP_SUM:

@@ -870,19 +870,86 @@ static int loop_bounds(Elab *E, const CV b[3], const Loc locs[3], ValId out[3]) 
 }
 
 /* The names a loop carries: those assigned in its body (and condition)
- * that are bound before it, with their SSA initial values. */
+ * that are bound before it.  A name's value is carried by its parts: a
+ * tensor or number is one SSA carry, a tuple each of its items, and any
+ * other compile-time value none (it must stay the same: `shapes` keeps
+ * the value before the loop to rebuild and check it). */
 typedef struct Carried {
     const char **names;
-    ValId *inits;
+    CV *shapes;
     int n;
+    ValId *inits; /* the flat SSA carries of all names, in order */
+    int nflat, capflat;
 } Carried;
+
+/* Values whose parts (items) are carried and joined one by one. */
+static bool cv_has_parts(CV v) { return v.kind == CV_TUPLE; }
+
+static int carry_flatten(Elab *E, Carried *cs, const char *name, CV v, Loc loc, int depth) {
+    if (depth > MAX_NEST)
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED, "'%s' is nested too deeply", name);
+    if (cv_has_parts(v)) {
+        for (int i = 0; i < v.n; i++)
+            if (carry_flatten(E, cs, name, v.items[i], loc, depth + 1) < 0)
+                return -1;
+        return 0;
+    }
+    if (v.kind != CV_TENSOR && !cv_is_num(v))
+        return 0; /* stays a compile-time value */
+    ValId x;
+    if (carry_init(E, name, v, loc, &x) < 0)
+        return -1;
+    VEC_PUSH(E->c->arena, cs->inits, cs->nflat, cs->capflat, x);
+    return 0;
+}
+
+/* shape with its carried parts replaced, in order, by vals[*pos...]. */
+static CV carry_rebuild(Elab *E, CV shape, const ValId *vals, int *pos) {
+    if (cv_has_parts(shape)) {
+        CV t = shape;
+        t.items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(shape.n + 1));
+        for (int i = 0; i < shape.n; i++)
+            t.items[i] = carry_rebuild(E, shape.items[i], vals, pos);
+        return t;
+    }
+    if (shape.kind != CV_TENSOR && !cv_is_num(shape))
+        return shape;
+    return cv_tensor(vals[(*pos)++]);
+}
+
+static bool same_ct(CV a, CV b);
+
+/* What the body leaves in a carried name, part by part, as the yields of
+ * the carries from *pos on. */
+static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, int *pos,
+                       Loc loc) {
+    if (cv_has_parts(shape)) {
+        if (v.kind != shape.kind || v.n != shape.n)
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "loop-carried variable '%s' changes from %s to %s", name,
+                            cv_kind_name(E, shape), cv_kind_name(E, v));
+        for (int i = 0; i < shape.n; i++)
+            if (carry_yield(E, name, shape.items[i], v.items[i], op, pos, loc) < 0)
+                return -1;
+        return 0;
+    }
+    if (shape.kind != CV_TENSOR && !cv_is_num(shape)) {
+        if (!same_ct(shape, v))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "loop-carried variable '%s' changes its compile-time value in "
+                            "the loop", name);
+        return 0;
+    }
+    int k = (*pos)++;
+    return yield_value(E, name, v, val_type(E->f, op->iters[k]), loc, &op->yields[k]);
+}
 
 static int find_carries(Elab *E, Node **body, int nbody, const char *skip, Carried *cs) {
     NameList assigned = {0};
     collect_assigned(E, &assigned, body, nbody, 0);
+    memset(cs, 0, sizeof *cs);
     cs->names = arena_alloc(E->c->arena, sizeof(char *) * (size_t)(assigned.n + 1));
-    cs->inits = arena_alloc(E->c->arena, sizeof(ValId) * (size_t)(assigned.n + 1));
-    cs->n = 0;
+    cs->shapes = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(assigned.n + 1));
     for (int i = 0; i < assigned.n; i++) {
         if (skip && !strcmp(assigned.names[i], skip))
             return elab_err(E, assigned.locs[i], MT_ERR_UNSUPPORTED,
@@ -890,11 +957,24 @@ static int find_carries(Elab *E, Node **body, int nbody, const char *skip, Carri
         Binding *b = scope_find(E->scope, assigned.names[i]);
         if (!b)
             continue;
-        if (carry_init(E, assigned.names[i], b->v, assigned.locs[i], &cs->inits[cs->n]) < 0)
+        if (!cv_has_parts(b->v) && b->v.kind != CV_TENSOR && !cv_is_num(b->v)) {
+            ValId unused;
+            return carry_init(E, assigned.names[i], b->v, assigned.locs[i], &unused);
+        }
+        if (carry_flatten(E, cs, assigned.names[i], b->v, assigned.locs[i], 0) < 0)
             return -1;
+        cs->shapes[cs->n] = b->v;
         cs->names[cs->n++] = assigned.names[i];
     }
     return 0;
+}
+
+/* Binds every carried name to its value rebuilt from vals (the op's iters
+ * or results). */
+static void bind_carries(Elab *E, const Carried *cs, const ValId *vals) {
+    int pos = 0;
+    for (int k = 0; k < cs->n; k++)
+        scope_set(E, cs->names[k], carry_rebuild(E, cs->shapes[k], vals, &pos));
 }
 
 /* A copy of the scope's bindings, to restore when a region ends. */
@@ -928,17 +1008,18 @@ static int loop_body(Elab *E, Op *op, const Carried *cs, Node **body, int nbody,
     E->loop_depth++;
     int rc = exec_block(E, body, nbody);
     E->loop_depth--;
+    int pos = 0;
     for (int k = 0; k < cs->n && rc == 0; k++) {
         Binding *b = scope_find(E->scope, cs->names[k]);
-        CV v = b ? b->v : cv_tensor(op->iters[k]);
-        rc = yield_value(E, cs->names[k], v, val_type(E->f, op->iters[k]), loc, &op->yields[k]);
+        int at = pos;
+        CV v = b ? b->v : carry_rebuild(E, cs->shapes[k], op->iters, &at);
+        rc = carry_yield(E, cs->names[k], cs->shapes[k], v, op, &pos, loc);
     }
     E->region = saved;
     if (rc < 0)
         return -1;
     scope_restore(E, before);
-    for (int k = 0; k < cs->n; k++)
-        scope_set(E, cs->names[k], cv_tensor(op->res[k]));
+    bind_carries(E, cs, op->res);
     return 0;
 }
 
@@ -955,9 +1036,8 @@ static int exec_while(Elab *E, Node *s) {
     if (find_carries(E, s->body, s->nbody, NULL, &cs) < 0)
         return -1;
     ScopeSnap before = scope_save(E);
-    Op *op = op_new_while(E->f, NULL, s->loc, cs.inits, cs.n);
-    for (int k = 0; k < cs.n; k++)
-        scope_set(E, cs.names[k], cv_tensor(op->iters[k]));
+    Op *op = op_new_while(E->f, NULL, s->loc, cs.inits, cs.nflat);
+    bind_carries(E, &cs, op->iters);
     Region *saved = E->region;
     E->region = op->alt;
     CV c;
@@ -1093,9 +1173,8 @@ static int exec_for(Elab *E, Node *s) {
     if (find_carries(E, s->body, s->nbody, iname, &cs) < 0)
         return -1;
     ScopeSnap before = scope_save(E);
-    Op *op = op_new_for(E->f, E->region, s->loc, bv[0], bv[1], bv[2], cs.inits, cs.n);
-    for (int k = 0; k < cs.n; k++)
-        scope_set(E, cs.names[k], cv_tensor(op->iters[k]));
+    Op *op = op_new_for(E->f, E->region, s->loc, bv[0], bv[1], bv[2], cs.inits, cs.nflat);
+    bind_carries(E, &cs, op->iters);
     ValId iv = op->index;
     if (negative) {
         Region *saved = E->region;
@@ -1173,9 +1252,9 @@ static int join_value(Elab *E, Joins *j, const char *name, CV tv, CV ev, Loc loc
         *out = tv;
         return 0;
     }
-    if (tv.kind == CV_TUPLE && ev.kind == CV_TUPLE && tv.n == ev.n) {
-        *out = cv_tuple(E, tv.n);
-        out->is_list = tv.is_list;
+    if (cv_has_parts(tv) && ev.kind == tv.kind && tv.n == ev.n) {
+        *out = tv;
+        out->items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(tv.n + 1));
         for (int i = 0; i < tv.n; i++)
             if (join_value(E, j, name, tv.items[i], ev.items[i], loc, &out->items[i]) < 0)
                 return -1;
@@ -1207,9 +1286,9 @@ static int join_value(Elab *E, Joins *j, const char *name, CV tv, CV ev, Loc loc
 static CV fix_results(Elab *E, CV v, const Op *op) {
     if (v.kind == CV_TENSOR && v.v < 0) {
         v.v = op->res[-v.v - 1];
-    } else if (v.kind == CV_TUPLE) {
-        CV t = cv_tuple(E, v.n);
-        t.is_list = v.is_list;
+    } else if (cv_has_parts(v)) {
+        CV t = v;
+        t.items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(v.n + 1));
         for (int i = 0; i < v.n; i++)
             t.items[i] = fix_results(E, v.items[i], op);
         return t;

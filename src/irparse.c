@@ -1035,7 +1035,7 @@ static int parse_op(Reader *r, Region *region, int depth) {
     if (op_code(r, s, len, loc, &code) < 0)
         return -1;
     const OpInfo *oi = &op_info[code];
-    bool has_result = code != OP_STORE;
+    bool has_result = op_has_result(code);
     if (!has_result && rn.n)
         return rerr(r, loc, MT_ERR_SYNTAX, "'%s' has no result", oi->name);
     if (has_result && rn.n != 1)

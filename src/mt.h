@@ -434,7 +434,7 @@ enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
     R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_IF,
-    R_WHILE, R_COUNT
+    R_WHILE, R_EFFECT0, R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -656,6 +656,9 @@ int ir_verify(Func *f);
  * be NULL (all zero).  Errors: status MT_ERR_TYPE at loc. */
 int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
                   const int64_t attr[2], Type *out);
+/* Whether an op without regions defines a result (store and barrier do
+ * not), by its type rule. */
+bool op_has_result(OpCode code);
 
 /* ---------------------------------------------------------------- opt.c */
 
@@ -1152,6 +1155,8 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+int h_effect(Elab *E, Call *c, CV *out);
+int h_assume(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -387,6 +387,12 @@ static int rule_load(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* an effect of the program as a whole, without operands or result */
+static int rule_effect0(const RuleIn *in, Type *out, char *msg) {
+    *out = type_scalar(DT_VOID);
+    return 0;
+}
+
 static int rule_store(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, v = in->b, r;
     if (!a.is_ptr)
@@ -494,7 +500,12 @@ static const struct {
     [R_CONVERT] = {rule_convert, false, 1},
     [R_BITCAST] = {rule_bitcast, true, 1},
     [R_IF] = {rule_loop, false, -1},      [R_WHILE] = {rule_loop, false, -1},
+    [R_EFFECT0] = {rule_effect0, false, 0},
 };
+
+bool op_has_result(OpCode code) {
+    return code < OP_COUNT && rules[op_info[code].rule].nres != 0;
+}
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
                  const int64_t attr[2], Type *out, char *msg) {

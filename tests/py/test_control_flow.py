@@ -310,3 +310,43 @@ def test_conditional_expression_on_runtime_scalar(device):
     close(out, torch.tensor([0.0, 3.0, 6.0, 9.0]), rtol=0, atol=0)
     ifexp_kernel[(1,)](out, 3, BLOCK=4)
     close(out, torch.tensor([-2.5, 0.0, 2.5, 5.0]), rtol=0, atol=0)
+
+
+@triton.jit
+def tuple_carry_kernel(out, n):
+    pair = (0, 1)
+    for i in range(n):
+        pair = (pair[1], pair[0] + pair[1])
+    k = 0
+    state = (1.0, k)
+    while state[1] < n:
+        state = (state[0] * 2.0, state[1] + 1)
+    tl.store(out, pair[0].to(tl.float32))
+    tl.store(out + 1, state[0])
+
+
+def test_tuples_carried_through_loops(device):
+    out = poisoned(device, 2)
+    tuple_carry_kernel[(1,)](out, 10)
+    close(out, torch.tensor([55.0, 1024.0]), rtol=0, atol=0)
+
+
+@triton.jit
+def barrier_kernel(buf, out, BLOCK: tl.constexpr):
+    # each element written by one thread is read back by another after the
+    # barrier (the reversed order crosses threads and warps)
+    offs = tl.arange(0, BLOCK)
+    tl.store(buf + offs, offs * 3)
+    tl.debug_barrier()
+    tl.assume(BLOCK > 0)
+    tl.device_assert(offs < BLOCK, "in range")
+    tl.store(out + offs, tl.load(buf + BLOCK - 1 - offs))
+
+
+def test_debug_barrier_orders_global_memory(device):
+    buf = torch.zeros(256, dtype=torch.int32, device=device)
+    out = torch.zeros(256, dtype=torch.int32, device=device)
+    barrier_kernel[(1,)](buf, out, BLOCK=256, num_warps=4)
+    assert out.tolist() == [3 * (255 - i) for i in range(256)]
+    src = barrier_kernel.compile(buf, out, BLOCK=256).asm["cuda"]
+    assert src.count("__syncthreads();") == 1
