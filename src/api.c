@@ -216,7 +216,7 @@ static const Loc no_loc = {0, 0};
  * NVRTC pre-includes (mt_kernel_rt.h) change, so that on-disk cubins of an
  * older mytriton are never reused.  cg4: every dtype, wrapping signed
  * arithmetic, mt_kernel_rt.h. */
-#define MT_CODEGEN_VERSION "cg4"
+#define MT_CODEGEN_VERSION "cg5"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
