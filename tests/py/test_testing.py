@@ -51,10 +51,13 @@ def test_do_bench_summaries():
     assert isinstance(q, list) and len(q) == 3 and q[1] <= q[0] <= q[2]
     one = testing.do_bench(fn, warmup=1, rep=10, quantiles=[0.5])
     assert isinstance(one, float)
-    lo = testing.do_bench(fn, warmup=1, rep=10, return_mode="min")
-    hi = testing.do_bench(fn, warmup=1, rep=10, return_mode="max")
-    med = testing.do_bench(fn, warmup=1, rep=10, return_mode="median")
-    assert 1.0 <= lo <= hi and lo <= med
+    for mode in ("min", "max", "median", "mean"):
+        assert testing.do_bench(fn, warmup=1, rep=5, return_mode=mode) >= 1.0
+    times = [3.0, 1.0, 2.0, 10.0]
+    assert [testing._summarize(times, None, m) for m in ("min", "max", "median", "mean")] == \
+        [1.0, 10.0, 2.5, 4.0]
+    assert testing._summarize(times, None, "all") is times
+    assert testing._summarize(times, [0.5], "min") == 2.5  # quantiles win
     with pytest.raises(ValueError, match="return_mode"):
         testing.do_bench(fn, return_mode="average")
     with pytest.raises(ValueError, match="quantiles"):
