@@ -88,8 +88,13 @@ static const struct {
 
 /* -------------------------------------------------------------- binding */
 
+/* Triton's compile options that a launch may carry and that do not change
+ * what mytriton's code computes.  The AMD ones are here because programs
+ * that find no CUDA target (the host backend says "cpu") take their HIP
+ * branch: tutorial 03's autotune configs carry matrix_instr_nonkdim. */
 static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-                                       "launch_cooperative_grid", "launch_pdl", "debug", NULL};
+                                       "launch_cooperative_grid", "launch_pdl", "debug",
+                                       "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
 const char *jit_name(JITObject *self) {
     if (self->fn) {
