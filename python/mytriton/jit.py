@@ -358,7 +358,11 @@ class JITFunction(_C.JITFunction):
             else:  # the key's argument class, spelled by the extension
                 spelled = _C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK]
                 if i in self.annotated and not spelled.startswith("*"):
-                    spelled = _sig_of(self.annotated[i])
+                    ann = self.annotated[i]
+                    if spelled == "fp32" and not ann.is_floating():  # a float for `n: tl.int64`
+                        raise TypeError(f"{self.fn.__name__}(): argument '{name}' is annotated "
+                                        f"{ann.name}, got the float {value!r}")
+                    spelled = _sig_of(ann)
                 entries.append(spelled)
         return ", ".join(entries)
 

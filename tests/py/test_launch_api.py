@@ -129,3 +129,9 @@ def test_launch_options_of_triton_are_accepted():
     x, y, out = _inputs("cpu")
     k = add_kernel[(4,)](x, y, out, 100, BLOCK=32, num_stages=2, num_ctas=1, maxnreg=128)
     assert torch.equal(out, x + y) and k.num_warps == 4
+    # the HIP options of tutorial 03's configs (taken off CUDA)
+    out.zero_()
+    add_kernel[(4,)](x, y, out, 100, BLOCK=32, matrix_instr_nonkdim=16, waves_per_eu=2, kpack=1)
+    assert torch.equal(out, x + y)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'BLOKC'"):
+        add_kernel[(4,)](x, y, out, 100, BLOKC=32)
