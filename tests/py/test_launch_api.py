@@ -75,7 +75,7 @@ def test_usage_and_metadata(device):
     k = row_max_kernel.warmup(x, out, 100, BLOCK=128, num_warps=8)
     k._init_handles()
     if device == "cpu":
-        assert (k.n_regs, k.n_spills, k.n_max_threads) == (0, 0, 1024)
+        assert (k.n_regs, k.n_spills, k.n_max_threads) == (32, 0, 1024)  # nominal
         assert k.metadata.target.backend == "cpu"
     else:
         assert 0 < k.n_regs <= 255 and k.n_spills >= 0
@@ -122,7 +122,7 @@ def test_compiled_kernel_errors():
                       None, 4, "host", False, triton.CompiledKernel)
     with pytest.raises(RuntimeError, match="outside a JIT function"):
         bare[(1,)]
-    assert bare.n_regs == 0
+    assert bare.n_regs == 32
 
 
 def test_launch_options_of_triton_are_accepted():
