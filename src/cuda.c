@@ -555,6 +555,8 @@ int ce_emit_op(Emit *e, Op *op) {
     default:
         if (!op->nres)
             return unsupported(e, op);
+        if (op_info[op->code].kind == K_GATHER)
+            return ce_emit_gather(e, op);
         return emit_elementwise(e, op);
     }
 }

@@ -268,6 +268,10 @@ static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
     return ce_fmt(e, "%s * %d + %s", r, t.shape[1], c);
 }
 
+const char *ce_linear(Emit *e, const Dist *d, Type t, const char *sv) {
+    return linear_text(e, d, t, sv);
+}
+
 /* ---------------------------------------------------- shared memory use */
 
 const char *ce_scratch(Emit *e, Type t) {
@@ -348,7 +352,8 @@ static bool recomputable(Func *f, ValId x, int depth) {
         return false;
     Op *d = v->def;
     const OpInfo *oi = &op_info[d->code];
-    if (oi->kind == K_REDUCE || oi->kind == K_DOT || !(oi->flags & F_PURE))
+    if (oi->kind == K_REDUCE || oi->kind == K_DOT || oi->kind == K_GATHER ||
+        !(oi->flags & F_PURE))
         return false;
     for (int i = 0; i < d->nargs; i++)
         if (d->args[i] && !recomputable(f, d->args[i], depth + 1))

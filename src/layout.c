@@ -332,6 +332,8 @@ static ValId converted(Conv *cv, ValId x, ValId ref, const int *map, Loc loc) {
 /* The reference value an op reads its block operands against (0: none,
  * the op reads its operands where they are). */
 static ValId reference(Func *f, const Op *op) {
+    if (op_info[op->code].kind == K_GATHER) /* cuda_shape.c reads them */
+        return 0;
     switch (op->code) {
     case OP_STORE:
         return val_type(f, op->args[0]).rank ? op->args[0] : 0;
