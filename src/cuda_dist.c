@@ -150,6 +150,12 @@ int32_t ce_tile(const Layout *l, int p) {
 /* Distribution of a value of type t held in layout parameters l; a rank-1
  * value in a rank-2 layout lacks parent dim slice_dim. */
 Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim) {
+    Dist d = ce_dist_unregistered(l, t, slice_dim);
+    d.base = base_index(e, l);
+    return d;
+}
+
+Dist ce_dist_unregistered(const Layout *l, Type t, int slice_dim) {
     Dist d;
     memset(&d, 0, sizeof d);
     d.L = *l;
@@ -175,7 +181,7 @@ Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim) {
     if (l->rank < 2)
         d.E[1] = 1;
     d.L.slice_dim = l->rank == t.rank ? -1 : slice_dim;
-    d.base = base_index(e, l);
+    d.base = -1;
     return d;
 }
 

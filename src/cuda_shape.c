@@ -99,10 +99,155 @@ static const char *source_index(Emit *e, Op *op, const char *const *c) {
     }
 }
 
+/* ------------------------------------------------ free shape ops
+ * A shape op is free when every thread already holds, in its operands'
+ * registers, every element its result slots need, each slot of the
+ * result at the same operand slot in every thread (so the copy is the
+ * same unrolled text for all threads).  cuda_gather_free decides it by
+ * running the distributions (cuda_dist.c's formulas, on numbers) for
+ * every thread; a reshape that only splits or merges dims a thread walks
+ * in order is the common case. */
+
+static Dist dist_of(Func *f, ValId v) {
+    const Layout *l = &f->layouts[val(f, v)->layout];
+    return ce_dist_unregistered(l, val_type(f, v), l->slice_dim);
+}
+
+/* Value coordinates of slot s of d in thread tid (the prologue's base
+ * variables, ce_slot_along and ce_coord on numbers). */
+static void coords_at(const Dist *d, int tid, int s, int64_t *c) {
+    const Layout *l = &d->L;
+    int lane = tid & 31, warp = tid >> 5, fast = l->order[0];
+    for (int i = 0; i < d->vrank; i++) {
+        int p = d->pdim[i];
+        bool is_fast = p == fast || l->rank == 1;
+        int lp = is_fast ? lane % l->tpw[p] : lane / l->tpw[fast];
+        int wp = is_fast ? warp % l->wpc[p] : warp / l->wpc[fast];
+        int64_t b = ((int64_t)wp * l->tpw[p] + lp) * l->spt[p];
+        int sp = d->E[p] == 1 ? 0 : l->rank == 1 ? s : p == 0 ? s / d->E[1] : s % d->E[1];
+        int32_t n = d->n[p], C = ce_tile(l, p);
+        c[i] = n == 1 ? 0 : n >= C ? b + (sp / l->spt[p]) * C + sp % l->spt[p]
+                                   : (b + sp) & (n - 1);
+    }
+}
+
+static int64_t row_major(const int64_t *c, const int32_t *shape, int rank) {
+    int64_t x = 0;
+    for (int i = 0; i < rank; i++)
+        x = x * shape[i] + c[i];
+    return x;
+}
+
+/* The scratch index source_index writes as text, on numbers. */
+static int64_t source_at(Func *f, const Op *op, const int64_t *c) {
+    Type rt = val_type(f, op->res[0]), at = val_type(f, op->args[0]);
+    int64_t src[MT_MAX_RANK + 1];
+    int n = at.rank;
+    memcpy(src, c, sizeof(int64_t) * (size_t)(n < rt.rank ? rt.rank : n));
+    switch (op->code) {
+    case OP_RESHAPE: return row_major(c, rt.shape, rt.rank);
+    case OP_TRANS:
+        src[n - 2] = c[n - 1];
+        src[n - 1] = c[n - 2];
+        return row_major(src, at.shape, n);
+    case OP_FLIP:
+        src[op->attr[0]] = at.shape[op->attr[0]] - 1 - c[op->attr[0]];
+        return row_major(src, at.shape, n);
+    case OP_JOIN: return c[n] * type_numel(at) + row_major(c, at.shape, n);
+    case OP_SPLIT:
+        src[n - 1] = op->attr[0];
+        return row_major(src, at.shape, n);
+    default: return c[0]; /* cat */
+    }
+}
+
+#define FREE_MAX_SLOTS 64        /* unrolled copies, one line each */
+#define FREE_MAX_ELEMS (1 << 14) /* bounds the compile-time simulation */
+
+bool cuda_gather_free(Func *f, const Op *op, int32_t *map) {
+    Type rt = val_type(f, op->res[0]);
+    int64_t total = 0, off[2] = {0, 0};
+    for (int k = 0; k < op->nargs; k++) {
+        Type t = val_type(f, op->args[k]);
+        if (t.rank == 0)
+            return false;
+        off[k] = total;
+        total += type_numel(t);
+    }
+    if (rt.rank == 0 || total > FREE_MAX_ELEMS)
+        return false;
+    Dist r = dist_of(f, op->res[0]), d[2];
+    if (r.nE > FREE_MAX_SLOTS)
+        return false;
+    for (int k = 0; k < op->nargs; k++)
+        d[k] = dist_of(f, op->args[k]);
+    int32_t own[FREE_MAX_SLOTS];
+    int32_t *where = arena_alloc(f->arena, sizeof(int32_t) * (size_t)total);
+    if (!where)
+        return false;
+    int64_t c[MT_MAX_RANK + 1] = {0};
+    for (int tid = 0; tid < 32 * f->num_warps; tid++) {
+        for (int64_t i = 0; i < total; i++)
+            where[i] = -1;
+        for (int k = 0; k < op->nargs; k++)
+            for (int s = d[k].nE - 1; s >= 0; s--) { /* the first copy wins */
+                coords_at(&d[k], tid, s, c);
+                Type t = val_type(f, op->args[k]);
+                where[off[k] + row_major(c, t.shape, t.rank)] = k << 16 | s;
+            }
+        for (int s = 0; s < r.nE; s++) {
+            coords_at(&r, tid, s, c);
+            int32_t w = where[source_at(f, op, c)];
+            if (w < 0 || (tid && own[s] != w))
+                return false;
+            own[s] = w;
+        }
+    }
+    if (map)
+        memcpy(map, own, sizeof(int32_t) * (size_t)r.nE);
+    return true;
+}
+
+/* A free shape op: its result is its operand's array when every slot
+ * stays where it is, else copies between registers. */
+static int emit_free(Emit *e, Op *op, const int32_t *map) {
+    Func *f = e->f;
+    ValId res = op->res[0];
+    Dist r = dist_of(f, res);
+    bool same = op->nargs == 1 && e->dist[op->args[0]].nE == r.nE;
+    for (int s = 0; s < r.nE && same; s++)
+        same = map[s] == s;
+    for (int k = 0; k < op->nargs; k++) {
+        Dist want = dist_of(f, op->args[k]);
+        const Dist *have = &e->dist[op->args[k]];
+        if (!e->has_dist[op->args[k]] || !layout_same_params(&have->L, &want.L) ||
+            have->nE != want.nE || memcmp(have->pdim, want.pdim, sizeof want.pdim))
+            return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
+                              "operand of '%s' is not where its layout says",
+                              op_info[op->code].name);
+    }
+    r = ce_dist_of(e, res); /* registers the parameter set */
+    if (same) {
+        e->name[res] = e->name[op->args[0]];
+    } else {
+        e->name[res] = ce_fmt(e, "v%d", res);
+        ce_line(e, "%s v%d[%d];", ce_ctype(e, type_elem(val_type(f, res))), res, r.nE);
+        for (int s = 0; s < r.nE; s++)
+            ce_line(e, "v%d[%d] = %s[%d];", res, s, e->name[op->args[map[s] >> 16]],
+                    map[s] & 0xffff);
+    }
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    return 0;
+}
+
 int ce_emit_gather(Emit *e, Op *op) {
     Func *f = e->f;
     ValId res = op->res[0];
     Type rt = val_type(f, res);
+    int32_t map[FREE_MAX_SLOTS];
+    if (cuda_gather_free(f, op, map))
+        return emit_free(e, op, map);
     const SharedBuffer *buf = smem_buffer_of(f->smem, op, SMEM_SCRATCH);
     if (!buf)
         return diag_error(e->c, op->loc, MT_ERR_INTERNAL,

@@ -798,6 +798,11 @@ void layout_ir_print(StrBuf *sb, Func *f);
  * pure elementwise ops only) instead of moved through shared memory?
  * (cuda_dist.c) */
 bool cuda_recomputable(Func *f, ValId x);
+/* Does every thread already hold what shape op `op` (K_GATHER) needs of
+ * its operands, at slots the same in every thread?  Then map[s] (when not
+ * NULL; one per result slot) is operand << 16 | operand slot, and the op
+ * needs no shared memory.  (cuda_shape.c) */
+bool cuda_gather_free(Func *f, const Op *op, int32_t *map);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
  * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,
@@ -860,6 +865,9 @@ void ce_mark_line(Emit *e, Loc loc);
 /* Distributions and the text of coordinates and ownership of slot text. */
 int32_t ce_tile(const Layout *l, int p); /* spt * tpw * wpc along p */
 Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim);
+/* The same without registering a parameter set (base -1): for questions
+ * asked before any text exists (cuda_gather_free). */
+Dist ce_dist_unregistered(const Layout *l, Type t, int slice_dim);
 Dist ce_dist_of(Emit *e, ValId v);       /* v's assigned layout */
 const char *ce_slot_along(Emit *e, const Dist *d, int p, const char *sv);
 const char *ce_prologue_var(Emit *e, char kind, int base, int p);
