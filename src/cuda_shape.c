@@ -161,8 +161,17 @@ static int64_t source_at(Func *f, const Op *op, const int64_t *c) {
     }
 }
 
-#define FREE_MAX_SLOTS 64        /* unrolled copies, one line each */
+#define FREE_MAX_SLOTS 64        /* copies between registers, one line each */
 #define FREE_MAX_ELEMS (1 << 14) /* bounds the compile-time simulation */
+
+/* Is map (n result slots) slot s of operand 0 for every s, the operand
+ * having n slots too?  Then the result is the operand's array. */
+static bool identity(const Op *op, const int32_t *map, int n, int operand_slots) {
+    bool same = op->nargs == 1 && operand_slots == n;
+    for (int s = 0; s < n && same; s++)
+        same = map[s] == s;
+    return same;
+}
 
 bool cuda_gather_free(Func *f, const Op *op, int32_t *map) {
     Type rt = val_type(f, op->res[0]);
@@ -177,11 +186,11 @@ bool cuda_gather_free(Func *f, const Op *op, int32_t *map) {
     if (rt.rank == 0 || total > FREE_MAX_ELEMS)
         return false;
     Dist r = dist_of(f, op->res[0]), d[2];
-    if (r.nE > FREE_MAX_SLOTS)
+    if (r.nE > MT_MAX_ELEMS_PER_THREAD)
         return false;
     for (int k = 0; k < op->nargs; k++)
         d[k] = dist_of(f, op->args[k]);
-    int32_t own[FREE_MAX_SLOTS];
+    int32_t own[MT_MAX_ELEMS_PER_THREAD];
     int32_t *where = arena_alloc(f->arena, sizeof(int32_t) * (size_t)total);
     if (!where)
         return false;
@@ -203,6 +212,8 @@ bool cuda_gather_free(Func *f, const Op *op, int32_t *map) {
             own[s] = w;
         }
     }
+    if (!identity(op, own, r.nE, d[0].nE) && r.nE > FREE_MAX_SLOTS)
+        return false; /* too many copies to unroll */
     if (map)
         memcpy(map, own, sizeof(int32_t) * (size_t)r.nE);
     return true;
@@ -214,9 +225,7 @@ static int emit_free(Emit *e, Op *op, const int32_t *map) {
     Func *f = e->f;
     ValId res = op->res[0];
     Dist r = dist_of(f, res);
-    bool same = op->nargs == 1 && e->dist[op->args[0]].nE == r.nE;
-    for (int s = 0; s < r.nE && same; s++)
-        same = map[s] == s;
+    bool same = identity(op, map, r.nE, e->dist[op->args[0]].nE);
     for (int k = 0; k < op->nargs; k++) {
         Dist want = dist_of(f, op->args[k]);
         const Dist *have = &e->dist[op->args[k]];
@@ -245,7 +254,7 @@ int ce_emit_gather(Emit *e, Op *op) {
     Func *f = e->f;
     ValId res = op->res[0];
     Type rt = val_type(f, res);
-    int32_t map[FREE_MAX_SLOTS];
+    int32_t map[MT_MAX_ELEMS_PER_THREAD];
     if (cuda_gather_free(f, op, map))
         return emit_free(e, op, map);
     const SharedBuffer *buf = smem_buffer_of(f->smem, op, SMEM_SCRATCH);

@@ -800,8 +800,8 @@ void layout_ir_print(StrBuf *sb, Func *f);
 bool cuda_recomputable(Func *f, ValId x);
 /* Does every thread already hold what shape op `op` (K_GATHER) needs of
  * its operands, at slots the same in every thread?  Then map[s] (when not
- * NULL; one per result slot) is operand << 16 | operand slot, and the op
- * needs no shared memory.  (cuda_shape.c) */
+ * NULL; room for MT_MAX_ELEMS_PER_THREAD, one per result slot) is operand
+ * << 16 | operand slot, and the op needs no shared memory.  (cuda_shape.c) */
 bool cuda_gather_free(Func *f, const Op *op, int32_t *map);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end

@@ -350,3 +350,61 @@ def bad_kernel(x, o, WHICH: tl.constexpr):
 def test_shape_errors(which, needle, pattern):
     x = torch.zeros(32)
     assert_compile_error(bad_kernel, (x, x, which), needle=needle, pattern=pattern)
+
+
+@triton.jit
+def unsplat_kernel(x, o):
+    one = tl.load(x + tl.arange(0, 1))
+    s = tl.reshape(one, ())  # a block of one element becomes a scalar
+    t = tl.reshape(tl.reshape(one, 1, 1), [])
+    tl.store(o, s * 2.0)
+    tl.store(o + 1, t + 1.0)
+    tl.store(o + 2 + tl.arange(0, 1), tl.reshape(tl.load(x)[None], 1))
+
+
+@pytest.mark.parametrize("num_warps", [1, 4])
+def test_reshape_to_scalar(device, num_warps):
+    x = torch.tensor([2.5], device=device)
+    o = torch.zeros(3, device=device)
+    unsplat_kernel[(1,)](x, o, num_warps=num_warps)
+    assert o.cpu().tolist() == [5.0, 3.5, 2.5]
+
+
+@triton.jit
+def pointer_block_kernel(x, o, R: tl.constexpr, C: tl.constexpr):
+    p = x + offsets(R, C)  # a block of pointers moves like any value
+    q = tl.trans(p)
+    tl.store(o + offsets(C, R), tl.load(q))
+    m = tl.flip(offsets(R, C) % 3 == 0, 1)  # and a block of bools
+    tl.store(o + R * C + offsets(R, C), m.to(tl.float32))
+
+
+@pytest.mark.parametrize("num_warps", [1, 4])
+def test_pointer_and_bool_blocks(device, num_warps):
+    r, c = 8, 16
+    x = grid(r, c).to(device)
+    o = torch.zeros(2 * r * c, device=device)
+    pointer_block_kernel[(1,)](x, o, r, c, num_warps=num_warps)
+    m = torch.arange(r * c).view(r, c)
+    assert torch.equal(o.cpu()[:r * c], x.cpu().view(r, c).T.reshape(-1))
+    assert torch.equal(o.cpu()[r * c:], (m % 3 == 0).flip(1).reshape(-1).float())
+
+
+@triton.jit
+def free_reshape_kernel(x, o, N: tl.constexpr, R: tl.constexpr):
+    v = tl.load(x + tl.arange(0, N))
+    w = tl.reshape(v, R, N // R)
+    tl.store(o + offsets(R, N // R), w)
+
+
+@pytest.mark.parametrize("num_warps", WARPS)
+@pytest.mark.parametrize("n,r", [(1024, 8), (256, 2), (4096, 32)])
+def test_free_reshape_moves_no_data(device, num_warps, n, r):
+    """Splitting a vector into rows that each warp walks in order leaves
+    every element in the thread that loaded it: no shared memory."""
+    x = grid(1, n).to(device)
+    o = torch.zeros(n, device=device)
+    free_reshape_kernel[(1,)](x, o, n, r, num_warps=num_warps)
+    assert torch.equal(o.cpu(), x.cpu())
+    layout = stages(free_reshape_kernel, x, o, n, r, num_warps=num_warps)["ssa-layout"]
+    assert "shared 0 bytes" in layout, layout
