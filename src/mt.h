@@ -803,6 +803,9 @@ bool cuda_recomputable(Func *f, ValId x);
  * NULL; room for MT_MAX_ELEMS_PER_THREAD, one per result slot) is operand
  * << 16 | operand slot, and the op needs no shared memory.  (cuda_shape.c) */
 bool cuda_gather_free(Func *f, const Op *op, int32_t *map);
+/* Elements of scratch shape op `op` needs (0: none, it is free or its
+ * rank > 2 result is read through by its users).  (cuda_shape.c) */
+int64_t cuda_gather_scratch(Func *f, const Op *op);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
  * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,

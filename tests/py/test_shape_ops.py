@@ -318,6 +318,8 @@ def bad_kernel(x, o, WHICH: tl.constexpr):
         r = tl.sum(tl.arange(-8, 8), 0)  # negative start
     elif WHICH == 19:
         r = tl.sum(tl.arange(2, 8), 0)  # range 6
+    elif WHICH == 20:
+        r = tl.sum(tl.reshape(tl.join(tl.join(v, v), tl.join(v, v)), 128), 0)  # join of rank 3
     elif WHICH == 15:
         r = tl.flip(tl.sum(w))  # scalar
     else:
@@ -344,6 +346,7 @@ def bad_kernel(x, o, WHICH: tl.constexpr):
     (15, "flip(tl.sum(w))", r"flip\(\) expects a block"),
     (16, "reshape(tl.sum(w), 1)", r"reshape\(\) expects a block"),
     (17, "join(v, v)", r"blocks of rank 3 are not supported"),
+    (20, "join(tl.join(v, v), tl.join(v, v))", r"blocks of rank 3 are not supported"),
     (18, "arange(-8, 8)", r"start must be non-negative, got -8"),
     (19, "arange(2, 8)", r"range must be a power of 2, got 6"),
 ])
@@ -408,3 +411,38 @@ def test_free_reshape_moves_no_data(device, num_warps, n, r):
     assert torch.equal(o.cpu(), x.cpu())
     layout = stages(free_reshape_kernel, x, o, n, r, num_warps=num_warps)["ssa-layout"]
     assert "shared 0 bytes" in layout, layout
+
+
+@triton.jit
+def rank3_kernel(x, y, o, R: tl.constexpr, C: tl.constexpr):
+    """Shape ops through blocks of rank 3, which no layout holds: the ops
+    that read them compose the index maps."""
+    a = tl.load(x + offsets(R, C))
+    b = tl.load(y + offsets(R, C))
+    n = R * C
+    tl.store(o + offsets(R, 2 * C), tl.interleave(a, b))  # join (R, C, 2), reshape
+    p, q = tl.split(tl.reshape(a, R, C // 2, 2))  # deinterleave
+    tl.store(o + 2 * n + offsets(R, C // 2), p)
+    tl.store(o + 2 * n + n // 2 + offsets(R, C // 2), q)
+    t = tl.reshape(tl.trans(tl.join(a, b)), R, 2 * C)  # (R, C, 2) -> (R, 2, C)
+    tl.store(o + 3 * n + offsets(R, 2 * C), t)
+    u, w = tl.split(tl.join(b, a))  # a join undone
+    tl.store(o + 5 * n + offsets(R, C), u - w)
+
+
+@pytest.mark.parametrize("num_warps", WARPS)
+@pytest.mark.parametrize("shape", [(4, 8), (16, 32), (2, 2), (32, 64)])
+def test_rank3_intermediates(device, num_warps, shape):
+    r, c = shape
+    n = r * c
+    x = grid(r, c).to(device)
+    y = (-grid(r, c) - 0.5).to(device)
+    o = torch.zeros(6 * n, device=device)
+    rank3_kernel[(1,)](x, y, o, r, c, num_warps=num_warps)
+    got = o.cpu()
+    X, Y = x.cpu().view(r, c), y.cpu().view(r, c)
+    assert torch.equal(got[:2 * n], torch.stack([X, Y], -1).reshape(-1))
+    assert torch.equal(got[2 * n:2 * n + n // 2], X[:, 0::2].reshape(-1))
+    assert torch.equal(got[2 * n + n // 2:3 * n], X[:, 1::2].reshape(-1))
+    assert torch.equal(got[3 * n:5 * n], torch.stack([X, Y], -1).transpose(1, 2).reshape(-1))
+    assert torch.equal(got[5 * n:], (Y - X).reshape(-1))
