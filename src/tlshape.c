@@ -375,15 +375,30 @@ int h_expand_dims(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->locs[1], MT_ERR_TYPE,
                         "expand_dims to rank %d exceeds the maximum rank %d", new_rank,
                         MT_MAX_RANK);
-    bool at[MT_MAX_RANK] = {false};
+    bool at[MT_MAX_RANK] = {false}, dup = false;
+    int64_t axes[MT_MAX_RANK];
     for (int i = 0; i < n; i++) {
         int64_t ax;
-        if (builtin_norm_axis(E, items[i], rank, n, c->locs[1], &ax) < 0)
+        if (cv_need_int(E, items[i], c->locs[1], "axis", &ax) < 0)
             return -1;
-        if (at[ax])
+        if (ax < -new_rank || ax >= new_rank) /* Triton's _wrap_axis */
             return elab_err(E, c->locs[1], MT_ERR_TYPE,
-                            "expand_dims received duplicate axes (axis %lld)", (long long)ax);
-        at[ax] = true;
+                            "invalid axis %lld. Expected %d <= axis < %d", (long long)ax,
+                            -new_rank, new_rank);
+        axes[i] = ax < 0 ? ax + new_rank : ax;
+        dup = dup || at[axes[i]];
+        at[axes[i]] = true;
+    }
+    if (dup) {
+        StrBuf sb;
+        sb_init(&sb);
+        for (int i = 0; i < n; i++)
+            sb_printf(&sb, i ? ", %lld" : "%lld", (long long)axes[i]);
+        int rc = elab_err(E, c->locs[1], MT_ERR_TYPE,
+                          "expand_dims received duplicate axes, normalized axes = [%s]",
+                          sb_str(&sb));
+        sb_free(&sb);
+        return rc;
     }
     for (int ax = 0; ax < new_rank; ax++)
         if (at[ax] && elab_expand_dims(E, x, ax, c->loc, &x) < 0)

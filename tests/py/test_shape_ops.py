@@ -320,6 +320,8 @@ def bad_kernel(x, o, WHICH: tl.constexpr):
         r = tl.sum(tl.arange(2, 8), 0)  # range 6
     elif WHICH == 20:
         r = tl.sum(tl.reshape(tl.join(tl.join(v, v), tl.join(v, v)), 128), 0)  # join of rank 3
+    elif WHICH == 21:
+        r = tl.expand_dims(w, (0, -3))  # duplicate after normalisation
     elif WHICH == 15:
         r = tl.flip(tl.sum(w))  # scalar
     else:
@@ -337,12 +339,13 @@ def bad_kernel(x, o, WHICH: tl.constexpr):
     (6, "cat(w, w)", r"can_reorder=True"),
     (7, "cat(v, v, can_reorder=True)", r"rank-1 tensors"),
     (8, "flip(v, 2)", r"axis 2 is out of range"),
-    (9, "expand_dims(w, (0, 0))", r"duplicate axes"),
+    (9, "expand_dims(w, (0, 0))", r"duplicate axes, normalized axes = \[0, 0\]"),
     (10, "join(v, tl.arange(0, 4)", r"cannot broadcast"),
     (11, "join(w, w.to(tl.int32))", r"join operands must have the same type"),
     (12, 'reshape(v, 2, "x")', r"shape element 1 must be a compile-time integer"),
     (13, "can_reoder=True", r"unexpected keyword argument 'can_reoder'"),
-    (14, "expand_dims(w, (0, 3))", r"axis 3 is out of range"),
+    (14, "expand_dims(w, (0, 3))", r"invalid axis 3. Expected -3 <= axis < 3"),
+    (21, "expand_dims(w, (0, -3))", r"normalized axes = \[0, 0\]"),
     (15, "flip(tl.sum(w))", r"flip\(\) expects a block"),
     (16, "reshape(tl.sum(w), 1)", r"reshape\(\) expects a block"),
     (17, "join(v, v)", r"blocks of rank 3 are not supported"),
