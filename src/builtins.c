@@ -146,11 +146,11 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("other"), ANY("acc"), ANY("input_precision"),
          ANY("allow_tf32"), ANY("max_num_imprecise_acc"), ANY("out_dtype")},
         "dot(input, other, acc=None, input_precision=None) -> matrix product"},
-    {"tl.expand_dims", TLM, h_axis_op, OP_EXPAND_DIMS, 2,
-        {{"input", P_TENSOR}, {"axis", P_NEW_AXIS}},
+    {"tl.expand_dims", TLM, h_expand_dims, OP_EXPAND_DIMS, 2,
+        {{"input", P_TENSOR}, ANY("axis")},
         "expand_dims(input, axis): a new axis of size 1"},
-    {"tl.broadcast_to", TLM, h_broadcast_to, OP_BROADCAST, 2,
-        {{"input", P_TENSOR}, {"shape", P_SHAPE}}, "broadcast_to(input, shape)"},
+    {"tl.broadcast_to", TLM | UNBOUND, h_broadcast_to, OP_BROADCAST, 1, {{0}},
+        "broadcast_to(input, *shape)"},
     {"to", IN_METHOD, h_cast, OP_CAST, 2,
         {ANY("self"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"), ANY("bitcast")},
         "to(dtype): x cast to dtype"},
@@ -182,6 +182,32 @@ static const Builtin builtins[] = {
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
     {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
+    /* shape ops (tlshape.c) */
+    {"tl.reshape", TLM | UNBOUND, h_reshape, OP_RESHAPE, 1, {{0}},
+        "reshape(input, *shape, can_reorder=False): the elements, in row-major order, "
+        "in a new shape"},
+    {"tl.view", TLM | UNBOUND, h_reshape, OP_RESHAPE, 1, {{0}},
+        "view(input, *shape): reshape (deprecated in Triton)"},
+    {"tl.ravel", TLM, h_ravel, OP_RESHAPE, 1, {{"x", P_TENSOR}, ANY("can_reorder")},
+        "ravel(x, can_reorder=False): x as one vector"},
+    {"tl.trans", TLM | UNBOUND, h_permute, OP_TRANS, 1, {{0}},
+        "trans(input, *dims): permute(input, *dims); no dims swaps the last two"},
+    {"tl.permute", TLM | UNBOUND, h_permute, OP_TRANS, 1, {{0}},
+        "permute(input, *dims): the dims in a new order"},
+    {"tl.join", TL_, h_join, OP_JOIN, 2, {{"a", P_TENSOR}, {"b", P_TENSOR}},
+        "join(a, b): a and b, broadcast to one shape, on a new last dim of 2"},
+    {"tl.split", TLM, h_split, OP_SPLIT, 1, {{"a", P_TENSOR}},
+        "split(a) -> (a[..., 0], a[..., 1]): the halves of a last dim of 2"},
+    {"tl.cat", TL_, h_cat, OP_CAT, 2,
+        {{"input", P_TENSOR}, {"other", P_TENSOR}, ANY("can_reorder")},
+        "cat(input, other, can_reorder=True): two vectors, one after the other"},
+    {"tl.interleave", TL_, h_interleave, OP_JOIN, 2, {{"a", P_TENSOR}, {"b", P_TENSOR}},
+        "interleave(a, b): the elements of a and b alternating along the last dim"},
+    {"tl.flip", TLM, h_flip, OP_FLIP, 1, {{"x", P_TENSOR}, ANY("dim")},
+        "flip(x, dim=None): x reversed along dim (None: the last)"},
+    {"tl.broadcast", TL_, h_broadcast, OP_BROADCAST, 2,
+        {{"input", P_TENSOR}, {"other", P_TENSOR}},
+        "broadcast(input, other) -> (input, other) in their common shape"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW
@@ -740,6 +766,8 @@ static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         *out = tup;
         return 0;
     }
+    if (!strcmp(name, "T")) /* as Triton's code generator: permute(x, (1, 0)) */
+        return tl_shape_transpose(E, obj.v, loc, out);
     int b = find_builtin(IN_METHOD, name);
     if (b < 0)
         return 1;

@@ -651,6 +651,8 @@ int ce_emit_op(Emit *e, Op *op) {
     default:
         if (!op->nres)
             return unsupported(e, op);
+        if (op_info[op->code].kind == K_GATHER)
+            return ce_emit_gather(e, op);
         return emit_elementwise(e, op);
     }
 }
@@ -749,7 +751,7 @@ int cuda_emit(Func *f, StrBuf *out) {
     }
     for (int v = 1; v < f->nvals; v++) {
         Value *x = &f->vals[v];
-        if (x->type.rank && x->layout < 0 &&
+        if (x->type.rank && x->type.rank <= 2 && x->layout < 0 &&
             (x->kind == VK_OP || x->kind == VK_LOOP_ARG)) {
             sb_free(&e.body);
             return diag_error(c, (Loc){0, 0}, MT_ERR_INTERNAL,

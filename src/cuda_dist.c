@@ -150,6 +150,12 @@ int32_t ce_tile(const Layout *l, int p) {
 /* Distribution of a value of type t held in layout parameters l; a rank-1
  * value in a rank-2 layout lacks parent dim slice_dim. */
 Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim) {
+    Dist d = ce_dist_unregistered(l, t, slice_dim);
+    d.base = base_index(e, l);
+    return d;
+}
+
+Dist ce_dist_unregistered(const Layout *l, Type t, int slice_dim) {
     Dist d;
     memset(&d, 0, sizeof d);
     d.L = *l;
@@ -175,7 +181,7 @@ Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim) {
     if (l->rank < 2)
         d.E[1] = 1;
     d.L.slice_dim = l->rank == t.rank ? -1 : slice_dim;
-    d.base = base_index(e, l);
+    d.base = -1;
     return d;
 }
 
@@ -268,6 +274,10 @@ static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
     return ce_fmt(e, "%s * %d + %s", r, t.shape[1], c);
 }
 
+const char *ce_linear(Emit *e, const Dist *d, Type t, const char *sv) {
+    return linear_text(e, d, t, sv);
+}
+
 /* ---------------------------------------------------- shared memory use */
 
 const char *ce_scratch(Emit *e, Type t) {
@@ -348,7 +358,8 @@ static bool recomputable(Func *f, ValId x, int depth) {
         return false;
     Op *d = v->def;
     const OpInfo *oi = &op_info[d->code];
-    if (oi->kind == K_REDUCE || oi->kind == K_DOT || !(oi->flags & F_PURE))
+    if (oi->kind == K_REDUCE || oi->kind == K_DOT || oi->kind == K_GATHER ||
+        !(oi->flags & F_PURE))
         return false;
     for (int i = 0; i < d->nargs; i++)
         if (d->args[i] && !recomputable(f, d->args[i], depth + 1))

@@ -643,6 +643,7 @@ static const struct AttrKey {
     {"end", AV_INT, 1, AS_NONE},
     {"input_precision", AV_ENUM, 0, AS_PRECISION},
     {"via", AV_ENUM, 0, AS_CONVERT},
+    {"index", AV_INT, 0, AS_NONE},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
 };

@@ -22,7 +22,9 @@
  * a slice of that rank-2 group's layout (first link in program order wins).
  *
  * Limits checked here: block rank <= 2 and power-of-two dims
- * (MT_ERR_UNSUPPORTED at the op that makes the value). */
+ * (MT_ERR_UNSUPPORTED at the op that makes or reads the value); a shape
+ * op may make a block of rank > 2 for shape ops of one operand to read
+ * (no layout: cuda_shape.c composes their index maps). */
 #include "mt.h"
 
 #include <string.h>
@@ -61,9 +63,9 @@ static void add_link(Assign *a, ValId one, ValId two, int axis) {
     VEC_PUSH(a->f->arena, a->links, a->nlinks, a->caplinks, l);
 }
 
-static int check_value(Func *f, ValId v, Loc loc) {
+static int check_value(Func *f, ValId v, Loc loc, bool wide) {
     Type t = val_type(f, v);
-    if (t.rank > 2)
+    if (t.rank > 2 && !wide)
         return diag_error(f->ctx, loc, MT_ERR_UNSUPPORTED,
                           "blocks of rank %d are not supported (at most 2)",
                           t.rank);
@@ -94,11 +96,16 @@ static int walk(Assign *a, Region *r) {
     Func *f = a->f;
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
+        /* shape ops make and read blocks of rank > 2 that no layout
+         * holds (cuda_shape.c reads through them); a two-operand one
+         * reads held blocks only */
+        bool gather = op_info[op->code].kind == K_GATHER;
         for (int k = 0; k < op->nres; k++)
-            if (check_value(f, op->res[k], op->loc) < 0)
+            if (check_value(f, op->res[k], op->loc, gather) < 0)
                 return -1;
         for (int k = 0; k < op->nargs; k++)
-            if (op->args[k] && check_value(f, op->args[k], op->loc) < 0)
+            if (op->args[k] &&
+                check_value(f, op->args[k], op->loc, gather && op->nargs == 1) < 0)
                 return -1;
         if (is_region_op(op)) {
             /* a result, its carried argument, its input and what every
@@ -349,6 +356,8 @@ static ValId converted(Conv *cv, ValId x, ValId ref, const int *map, Loc loc) {
 /* The reference value an op reads its block operands against (0: none,
  * the op reads its operands where they are). */
 static ValId reference(Func *f, const Op *op) {
+    if (op_info[op->code].kind == K_GATHER) /* cuda_shape.c reads them */
+        return 0;
     switch (op->code) {
     case OP_STORE:
         return val_type(f, op->args[0]).rank ? op->args[0] : 0;

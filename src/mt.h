@@ -434,7 +434,10 @@ enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
     R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_IF,
-    R_WHILE, R_EFFECT0, R_COUNT
+    R_WHILE, R_EFFECT0,
+    /* shape ops (tlshape.c) */
+    R_RESHAPE, R_TRANS, R_JOIN, R_SPLIT, R_CAT, R_FLIP,
+    R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -442,10 +445,11 @@ enum {
 };
 typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
-    K_CONVERT, K_COUNT
+    K_CONVERT, K_GATHER, K_COUNT
 } OpKind;
 typedef enum AttrSchema {
-    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_COUNT
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_INDEX,
+    AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
@@ -813,6 +817,14 @@ void layout_ir_print(StrBuf *sb, Func *f);
  * pure elementwise ops only) instead of moved through shared memory?
  * (cuda_dist.c) */
 bool cuda_recomputable(Func *f, ValId x);
+/* Does every thread already hold what shape op `op` (K_GATHER) needs of
+ * its operands, at slots the same in every thread?  Then map[s] (when not
+ * NULL; room for MT_MAX_ELEMS_PER_THREAD, one per result slot) is operand
+ * << 16 | operand slot, and the op needs no shared memory.  (cuda_shape.c) */
+bool cuda_gather_free(Func *f, const Op *op, int32_t *map);
+/* Elements of scratch shape op `op` needs (0: none, it is free or its
+ * rank > 2 result is read through by its users).  (cuda_shape.c) */
+int64_t cuda_gather_scratch(Func *f, const Op *op);
 
 /* Emits the CUDA C text of f (verified, optimised, after the back-end
  * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,
@@ -875,6 +887,9 @@ void ce_mark_line(Emit *e, Loc loc);
 /* Distributions and the text of coordinates and ownership of slot text. */
 int32_t ce_tile(const Layout *l, int p); /* spt * tpw * wpc along p */
 Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim);
+/* The same without registering a parameter set (base -1): for questions
+ * asked before any text exists (cuda_gather_free). */
+Dist ce_dist_unregistered(const Layout *l, Type t, int slice_dim);
 Dist ce_dist_of(Emit *e, ValId v);       /* v's assigned layout */
 const char *ce_slot_along(Emit *e, const Dist *d, int p, const char *sv);
 const char *ce_prologue_var(Emit *e, char kind, int base, int p);
@@ -882,6 +897,8 @@ const char *ce_coord(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner_along(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner(Emit *e, const Dist *d, const char *sv);
 const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv);
+/* Row-major index of slot sv of a value of type t within its own shape. */
+const char *ce_linear(Emit *e, const Dist *d, Type t, const char *sv);
 const char *ce_scratch(Emit *e, Type t);
 const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
                          const char *row, const char *column);
@@ -904,6 +921,7 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
+int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1148,7 +1166,6 @@ int h_fill(Elab *E, Call *c, CV *out);
 int h_cdiv(Elab *E, Call *c, CV *out);
 int h_dot(Elab *E, Call *c, CV *out);
 int h_axis_op(Elab *E, Call *c, CV *out);
-int h_broadcast_to(Elab *E, Call *c, CV *out);
 int h_cast(Elab *E, Call *c, CV *out);
 int h_identity(Elab *E, Call *c, CV *out);
 int h_static_assert(Elab *E, Call *c, CV *out);
@@ -1157,6 +1174,19 @@ int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
 int h_effect(Elab *E, Call *c, CV *out);
 int h_assume(Elab *E, Call *c, CV *out);
+/* tlshape.c: the shape builtins; x.T is tl_shape_transpose */
+int h_reshape(Elab *E, Call *c, CV *out);
+int h_ravel(Elab *E, Call *c, CV *out);
+int h_permute(Elab *E, Call *c, CV *out);
+int h_join(Elab *E, Call *c, CV *out);
+int h_split(Elab *E, Call *c, CV *out);
+int h_cat(Elab *E, Call *c, CV *out);
+int h_interleave(Elab *E, Call *c, CV *out);
+int h_flip(Elab *E, Call *c, CV *out);
+int h_broadcast(Elab *E, Call *c, CV *out);
+int h_broadcast_to(Elab *E, Call *c, CV *out);
+int h_expand_dims(Elab *E, Call *c, CV *out);
+int tl_shape_transpose(Elab *E, ValId x, Loc loc, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -14,7 +14,10 @@
  *     row-major index, [1][numel];
  *   - a reduction over warps (wpc > 1 along the axis): one partial per
  *     warp for each coordinate of the other dim, [rows][warps];
- *   - a dot: its A and B tiles (dotplan.c), Version 18 padding and stages.
+ *   - a dot: its A and B tiles (dotplan.c), Version 18 padding and stages;
+ *   - a shape op (K_GATHER) that cuda_gather_free does not find free: the
+ *     values it reads at their row-major indices, one after the other,
+ *     [1][their total size] (cuda_gather_scratch).
  * Conversions and reductions share the scratch array mt_smem at offset 0:
  * each use ends with a barrier, so one use never overlaps the next and
  * the scratch is as large as the largest use.  All dots share dot_lhs
@@ -86,6 +89,17 @@ static void plan_reduce(Planner *pl, const Op *op) {
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
+/* A shape op (cuda_shape.c) that is not free: the values it reads side by
+ * side at their row-major indices, [1][the sum of their sizes]. */
+static void plan_gather(Planner *pl, const Op *op) {
+    int64_t n = cuda_gather_scratch(pl->f, op);
+    if (!n)
+        return;
+    Type t = val_type(pl->f, op->res[0]);
+    SharedBuffer b = {"mt_smem", 1, (int32_t)n, scratch_elem(type_elem(t)), 0, 1};
+    add(pl, op, &b, SMEM_SCRATCH);
+}
+
 static void plan_region(Planner *pl, const Region *r) {
     Func *f = pl->f;
     for (int i = 0; i < r->nops; i++) {
@@ -117,6 +131,8 @@ static void plan_region(Planner *pl, const Region *r) {
             add(pl, op, &op->plan->B, SMEM_DOT_RHS);
             break;
         default:
+            if (op_info[op->code].kind == K_GATHER)
+                plan_gather(pl, op);
             break;
         }
     }

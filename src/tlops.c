@@ -180,6 +180,13 @@ int h_arange(Elab *E, Call *c, CV *out) {
     if (!fits_i32(lo.i) || !fits_i32(hi.i) || hi.i - lo.i > MAX_BLOCK_NUMEL)
         return elab_err(E, c->loc, MT_ERR_TYPE, "arange range [%lld, %lld) is too large",
                         (long long)lo.i, (long long)hi.i);
+    /* Triton: start >> 32 must be 0, so a negative start does not fit */
+    if (lo.i < 0)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE,
+                        "arange's start must be non-negative, got %lld", (long long)lo.i);
+    if ((hi.i - lo.i) & (hi.i - lo.i - 1))
+        return elab_err(E, c->loc, MT_ERR_TYPE, "arange's range must be a power of 2, got %lld",
+                        (long long)(hi.i - lo.i));
     return emit_op(E, c, NULL, 0, lo.i, hi.i, out);
 }
 
@@ -390,20 +397,6 @@ int h_dot(Elab *E, Call *c, CV *out) {
         if (elab_emit(E, OP_ADD, c->loc, sum, 2, 0, 0, &r) < 0)
             return -1;
     }
-    *out = cv_tensor(r);
-    return 0;
-}
-
-int h_broadcast_to(Elab *E, Call *c, CV *out) {
-    Type from = val_type(E->f, c->t[0]);
-    Type t = type_block(type_elem(from), c->rank, c->shape);
-    if (type_eq(t, from)) {
-        *out = cv_tensor(c->t[0]);
-        return 0;
-    }
-    ValId r;
-    if (elab_emit_typed(E, OP_BROADCAST, c->loc, &c->t[0], 1, 0, 0, t, &r) < 0)
-        return -1;
     *out = cv_tensor(r);
     return 0;
 }

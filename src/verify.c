@@ -479,6 +479,95 @@ static int rule_loop(const RuleIn *in, Type *out, char *msg) {
     return fail(msg, "%s ops are checked by the verifier", in->oi->name);
 }
 
+/* ------------------------------------------------- shape ops (tlshape.c) */
+
+/* reshape: the requested type, with the operand's element and number of
+ * elements (a block of one element may become a scalar) */
+static int rule_reshape(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, t = *out;
+    if (a.rank == 0)
+        return fail(msg, "reshape expects a block, got %s", tt(a).s);
+    if (a.dtype != t.dtype || a.is_ptr != t.is_ptr)
+        return fail(msg, "reshape cannot change the element type: %s to %s",
+                    tt(a).s, tt(t).s);
+    bool bad_shape = t.rank > MT_MAX_RANK;
+    for (int i = 0; i < t.rank && !bad_shape; i++)
+        bad_shape = t.shape[i] <= 0;
+    if (bad_shape || type_numel(a) != type_numel(t))
+        return fail(msg, "reshape cannot change the number of elements: %s to %s",
+                    shape_text(a).s, shape_text(t).s);
+    return 0;
+}
+
+/* trans: the last two dims swapped (a batched 2-D transpose) */
+static int rule_trans(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (a.rank < 2)
+        return fail(msg, "trans expects a block of rank 2 or more, got %s", tt(a).s);
+    int32_t last = a.shape[a.rank - 1];
+    a.shape[a.rank - 1] = a.shape[a.rank - 2];
+    a.shape[a.rank - 2] = last;
+    *out = a;
+    return 0;
+}
+
+/* join: two values of one type side by side on a new last dim of 2 */
+static int rule_join(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (!type_eq(a, in->b))
+        return fail(msg, "join operands must have the same type, got %s and %s",
+                    tt(a).s, tt(in->b).s);
+    if (a.rank >= MT_MAX_RANK)
+        return fail(msg, "join of %s exceeds the maximum rank %d", tt(a).s,
+                    MT_MAX_RANK);
+    int32_t shape[MT_MAX_RANK];
+    for (int i = 0; i < a.rank; i++)
+        shape[i] = a.shape[i];
+    shape[a.rank] = 2;
+    *out = type_block(type_elem(a), a.rank + 1, shape);
+    return 0;
+}
+
+/* split: half attr[0] of a last dim of 2 (a scalar from a 2-element
+ * vector) */
+static int rule_split(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (a.rank == 0 || a.shape[a.rank - 1] != 2)
+        return fail(msg, "split expects a block whose last dim is 2, got %s", tt(a).s);
+    if (in->attr[0] < 0 || in->attr[0] > 1)
+        return fail(msg, "invalid split index %lld", (long long)in->attr[0]);
+    Type r = a;
+    r.rank = (uint8_t)(a.rank - 1);
+    r.shape[r.rank] = 0;
+    *out = r;
+    return 0;
+}
+
+/* cat: two vectors of one element type, the second after the first */
+static int rule_cat(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, b = in->b;
+    if (a.rank != 1 || b.rank != 1)
+        return fail(msg, "cat expects two rank-1 blocks, got %s and %s", tt(a).s,
+                    tt(b).s);
+    if (a.dtype != b.dtype || a.is_ptr != b.is_ptr)
+        return fail(msg, "cat operands must have the same element type, got %s and %s",
+                    tt(a).s, tt(b).s);
+    int32_t n = a.shape[0] + b.shape[0];
+    *out = type_block(type_elem(a), 1, &n);
+    return 0;
+}
+
+/* flip: the same type, dim attr[0] reversed */
+static int rule_flip(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (a.rank == 0)
+        return fail(msg, "flip expects a block, got %s", tt(a).s);
+    if (in->attr[0] < 0 || in->attr[0] >= a.rank)
+        return fail(msg, "invalid flip axis %lld for %s", (long long)in->attr[0], tt(a).s);
+    *out = a;
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -501,6 +590,9 @@ static const struct {
     [R_BITCAST] = {rule_bitcast, true, 1},
     [R_IF] = {rule_loop, false, -1},      [R_WHILE] = {rule_loop, false, -1},
     [R_EFFECT0] = {rule_effect0, false, 0},
+    [R_RESHAPE] = {rule_reshape, true, 1}, [R_TRANS] = {rule_trans, false, 1},
+    [R_JOIN] = {rule_join, false, 1},     [R_SPLIT] = {rule_split, false, 1},
+    [R_CAT] = {rule_cat, false, 1},       [R_FLIP] = {rule_flip, false, 1},
 };
 
 bool op_has_result(OpCode code) {
