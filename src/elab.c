@@ -126,6 +126,15 @@ static CV module_for_path(Elab *E, const char *path) {
         return cv_module(MOD_TRITON, "triton");
     if (!strcmp(path, "math"))
         return cv_module(MOD_MATH, "math");
+    /* libdevice, under Triton's names for it (tlmath.c) */
+    const char *rest = !strncmp(path, "triton.", 7)     ? path + 7
+                       : !strncmp(path, "mytriton.", 9) ? path + 9
+                                                        : "";
+    if (!strcmp(rest, "language.extra") || !strcmp(rest, "language.extra.cuda"))
+        return cv_module(MOD_EXTRA, "triton.language.extra");
+    if (!strcmp(rest, "language.extra.libdevice") ||
+        !strcmp(rest, "language.extra.cuda.libdevice"))
+        return cv_module(MOD_LIBDEVICE, "triton.language.extra.libdevice");
     return cv_module(MOD_OTHER, arena_strdup(E->c->arena, path));
 }
 

@@ -433,7 +433,9 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_COUNT
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST,
+    R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
+    R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -938,7 +940,10 @@ typedef enum CVKind {
     CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR
 } CVKind;
 
-typedef enum ModKind { MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER } ModKind;
+typedef enum ModKind {
+    MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER,
+    MOD_EXTRA, MOD_LIBDEVICE, MOD_PROPAGATE_NAN /* tlmath.c */
+} ModKind;
 
 typedef struct CV CV;
 struct CV {
@@ -1133,6 +1138,21 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+/* tlmath.c: Triton's math set, libdevice, tl.PropagateNan. */
+int h_math_f32_f64(Elab *E, Call *c, CV *out);
+int h_math_f32(Elab *E, Call *c, CV *out);
+int h_umulhi(Elab *E, Call *c, CV *out);
+int h_fma(Elab *E, Call *c, CV *out);
+int h_fdiv(Elab *E, Call *c, CV *out);
+int h_maximum(Elab *E, Call *c, CV *out);
+int h_clamp(Elab *E, Call *c, CV *out);
+int h_sigmoid(Elab *E, Call *c, CV *out);
+int h_softmax(Elab *E, Call *c, CV *out);
+int h_libdevice(Elab *E, Call *c, CV *out);
+int h_libdevice_f32(Elab *E, Call *c, CV *out);
+int h_libdevice_pow(Elab *E, Call *c, CV *out);
+/* An attribute of tl.PropagateNan or tl.extra[.cuda]; 1: no such name. */
+int tlmath_module_attr(Elab *E, CV obj, const char *name, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -20,14 +20,16 @@
  *     an integer type that cannot hold its truncated value, and signed
  *     results are formed from unsigned ones;
  *   - valid C11 (static inline) as well as C++ (NVRTC, the host C++17
- *     compiler), using no header under CUDA and only <string.h> elsewhere,
- *     so the unit tests can include it directly. */
+ *     compiler), using no header under CUDA and only <string.h> and
+ *     <math.h> elsewhere, so the unit tests and the constant folder can
+ *     include it directly; C++ alone gets the overloads (mt_umulhi). */
 #ifndef MT_KERNEL_RT_H
 #define MT_KERNEL_RT_H
 
 #if defined(__CUDACC__)
 #define MT_RT static __device__ __forceinline__
 #else
+#include <math.h>
 #include <string.h>
 #define MT_RT static inline
 #endif
@@ -617,6 +619,42 @@ MT_RT_CVT(u16, unsigned short, 16, 0)
 MT_RT_CVT(u32, unsigned, 32, 0)
 MT_RT_CVT(u64, unsigned long long, 64, 0)
 #undef MT_RT_CVT
+
+/* ---- the math set (issue 9): functions the ops' C texts call ----
+ * rsqrt: the device's instruction on the GPU (as Triton's rsqrt), one
+ * division by the correctly rounded square root elsewhere (as Triton's
+ * interpreter); the constant folder (ctext.c) calls these very bodies.
+ * umulhi: the high half of the double-width unsigned product; for signed
+ * operands, of their bits (Triton's umulhi is unsigned for every type). */
+#if defined(__CUDA_ARCH__)
+MT_RT float mt_rsqrtf(float x) { return rsqrtf(x); }
+MT_RT double mt_rsqrt(double x) { return rsqrt(x); }
+MT_RT unsigned mt_umulhi32(unsigned a, unsigned b) { return __umulhi(a, b); }
+MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b) {
+    return __umul64hi(a, b);
+}
+#else
+MT_RT float mt_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+MT_RT double mt_rsqrt(double x) { return 1.0 / sqrt(x); }
+MT_RT unsigned mt_umulhi32(unsigned a, unsigned b) {
+    return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b) {
+    unsigned long long al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    unsigned long long mid = ((al * bl) >> 32) + (ah * bl & 0xffffffffu) + al * bh;
+    return ah * bh + (ah * bl >> 32) + (mid >> 32);
+}
+#endif
+#if defined(__cplusplus)
+MT_RT unsigned mt_umulhi(unsigned a, unsigned b) { return mt_umulhi32(a, b); }
+MT_RT int mt_umulhi(int a, int b) { return (int)mt_umulhi32((unsigned)a, (unsigned)b); }
+MT_RT unsigned long long mt_umulhi(unsigned long long a, unsigned long long b) {
+    return mt_umulhi64(a, b);
+}
+MT_RT long long mt_umulhi(long long a, long long b) {
+    return (long long)mt_umulhi64((unsigned long long)a, (unsigned long long)b);
+}
+#endif
 
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT

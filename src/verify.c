@@ -471,6 +471,34 @@ static int rule_loop(const RuleIn *in, Type *out, char *msg) {
     return fail(msg, "for loops are checked by the verifier");
 }
 
+/* The math set (issue 9): float functions of two or three float operands,
+ * promoted and broadcast as arithmetic is, and float predicates. */
+static int rule_float2(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_float(in->a) || !type_is_float(in->b))
+        return fail(msg, "%s requires float operands, got %s and %s", in->oi->name,
+                    tt_elem(in->a).s, tt_elem(in->b).s);
+    return rule_arith(in, out, msg);
+}
+
+static int rule_float3(const RuleIn *in, Type *out, char *msg) {
+    Type c = val_type(in->f, in->args[2]), ab;
+    if (!type_is_float(in->a) || !type_is_float(in->b) || !type_is_float(c))
+        return fail(msg, "%s requires float operands, got %s, %s and %s", in->oi->name,
+                    tt_elem(in->a).s, tt_elem(in->b).s, tt_elem(c).s);
+    if (rule_arith(in, &ab, msg) < 0 || bcast(ab, c, out, msg) < 0)
+        return -1;
+    *out = with_dtype(*out, promote_dtype((DType)ab.dtype, (DType)c.dtype));
+    return 0;
+}
+
+static int rule_fpred(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_float(in->a))
+        return fail(msg, "%s requires a float operand, got %s", in->oi->name,
+                    tt(in->a).s);
+    *out = with_dtype(in->a, DT_I1);
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -491,6 +519,8 @@ static const struct {
     [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
     [R_CONVERT] = {rule_convert, false, 1},
     [R_BITCAST] = {rule_bitcast, true, 1},
+    [R_FLOAT2] = {rule_float2, false, 1}, [R_FLOAT3] = {rule_float3, false, 1},
+    [R_FPRED] = {rule_fpred, false, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
