@@ -239,8 +239,10 @@ static const Builtin builtins[] = {
     LD2(copysign, OP_COPYSIGN, "arg0 with the sign of arg1")
     LD2(fmod, OP_REM, "remainder with the sign of arg0")
     LD2(div_rn, OP_DIV, "arg0 / arg1, correctly rounded")
-    LD(fma, h_libdevice, OP_FMA, 3, "(arg0, arg1, arg2): arg0 * arg1 + arg2 rounded once (fp32, fp64)")
-    LD(pow, h_libdevice_pow, OP_POW, 2, "(arg0, arg1): arg0 ** arg1 (fp32, fp64; an int32 arg1 too)")
+    LD(fma, h_libdevice, OP_FMA, 3,
+       "(arg0, arg1, arg2): arg0 * arg1 + arg2 rounded once (fp32, fp64)")
+    LD(pow, h_libdevice_pow, OP_POW, 2,
+       "(arg0, arg1): arg0 ** arg1 (fp32, fp64; an int32 arg1 too)")
     LDF(fast_expf, OP_EXP, 1, "(arg0): e**x") LDF(fast_logf, OP_LOG, 1, "(arg0): natural logarithm")
     LDF(fast_log2f, OP_LOG2, 1, "(arg0): base-2 logarithm")
     LDF(fast_log10f, OP_LOG10, 1, "(arg0): base-10 logarithm")
@@ -254,6 +256,30 @@ static const Builtin builtins[] = {
 #undef LD1
 #undef LD2
 #undef LDF
+    /* random numbers (issue 9, tlrandom.c) */
+#define RAND(name, off, what)                                                          \
+    {"tl." #name, TL_, h_philox_lanes, OP_PHILOX, 2, {ANY("seed"), ANY(off), ANY("n_rounds")}, \
+     #name "(seed, " off ", n_rounds=10): " what},
+    RAND(randint, "offset", "a block of random uint32 (Philox lane 0)")
+    RAND(randint4x, "offset", "four blocks of random uint32 (the four Philox lanes)")
+    RAND(rand, "offset", "a block of random float32 in [0, 1)")
+    RAND(rand4x, "offsets", "four blocks of random float32 in [0, 1)")
+    RAND(randn, "offset", "a block of random float32 from N(0, 1) (Box-Muller)")
+    RAND(randn4x, "offset", "four blocks of random float32 from N(0, 1)")
+#undef RAND
+    {"tl.uint_to_uniform_float", TL_, h_uint_to_uniform_float, OP_COUNT, 1, {ANY("x")},
+        "uint_to_uniform_float(x): random (u)int32/(u)int64 bits as float32 in [0, 1)"},
+    {"tl.pair_uniform_to_normal", TL_, h_pair_uniform_to_normal, OP_COUNT, 2,
+        {ANY("u1"), ANY("u2")},
+        "pair_uniform_to_normal(u1, u2): two N(0, 1) samples from two uniforms (Box-Muller)"},
+    {"tl.philox", TL_, h_philox, OP_COUNT, 5,
+        {ANY("seed"), ANY("c0"), ANY("c1"), ANY("c2"), ANY("c3"), ANY("n_rounds")},
+        "philox(seed, c0, c1, c2, c3, n_rounds=10): Philox of the counter (c0..c3) keyed by "
+        "seed, 32 or 64-bit words"},
+    {"tl.philox_impl", TL_, h_philox_impl, OP_COUNT, 6,
+        {ANY("c0"), ANY("c1"), ANY("c2"), ANY("c3"), ANY("k0"), ANY("k1"), ANY("n_rounds")},
+        "philox_impl(c0, c1, c2, c3, k0, k1, n_rounds=10): Philox rounds on uint32 or uint64 "
+        "words"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW
@@ -713,8 +739,8 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
                                   : cv_module(MOD_EXTRA, "triton.language.extra");
             return 0;
         }
-        /* tl.math.exp and triton.language.language.exp are tl.exp */
-        if (!strcmp(name, "math") || !strcmp(name, "language")) {
+        /* tl.math.exp, tl.random.rand and triton.language.language.exp are tl.* */
+        if (!strcmp(name, "math") || !strcmp(name, "language") || !strcmp(name, "random")) {
             *out = obj;
             return 0;
         }

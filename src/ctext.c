@@ -29,8 +29,9 @@
  *     host's libm, the one the host backend's kernels link; CUDA's device
  *     versions may differ by their documented ulp error, exactly as before
  *     this table existed), isnan/isinf, __int_as_float, and the
- *     runtime's mt_rsqrtf and mt_umulhi (mt_kernel_rt.h, included here so
- *     that the folder calls the host backend's very functions);
+ *     runtime's mt_rsqrtf, mt_umulhi and mt_philox (mt_kernel_rt.h,
+ *     included here so that the folder calls the host backend's very
+ *     functions);
  *   - ?:, && and || evaluate only the branch C would.
  * A value C leaves undefined -- integer division or remainder by zero,
  * INT_MIN / -1, a shift count outside [0, width), a float converted to an
@@ -430,7 +431,7 @@ static CScalar eval_cond(Eval *ev, bool live);
  * a predicate on a float (bool result), or __int_as_float (a bit cast).
  * For f64 results the emitter writes the double function (put_name), and
  * evaluation uses it too. */
-typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS, FN_F3, FN_UMULHI } FnForm;
+typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS, FN_F3, FN_UMULHI, FN_PHILOX } FnForm;
 
 struct CFunc {
     const char *name;
@@ -466,6 +467,7 @@ static const CFunc funcs[] = {
     {"fmaf", FN_F3, false, 0, 0, 0, 0, fmaf, fma},
     {"mt_rsqrtf", FN_F1, false, mt_rsqrtf, 0, mt_rsqrt, 0, 0, 0},
     {"mt_umulhi", FN_UMULHI, false, 0, 0, 0, 0, 0, 0},
+    {"mt_philox", FN_PHILOX, false, 0, 0, 0, 0, 0, 0},
 };
 #undef F1
 #undef F2
@@ -503,7 +505,9 @@ static CScalar umulhi(DType d, CScalar x, CScalar y) {
 }
 
 static int func_arity(const CFunc *fn) {
-    return fn->form == FN_F3 ? 3 : fn->form == FN_F2 || fn->form == FN_UMULHI ? 2 : 1;
+    return fn->form == FN_F3 || fn->form == FN_PHILOX            ? 3
+           : fn->form == FN_F2 || fn->form == FN_UMULHI ? 2
+                                                          : 1;
 }
 
 static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
@@ -529,6 +533,14 @@ static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
             return mk_int(DT_I32, 0);
         }
         return umulhi(ev->rd, a[0], a[1]);
+    }
+    if (fn->form == FN_PHILOX) { /* integer counter, key and selector */
+        if (is_flt(a[0]) || is_flt(a[1]) || is_flt(a[2]) || a[2].i < 0 || a[2].i > INT32_MAX) {
+            ev->bad = true;
+            return mk_int(DT_I32, 0);
+        }
+        return mk_int(DT_U32, (int64_t)mt_philox((unsigned long long)a[0].i,
+                                                 (unsigned long long)a[1].i, (int)a[2].i));
     }
     if (fn->form == FN_BITS) {
         uint32_t bits = (uint32_t)convert(ev, a[0], DT_I32, live).i;

@@ -120,7 +120,8 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
  * by; any other module is kept by name, to be refused when used. */
 static CV module_for_path(Elab *E, const char *path) {
     if (!strcmp(path, "triton.language") || !strcmp(path, "mytriton.language") ||
-        !strcmp(path, "triton.language.math") || !strcmp(path, "triton.language.core"))
+        !strcmp(path, "triton.language.math") || !strcmp(path, "triton.language.core") ||
+        !strcmp(path, "triton.language.random"))
         return cv_module(MOD_TL, "triton.language");
     if (!strcmp(path, "triton") || !strcmp(path, "mytriton"))
         return cv_module(MOD_TRITON, "triton");

@@ -435,6 +435,7 @@ enum {
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
     R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST,
     R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
+    R_PHILOX, /* random numbers (issue 9) */
     R_COUNT
 };
 enum {
@@ -1153,6 +1154,16 @@ int h_libdevice_f32(Elab *E, Call *c, CV *out);
 int h_libdevice_pow(Elab *E, Call *c, CV *out);
 /* An attribute of tl.PropagateNan or tl.extra[.cuda]; 1: no such name. */
 int tlmath_module_attr(Elab *E, CV obj, const char *name, CV *out);
+/* tl.<name>(pos..., kw=kwv) through the builtin table, as Triton's @jit
+ * library functions call builtins (kw NULL: none). */
+int tl_call(Elab *E, const char *name, CV *pos, int npos, const char *kw, CV kwv, Loc loc,
+            CV *out);
+/* tlrandom.c: tl.rand and its family on Triton's Philox stream. */
+int h_philox_lanes(Elab *E, Call *c, CV *out);
+int h_uint_to_uniform_float(Elab *E, Call *c, CV *out);
+int h_pair_uniform_to_normal(Elab *E, Call *c, CV *out);
+int h_philox(Elab *E, Call *c, CV *out);
+int h_philox_impl(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

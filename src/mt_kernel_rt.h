@@ -656,6 +656,35 @@ MT_RT long long mt_umulhi(long long a, long long b) {
 }
 #endif
 
+/* ---- Philox4x32 (issue 9): Triton's random stream (random.py) ----
+ * `rounds` rounds on the counter c[0..3] with the key (k0, k1): the round
+ * multiplies c0 and c2 by the two Philox constants, mixes the halves with
+ * c1, c3 and the key, then raises the key by the Weyl constants (wrapping),
+ * as philox_impl does for uint32 counters.  mt_philox is what tl.randint4x
+ * and the functions built on it call: counter (c0, c1) = the offset's 64
+ * bits, (c2, c3) = 0, key (k0, k1) = the seed as uint64, and `sel` = lane
+ * (0..3) + 4 * rounds, a constant of each call. */
+MT_RT void mt_philox4x32(unsigned c[4], unsigned k0, unsigned k1, int rounds) {
+    for (int r = 0; r < rounds; r++) {
+        unsigned c0 = c[0], c2 = c[2];
+        c[0] = mt_umulhi32(0xCD9E8D57u, c2) ^ c[1] ^ k0;
+        c[2] = mt_umulhi32(0xD2511F53u, c0) ^ c[3] ^ k1;
+        c[1] = 0xCD9E8D57u * c2;
+        c[3] = 0xD2511F53u * c0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+MT_RT unsigned mt_philox(unsigned long long ctr, unsigned long long key, int sel) {
+    unsigned c[4];
+    c[0] = (unsigned)ctr;
+    c[1] = (unsigned)(ctr >> 32);
+    c[2] = 0;
+    c[3] = 0;
+    mt_philox4x32(c, (unsigned)key, (unsigned)(key >> 32), sel >> 2);
+    return c[sel & 3];
+}
+
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT
 #undef MT_RT_SM

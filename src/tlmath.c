@@ -193,10 +193,10 @@ int h_clamp(Elab *E, Call *c, CV *out) {
 
 /* tl.<name>(pos..., kw=kwv) through the builtin table, as Triton's
  * definitions call them (their checks and messages included). */
-static int call_tl(Elab *E, const char *name, CV *pos, int npos, const char *kw, CV kwv,
-                   Loc loc, CV *out) {
+int tl_call(Elab *E, const char *name, CV *pos, int npos, const char *kw, CV kwv, Loc loc,
+            CV *out) {
     CV fn;
-    Loc locs[3] = {loc, loc, loc};
+    Loc locs[MAX_BUILTIN_PARAMS] = {loc, loc, loc, loc, loc, loc, loc, loc, loc};
     Args a;
     memset(&a, 0, sizeof a);
     a.npos = npos;
@@ -217,7 +217,7 @@ static int call_tl(Elab *E, const char *name, CV *pos, int npos, const char *kw,
 int h_sigmoid(Elab *E, Call *c, CV *out) {
     CV t, e, d;
     if (cv_unary(E, OT_MINUS, c->a[0], c->loc, &t) < 0 ||
-        call_tl(E, "exp", &t, 1, NULL, cv_none(), c->loc, &e) < 0 ||
+        tl_call(E, "exp", &t, 1, NULL, cv_none(), c->loc, &e) < 0 ||
         cv_binop(E, OT_PLUS, cv_int(1), e, c->loc, &d) < 0)
         return -1;
     return cv_binop(E, OT_SLASH, cv_int(1), d, c->loc, out);
@@ -230,17 +230,17 @@ int h_softmax(Elab *E, Call *c, CV *out) {
     CV dim = c->have[1] && c->a[1].kind != CV_NONE ? c->a[1] : cv_int(0);
     CV keep = c->have[2] ? c->a[2] : cv_bool(false);
     CV args[3] = {c->a[0], dim}, m, z, num, den;
-    if (call_tl(E, "max", args, 2, "keep_dims", keep, c->loc, &m) < 0 ||
+    if (tl_call(E, "max", args, 2, "keep_dims", keep, c->loc, &m) < 0 ||
         cv_binop(E, OT_MINUS, c->a[0], m, c->loc, &z) < 0 ||
-        call_tl(E, "exp", &z, 1, NULL, cv_none(), c->loc, &num) < 0)
+        tl_call(E, "exp", &z, 1, NULL, cv_none(), c->loc, &num) < 0)
         return -1;
     args[0] = num;
-    if (call_tl(E, "sum", args, 2, "keep_dims", keep, c->loc, &den) < 0)
+    if (tl_call(E, "sum", args, 2, "keep_dims", keep, c->loc, &den) < 0)
         return -1;
     args[0] = num;
     args[1] = den;
     args[2] = c->have[3] ? c->a[3] : cv_bool(false);
-    return call_tl(E, "fdiv", args, 3, NULL, cv_none(), c->loc, out);
+    return tl_call(E, "fdiv", args, 3, NULL, cv_none(), c->loc, out);
 }
 
 /* ------------------------------------------------------------ libdevice */

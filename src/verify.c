@@ -491,6 +491,23 @@ static int rule_float3(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* philox: a counter and a key of 64 bits each (the 32-bit words Philox
+ * takes in pairs) and a constant selector of lane and rounds (ops.def). */
+static int rule_philox(const RuleIn *in, Type *out, char *msg) {
+    const Value *sel = &in->f->vals[in->args[2]];
+    Type st = val_type(in->f, in->args[2]);
+    if (in->a.is_ptr || in->b.is_ptr || in->a.dtype != DT_U64 || in->b.dtype != DT_U64)
+        return fail(msg, "philox requires u64 counter and key, got %s and %s",
+                    tt_elem(in->a).s, tt_elem(in->b).s);
+    if (sel->kind != VK_CONST || st.rank || st.is_ptr || st.dtype != DT_I32 || sel->c.i < 0)
+        return fail(msg, "philox selector must be a non-negative i32 constant, got %s",
+                    tt(st).s);
+    if (bcast(in->a, in->b, out, msg) < 0)
+        return -1;
+    *out = with_dtype(*out, DT_U32);
+    return 0;
+}
+
 static int rule_fpred(const RuleIn *in, Type *out, char *msg) {
     if (!type_is_float(in->a))
         return fail(msg, "%s requires a float operand, got %s", in->oi->name,
@@ -521,6 +538,7 @@ static const struct {
     [R_BITCAST] = {rule_bitcast, true, 1},
     [R_FLOAT2] = {rule_float2, false, 1}, [R_FLOAT3] = {rule_float3, false, 1},
     [R_FPRED] = {rule_fpred, false, 1},
+    [R_PHILOX] = {rule_philox, false, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
