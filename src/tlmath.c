@@ -101,10 +101,21 @@ int h_umulhi(Elab *E, Call *c, CV *out) {
     return emit(E, OP_UMULHI, c->loc, x, 2, out);
 }
 
+/* fma(x, y, z): the three in their common type first (Triton's
+ * binary_op_type_legalization, pairwise), which must be a float one. */
 int h_fma(Elab *E, Call *c, CV *out) {
     ValId x[3];
     if (to_tensors(E, c, 3, x) < 0)
         return -1;
+    DType d = DT_VOID;
+    for (int i = 0; i < 3; i++) {
+        Type t = val_type(E->f, x[i]);
+        DType di = t.is_ptr ? DT_VOID : (DType)t.dtype;
+        d = i == 0 ? di : d == DT_VOID || di == DT_VOID ? DT_VOID : promote_dtype(d, di);
+    }
+    for (int i = 0; d != DT_VOID && dtype_is_float(d) && i < 3; i++)
+        if (elab_cast(E, x[i], d, c->locs[i], &x[i]) < 0)
+            return -1;
     return emit(E, OP_FMA, c->loc, x, 3, out);
 }
 
@@ -143,15 +154,14 @@ static int widened(Elab *E, ValId x, Loc loc, ValId *out) {
     return 0;
 }
 
-/* maximum(x, y) or minimum(x, y) of tensors: numbers are Triton's weak
- * constants next to a tensor (they take its dtype). */
+/* maximum(x, y) or minimum(x, y): numbers become tensors of their own
+ * type first (Triton's to_tensor, not a weak constant: maximum(x, 0.0) of
+ * an fp16 x is fp32, minimum of an int8 x and 1 is int32). */
 static int min_max(Elab *E, Call *c, bool is_max, bool all, ValId *x, CV *out) {
-    Type like = c->a[0].kind == CV_TENSOR   ? cv_type(E, c->a[0])
-                : c->a[1].kind == CV_TENSOR ? cv_type(E, c->a[1])
-                                            : type_scalar(DT_VOID);
+    if (to_tensors(E, c, 2, x) < 0)
+        return -1;
     for (int i = 0; i < 2; i++)
-        if (cv_materialise_like(E, c->a[i], like, c->locs[i], &x[i]) < 0 ||
-            widened(E, x[i], c->locs[i], &x[i]) < 0)
+        if (widened(E, x[i], c->locs[i], &x[i]) < 0)
             return -1;
     OpCode code = is_max ? (all ? OP_MAXIMUM_NAN : OP_MAXIMUM)
                          : (all ? OP_MINIMUM_NAN : OP_MINIMUM);

@@ -334,3 +334,25 @@ def test_f64_math(device):
     want = np.exp2(x) + np.log2(x) + 1 / np.sqrt(x) + erf(x) + np.floor(x) + np.ceil(x)
     np.testing.assert_allclose(out.cpu().numpy(), want, rtol=1e-15)
     assert "exp2(" in stages(f64_math_kernel, out, out)["cuda"]
+
+
+@triton.jit
+def promotion_kernel(x_ptr, out):
+    x = tl.load(x_ptr)
+    # numbers are tensors of their own type here (Triton's to_tensor), not
+    # weak constants: fp32 next to fp16, int32 next to int8
+    tl.static_assert(tl.maximum(x, 0.0).dtype == tl.float32)
+    tl.static_assert(tl.clamp(x, 0.0, 1.0).dtype == tl.float32)
+    tl.static_assert(tl.fma(x, 2.0, 1.0).dtype == tl.float32)
+    if x.dtype == tl.int8:
+        tl.static_assert(tl.minimum(x, 1).dtype == tl.int32)
+    else:
+        tl.static_assert(tl.minimum(x, 1).dtype == tl.float16)
+    tl.store(out, tl.fma(x, 2.0, 1.0))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.int8])
+def test_numbers_are_tensors_of_their_type(device, dtype):
+    out = torch.zeros(1, device=device)
+    promotion_kernel[(1,)](torch.full((1,), 3, dtype=dtype, device=device), out)
+    assert out.tolist() == [7.0]

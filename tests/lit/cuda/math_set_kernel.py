@@ -38,6 +38,6 @@ def math_set_kernel(x, out, iout, BLOCK: tl.constexpr):
 # CHECK: = mt_umulhi(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
 # F64: = exp2(v{{[0-9]+}}[0]);
 # F64: = mt_rsqrt(v{{[0-9]+}}[0]);
-# F64: = fma(v{{[0-9]+}}[0], v{{[0-9]+}}[0], ((double)1.0f));
+# F64: = fma(v{{[0-9]+}}[0], v{{[0-9]+}}[0], __longlong_as_double(4607182418800017408LL));
 # F64: = pow(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
 # F64: = mt_umulhi(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
