@@ -356,3 +356,35 @@ def test_numbers_are_tensors_of_their_type(device, dtype):
     out = torch.zeros(1, device=device)
     promotion_kernel[(1,)](torch.full((1,), 3, dtype=dtype, device=device), out)
     assert out.tolist() == [7.0]
+
+
+@triton.jit
+def math_module_kernel(x_ptr, out):
+    x = tl.load(x_ptr)
+    tl.store(out, tl.math.exp2(x) + tl.math.rsqrt(x) + tl.math.fma(x, x, x))
+
+
+def test_math_module_names(device):
+    out = torch.zeros(1, device=device)
+    math_module_kernel[(1,)](torch.full((1,), 4.0, device=device), out)
+    assert out.tolist() == [16.0 + 0.5 + 20.0]
+
+
+@triton.jit
+def methods_kernel(x_ptr, out, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i)
+    # Triton's math functions are tensor methods too
+    tl.store(out + i, x.exp2() + x.log2() + x.rsqrt() + x.floor() + x.ceil() + x.sqrt_rn()
+             + x.sqrt() + x.exp() + x.log() + x.sigmoid() + x.softmax() + x.erf())
+
+
+def test_math_methods(device):
+    x = np.array([0.5, 1.0, 2.0, 4.0], dtype=np.float32)
+    out = torch.zeros(4, device=device)
+    methods_kernel[(1,)](torch.from_numpy(x).to(device), out, BLOCK=4)
+    e = np.exp(x - x.max())
+    erf = np.vectorize(math.erf)
+    want = (np.exp2(x) + np.log2(x) + 1 / np.sqrt(x) + np.floor(x) + np.ceil(x) + 2 * np.sqrt(x)
+            + np.exp(x) + np.log(x) + 1 / (1 + np.exp(-x)) + e / e.sum() + erf(x))
+    np.testing.assert_allclose(out.cpu().numpy(), want, rtol=1e-6)

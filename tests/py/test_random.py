@@ -290,3 +290,18 @@ F = torch.zeros(4)
 ])
 def test_errors(kernel, args, needle, pattern):
     assert_compile_error(kernel, args, needle=needle, pattern=pattern)
+
+
+@triton.jit
+def float_offset_kernel(seed, out, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    # Triton takes a float32 offset too (offset.to(tl.uint32) truncates it),
+    # and tl.random.* are the same functions
+    tl.store(out + i, tl.random.randint(seed, i.to(tl.float32) + 0.75))
+
+
+def test_float32_offset_truncates(device):
+    n = 16
+    out = torch.zeros(n, dtype=torch.int64, device=device)
+    float_offset_kernel[(1,)](99, out, BLOCK=n)
+    assert out.tolist() == randint4x(99, np.arange(n, dtype=np.int32))[0].astype(np.int64).tolist()
