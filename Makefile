@@ -14,7 +14,7 @@ LDLIBS  = -ldl -lpthread -lm
 # Library sources in pipeline order.
 SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.c src/ast.c src/type.c \
       src/sig.c src/ir.c src/ctext.c src/irprint.c src/irparse.c src/verify.c \
-      src/ctval.c src/builtins.c src/tlops.c src/dtypeval.c src/elab.c src/opt.c \
+      src/ctval.c src/builtins.c src/tlops.c src/tlmath.c src/tlrandom.c src/dtypeval.c src/elab.c src/opt.c \
       src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c \
       src/cuda_dist.c src/cuda_dot.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c src/host.c src/cache.c src/api.c
 SRC += src/tlshape.c src/cuda_shape.c
@@ -56,6 +56,8 @@ src/mt_host_h.inc: src/mt_host.h tools/embed.sh
 	sh tools/embed.sh mt_host_header < src/mt_host.h > $@
 # The conversions generated kernels call, embedded for both backends.
 $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_kernel_rt_h.inc
+# The constant folder calls the runtime's math functions (tlmath.c's ops).
+$(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
 src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
 	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
 
@@ -104,6 +106,8 @@ $(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h
 
 # test_kernel_rt includes the conversions header and reads Triton's record.
 $(B)/tests/test_kernel_rt $(B)/tests-asan/test_kernel_rt: src/mt_kernel_rt.h tests/unit/data/triton_casts.json
+# test_random includes the runtime's Philox (tlrandom.c).
+$(B)/tests/test_random $(B)/tests-asan/test_random: src/mt_kernel_rt.h
 
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

@@ -255,7 +255,8 @@ typedef enum mt_name_group {
     MT_NAMES_DTYPE,   /* tl.* dtypes: "int1", "int8", ... "float64" */
     MT_NAMES_METHOD,  /* tensor methods: "to", "sum", ... */
     MT_NAMES_BUILTIN, /* Python builtins a kernel may call: "range", "len", ... */
-    MT_NAMES_TRITON   /* triton.* functions: "cdiv", "jit" */
+    MT_NAMES_TRITON,  /* triton.* functions: "cdiv", "jit" */
+    MT_NAMES_LIBDEVICE /* tl.extra.cuda.libdevice functions: "pow", "tanh", ... */
 } mt_name_group;
 const char *mt_language_name(mt_name_group group, int i, const char **doc);
 

@@ -510,7 +510,7 @@ static PyObject *mod_language_names(PyObject *mod, PyObject *unused) {
     } groups[] = {
         {MT_NAMES_TL, "tl"},           {MT_NAMES_DTYPE, "dtype"},
         {MT_NAMES_METHOD, "method"},   {MT_NAMES_BUILTIN, "builtin"},
-        {MT_NAMES_TRITON, "triton"},
+        {MT_NAMES_TRITON, "triton"},   {MT_NAMES_LIBDEVICE, "libdevice"},
     };
     PyObject *d = PyDict_New();
     for (size_t g = 0; d && g < sizeof groups / sizeof groups[0]; g++) {

@@ -215,7 +215,9 @@ static const Loc no_loc = {0, 0};
 /* Bumped whenever the generated code, the NVRTC options or the runtime
  * NVRTC pre-includes (mt_kernel_rt.h) change, so that on-disk cubins of an
  * older mytriton are never reused.  cg4: every dtype, wrapping signed
- * arithmetic, mt_kernel_rt.h. */
+ * arithmetic, mt_kernel_rt.h.  cg5: the math set and Philox in
+ * mt_kernel_rt.h, maximum/minimum ignoring NaN as Triton's default,
+ * float % as Triton's frem. */
 #define MT_CODEGEN_VERSION "cg5"
 
 

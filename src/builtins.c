@@ -34,7 +34,8 @@
 
 /* Where a name is visible; UNBOUND builtins take any arguments and their
  * handler reads Call.args (print, min/max, the loop ranges, ...). */
-enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16, IN_DTYPE = 32 };
+enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16, IN_DTYPE = 32,
+       IN_LIBDEVICE = 64 /* tl.extra.cuda.libdevice (tlmath.c) */ };
 
 static int h_py_min_max(Elab *E, Call *c, CV *out);
 static int h_nonetype(Elab *E, Call *c, CV *out);
@@ -96,23 +97,25 @@ static const Builtin builtins[] = {
         {{"pointer", P_POINTER}, ANY("value"), ANY("mask"), ANY("boundary_check"),
          ANY("cache_modifier"), ANY("eviction_policy")},
         "store(pointer, value, mask=None)"},
-    {"tl.exp", TL_, h_elementwise, OP_EXP, 1, {{"x", P_TENSOR}},
+    {"tl.exp", TLM, h_math_f32_f64, OP_EXP, 1, {{"x", P_TENSOR}},
         "exp(x): elementwise e**x (f32)"},
-    {"tl.log", TL_, h_elementwise, OP_LOG, 1, {{"x", P_TENSOR}},
+    {"tl.log", TLM, h_math_f32_f64, OP_LOG, 1, {{"x", P_TENSOR}},
         "log(x): elementwise natural logarithm (f32)"},
-    {"tl.cos", TL_, h_elementwise, OP_COS, 1, {{"x", P_TENSOR}},
+    {"tl.cos", TLM, h_math_f32_f64, OP_COS, 1, {{"x", P_TENSOR}},
         "cos(x): elementwise cosine (f32)"},
-    {"tl.sin", TL_, h_elementwise, OP_SIN, 1, {{"x", P_TENSOR}},
+    {"tl.sin", TLM, h_math_f32_f64, OP_SIN, 1, {{"x", P_TENSOR}},
         "sin(x): elementwise sine (f32, f64)"},
-    {"tl.sqrt", TL_, h_elementwise, OP_SQRT, 1, {{"x", P_TENSOR}},
+    {"tl.sqrt", TLM, h_math_f32_f64, OP_SQRT, 1, {{"x", P_TENSOR}},
         "sqrt(x): elementwise square root (f32)"},
     {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
-    {"tl.minimum", TL_, h_elementwise, OP_MINIMUM, 2,
+    {"tl.minimum", TL_, h_maximum, OP_MINIMUM, 2,
         {ANY("x"), ANY("y"), ANY("propagate_nan")},
-        "minimum(x, y): elementwise minimum (NaN propagating)"},
-    {"tl.maximum", TL_, h_elementwise, OP_MAXIMUM, 2,
+        "minimum(x, y, propagate_nan=tl.PropagateNan.NONE): elementwise minimum (ALL: "
+        "a NaN operand gives NaN; NONE: the other operand)"},
+    {"tl.maximum", TL_, h_maximum, OP_MAXIMUM, 2,
         {ANY("x"), ANY("y"), ANY("propagate_nan")},
-        "maximum(x, y): elementwise maximum (NaN propagating)"},
+        "maximum(x, y, propagate_nan=tl.PropagateNan.NONE): elementwise maximum (ALL: "
+        "a NaN operand gives NaN; NONE: the other operand)"},
     {"tl.where", TL_, h_where, OP_SELECT, 3, {ANY("condition"), ANY("x"), ANY("y")},
         "where(condition, x, y): elementwise select"},
     {"tl.sum", TLM, h_reduce, OP_SUM, 1,
@@ -208,6 +211,108 @@ static const Builtin builtins[] = {
     {"tl.broadcast", TL_, h_broadcast, OP_BROADCAST, 2,
         {{"input", P_TENSOR}, {"other", P_TENSOR}},
         "broadcast(input, other) -> (input, other) in their common shape"},
+    /* the math set and libdevice (issue 9, tlmath.c) */
+    {"tl.exp2", TLM, h_math_f32_f64, OP_EXP2, 1, {{"x", P_TENSOR}},
+        "exp2(x): elementwise 2**x (fp32, fp64)"},
+    {"tl.log2", TLM, h_math_f32_f64, OP_LOG2, 1, {{"x", P_TENSOR}},
+        "log2(x): elementwise base-2 logarithm (fp32, fp64)"},
+    {"tl.rsqrt", TLM, h_math_f32_f64, OP_RSQRT, 1, {{"x", P_TENSOR}},
+        "rsqrt(x): elementwise 1 / sqrt(x) (fp32, fp64)"},
+    {"tl.erf", TLM, h_math_f32_f64, OP_ERF, 1, {{"x", P_TENSOR}},
+        "erf(x): elementwise error function (fp32, fp64)"},
+    {"tl.floor", TLM, h_math_f32_f64, OP_FLOOR, 1, {{"x", P_TENSOR}},
+        "floor(x): elementwise floor (fp32, fp64)"},
+    {"tl.ceil", TLM, h_math_f32_f64, OP_CEIL, 1, {{"x", P_TENSOR}},
+        "ceil(x): elementwise ceiling (fp32, fp64)"},
+    {"tl.sqrt_rn", TLM, h_math_f32, OP_SQRT, 1, {{"x", P_TENSOR}},
+        "sqrt_rn(x): elementwise square root, correctly rounded (fp32)"},
+    {"tl.div_rn", TL_, h_math_f32, OP_DIV, 2, {ANY("x"), ANY("y")},
+        "div_rn(x, y): elementwise x / y, correctly rounded (fp32)"},
+    {"tl.fdiv", TL_, h_fdiv, OP_DIV, 2, {ANY("x"), ANY("y"), ANY("ieee_rounding")},
+        "fdiv(x, y, ieee_rounding=False): elementwise x / y of floats"},
+    {"tl.umulhi", TL_, h_umulhi, OP_UMULHI, 2, {ANY("x"), ANY("y")},
+        "umulhi(x, y): the high half of the double-width unsigned product (int32, int64, "
+        "uint32, uint64)"},
+    {"tl.fma", TL_, h_fma, OP_FMA, 3, {ANY("x"), ANY("y"), ANY("z")},
+        "fma(x, y, z): elementwise x * y + z rounded once (floats)"},
+    {"tl.clamp", TL_, h_clamp, OP_COUNT, 3,
+        {ANY("x"), ANY("min"), ANY("max"), ANY("propagate_nan")},
+        "clamp(x, min, max, propagate_nan=tl.PropagateNan.NONE): minimum(maximum(x, min), "
+        "max) of floats"},
+    {"tl.sigmoid", TLM, h_sigmoid, OP_COUNT, 1, {ANY("x")},
+        "sigmoid(x): 1 / (1 + exp(-x))"},
+    {"tl.softmax", TLM, h_softmax, OP_COUNT, 1,
+        {ANY("x"), ANY("dim"), ANY("keep_dims"), ANY("ieee_rounding")},
+        "softmax(x, dim=None, keep_dims=False, ieee_rounding=False): exp(x - max) / sum "
+        "along dim (0 when None)"},
+#define ARGS1 {ANY("arg0")}
+#define ARGS2 {ANY("arg0"), ANY("arg1")}
+#define ARGS3 {ANY("arg0"), ANY("arg1"), ANY("arg2")}
+#define LD(name, fn, op, n, doc) \
+    {"libdevice." #name, IN_LIBDEVICE, fn, op, n, ARGS##n, #name doc},
+#define LD1(name, op, what) LD(name, h_libdevice, op, 1, "(arg0): " what " (fp32, fp64)")
+#define LD2(name, op, what) LD(name, h_libdevice, op, 2, "(arg0, arg1): " what " (fp32, fp64)")
+#define LDF(name, op, n, what) LD(name, h_libdevice_f32, op, n, what " (fp32)")
+    LD1(exp, OP_EXP, "e**x") LD1(exp2, OP_EXP2, "2**x") LD1(expm1, OP_EXPM1, "e**x - 1")
+    LD1(log, OP_LOG, "natural logarithm") LD1(log2, OP_LOG2, "base-2 logarithm")
+    LD1(log10, OP_LOG10, "base-10 logarithm") LD1(log1p, OP_LOG1P, "log(1 + x)")
+    LD1(sqrt, OP_SQRT, "square root") LD1(sqrt_rn, OP_SQRT, "square root, correctly rounded")
+    LD1(rsqrt, OP_RSQRT, "1 / sqrt(x)") LD1(cbrt, OP_CBRT, "cube root")
+    LD1(sin, OP_SIN, "sine") LD1(cos, OP_COS, "cosine") LD1(tan, OP_TAN, "tangent")
+    LD1(asin, OP_ASIN, "arc sine") LD1(acos, OP_ACOS, "arc cosine")
+    LD1(atan, OP_ATAN, "arc tangent") LD1(sinh, OP_SINH, "hyperbolic sine")
+    LD1(cosh, OP_COSH, "hyperbolic cosine") LD1(tanh, OP_TANH, "hyperbolic tangent")
+    LD1(erf, OP_ERF, "error function") LD1(erfc, OP_ERFC, "1 - erf(x)")
+    LD1(floor, OP_FLOOR, "floor") LD1(ceil, OP_CEIL, "ceiling") LD1(trunc, OP_TRUNC, "toward zero")
+    LD1(rint, OP_RINT, "to nearest, ties to even")
+    LD1(nearbyint, OP_RINT, "to nearest, ties to even")
+    LD1(round, OP_ROUND, "to nearest, ties away from zero") LD1(fabs, OP_ABS, "absolute value")
+    LD1(isnan, OP_ISNAN, "-> bool, x is NaN") LD1(isinf, OP_ISINF, "-> bool, x is infinite")
+    LD2(atan2, OP_ATAN2, "arc tangent of arg0 / arg1") LD2(hypot, OP_HYPOT, "sqrt(x*x + y*y)")
+    LD2(copysign, OP_COPYSIGN, "arg0 with the sign of arg1")
+    LD2(fmod, OP_REM, "remainder with the sign of arg0")
+    LD2(div_rn, OP_DIV, "arg0 / arg1, correctly rounded")
+    LD(fma, h_libdevice, OP_FMA, 3,
+       "(arg0, arg1, arg2): arg0 * arg1 + arg2 rounded once (fp32, fp64)")
+    LD(pow, h_libdevice_pow, OP_POW, 2,
+       "(arg0, arg1): arg0 ** arg1 (fp32, fp64; an int32 arg1 too)")
+    LDF(fast_expf, OP_EXP, 1, "(arg0): e**x") LDF(fast_logf, OP_LOG, 1, "(arg0): natural logarithm")
+    LDF(fast_log2f, OP_LOG2, 1, "(arg0): base-2 logarithm")
+    LDF(fast_log10f, OP_LOG10, 1, "(arg0): base-10 logarithm")
+    LDF(fast_sinf, OP_SIN, 1, "(arg0): sine") LDF(fast_cosf, OP_COS, 1, "(arg0): cosine")
+    LDF(fast_tanf, OP_TAN, 1, "(arg0): tangent") LDF(fast_tanhf, OP_TANH, 1, "(arg0): tanh")
+    LDF(fast_powf, OP_POW, 2, "(arg0, arg1): arg0 ** arg1")
+#undef ARGS1
+#undef ARGS2
+#undef ARGS3
+#undef LD
+#undef LD1
+#undef LD2
+#undef LDF
+    /* random numbers (issue 9, tlrandom.c) */
+#define RAND(name, off, what)                                                          \
+    {"tl." #name, TL_, h_philox_lanes, OP_PHILOX, 2, {ANY("seed"), ANY(off), ANY("n_rounds")}, \
+     #name "(seed, " off ", n_rounds=10): " what},
+    RAND(randint, "offset", "a block of random uint32 (Philox lane 0)")
+    RAND(randint4x, "offset", "four blocks of random uint32 (the four Philox lanes)")
+    RAND(rand, "offset", "a block of random float32 in [0, 1)")
+    RAND(rand4x, "offsets", "four blocks of random float32 in [0, 1)")
+    RAND(randn, "offset", "a block of random float32 from N(0, 1) (Box-Muller)")
+    RAND(randn4x, "offset", "four blocks of random float32 from N(0, 1)")
+#undef RAND
+    {"tl.uint_to_uniform_float", TL_, h_uint_to_uniform_float, OP_COUNT, 1, {ANY("x")},
+        "uint_to_uniform_float(x): random (u)int32/(u)int64 bits as float32 in [0, 1)"},
+    {"tl.pair_uniform_to_normal", TL_, h_pair_uniform_to_normal, OP_COUNT, 2,
+        {ANY("u1"), ANY("u2")},
+        "pair_uniform_to_normal(u1, u2): two N(0, 1) samples from two uniforms (Box-Muller)"},
+    {"tl.philox", TL_, h_philox, OP_COUNT, 5,
+        {ANY("seed"), ANY("c0"), ANY("c1"), ANY("c2"), ANY("c3"), ANY("n_rounds")},
+        "philox(seed, c0, c1, c2, c3, n_rounds=10): Philox of the counter (c0..c3) keyed by "
+        "seed, 32 or 64-bit words"},
+    {"tl.philox_impl", TL_, h_philox_impl, OP_COUNT, 6,
+        {ANY("c0"), ANY("c1"), ANY("c2"), ANY("c3"), ANY("k0"), ANY("k1"), ANY("n_rounds")},
+        "philox_impl(c0, c1, c2, c3, k0, k1, n_rounds=10): Philox rounds on uint32 or uint64 "
+        "words"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW
@@ -683,8 +788,13 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         }
         if ((b = dtype_by_name(E, name, loc, out)) <= 0)
             return b;
-        /* tl.math.exp and triton.language.language.exp are tl.exp */
-        if (!strcmp(name, "math") || !strcmp(name, "language")) {
+        if (!strcmp(name, "PropagateNan") || !strcmp(name, "extra")) { /* tlmath.c */
+            *out = name[0] == 'P' ? cv_module(MOD_PROPAGATE_NAN, "triton.language.PropagateNan")
+                                  : cv_module(MOD_EXTRA, "triton.language.extra");
+            return 0;
+        }
+        /* tl.math.exp, tl.random.rand and triton.language.language.exp are tl.* */
+        if (!strcmp(name, "math") || !strcmp(name, "language") || !strcmp(name, "random")) {
             *out = obj;
             return 0;
         }
@@ -723,6 +833,17 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
             }
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "math.%s is not supported", name);
     }
+    case MOD_LIBDEVICE: /* tlmath.c */
+        if ((b = find_builtin(IN_LIBDEVICE, name)) >= 0) {
+            *out = cv_builtin(b);
+            return 0;
+        }
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED, "libdevice.%s is not supported", name);
+    case MOD_EXTRA:
+    case MOD_PROPAGATE_NAN:
+        if ((b = tlmath_module_attr(E, obj, name, out)) <= 0)
+            return b;
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED, "%s.%s is not supported", obj.s, name);
     default:
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "module '%s' is not supported in kernels",
                         obj.s ? obj.s : "?");
@@ -814,6 +935,7 @@ const char *mt_language_name(mt_name_group group, int i, const char **doc) {
     static const int where[] = {
         [MT_NAMES_TL] = IN_TL, [MT_NAMES_METHOD] = IN_METHOD,
         [MT_NAMES_BUILTIN] = IN_PY, [MT_NAMES_TRITON] = IN_TRITON,
+        [MT_NAMES_LIBDEVICE] = IN_LIBDEVICE,
     };
     if (doc)
         *doc = "";

@@ -28,7 +28,10 @@
  *   - calls: the libm float functions in `funcs` below (evaluated by the
  *     host's libm, the one the host backend's kernels link; CUDA's device
  *     versions may differ by their documented ulp error, exactly as before
- *     this table existed), isnan/isinf, and __int_as_float;
+ *     this table existed), isnan/isinf, __int_as_float, and the
+ *     runtime's mt_rsqrtf, mt_umulhi and mt_philox (mt_kernel_rt.h,
+ *     included here so that the folder calls the host backend's very
+ *     functions);
  *   - ?:, && and || evaluate only the branch C would.
  * A value C leaves undefined -- integer division or remainder by zero,
  * INT_MIN / -1, a shift count outside [0, width), a float converted to an
@@ -39,6 +42,7 @@
  * never folded, and test_optable.c checks that every row's template
  * evaluates. */
 #include "mt.h"
+#include "mt_kernel_rt.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -180,13 +184,16 @@ static DType unsigned_of(DType d) {
 
 /* For f64 results a template's float functions (expf) are their double
  * versions (exp): the name without its final f. */
+typedef struct CFunc CFunc;
+static const CFunc *find_func(const char *name, size_t len);
+
 static void put_name(StrBuf *sb, const char *name, size_t len, bool dbl) {
     if (dbl && len > 1 && name[len - 1] == 'f') {
         char buf[32];
         if (len < sizeof buf) {
             memcpy(buf, name, len);
             buf[len] = 0;
-            if (ctext_is_function(buf)) {
+            if (find_func(buf, len)) {
                 sb_putn(sb, name, len - 1);
                 return;
             }
@@ -426,9 +433,9 @@ static CScalar eval_cond(Eval *ev, bool live);
  * a predicate on a float (bool result), or __int_as_float (a bit cast).
  * For f64 results the emitter writes the double function (put_name), and
  * evaluation uses it too. */
-typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS } FnForm;
+typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS, FN_F3, FN_UMULHI, FN_PHILOX } FnForm;
 
-typedef struct CFunc {
+struct CFunc {
     const char *name;
     uint8_t form;       /* FnForm */
     bool divides;       /* a zero second argument is kept, as x / 0 is */
@@ -436,13 +443,15 @@ typedef struct CFunc {
     float (*f2)(float, float);
     double (*d1)(double);
     double (*d2)(double, double);
-} CFunc;
+    float (*f3)(float, float, float);
+    double (*d3)(double, double, double);
+};
 
 static double is_nan(double x) { return isnan(x) ? 1.0 : 0.0; }
 static double is_inf(double x) { return isinf(x) ? 1.0 : 0.0; }
 
-#define F1(name) {#name "f", FN_F1, false, name##f, 0, name, 0}
-#define F2(name) {#name "f", FN_F2, false, 0, name##f, 0, name}
+#define F1(name) {#name "f", FN_F1, false, name##f, 0, name, 0, 0, 0}
+#define F2(name) {#name "f", FN_F2, false, 0, name##f, 0, name, 0, 0}
 /* Float functions of C99 <math.h> that CUDA provides by the same name. */
 static const CFunc funcs[] = {
     F1(exp),  F1(exp2),  F1(expm1), F1(log),   F1(log2),  F1(log10),
@@ -451,10 +460,16 @@ static const CFunc funcs[] = {
     F1(asin), F1(acos),  F1(atan),  F1(sinh),  F1(cosh),  F1(tanh),
     F1(erf),  F1(erfc),  F2(pow),   F2(atan2), F2(fmax),  F2(fmin),
     F2(hypot), F2(copysign), F2(mt_frem),
-    {"fmodf", FN_F2, true, 0, fmodf, 0, fmod},
-    {"isnan", FN_PRED, false, 0, 0, is_nan, 0},
-    {"isinf", FN_PRED, false, 0, 0, is_inf, 0},
-    {"__int_as_float", FN_BITS, false, 0, 0, 0, 0},
+    {"fmodf", FN_F2, true, 0, fmodf, 0, fmod, 0, 0},
+    {"isnan", FN_PRED, false, 0, 0, is_nan, 0, 0, 0},
+    {"isinf", FN_PRED, false, 0, 0, is_inf, 0, 0, 0},
+    {"__int_as_float", FN_BITS, false, 0, 0, 0, 0, 0, 0},
+    /* the math set (issue 9): fma rounds once; the runtime's functions
+     * (mt_kernel_rt.h) are called here as the host backend calls them */
+    {"fmaf", FN_F3, false, 0, 0, 0, 0, fmaf, fma},
+    {"mt_rsqrtf", FN_F1, false, mt_rsqrtf, 0, mt_rsqrt, 0, 0, 0},
+    {"mt_umulhi", FN_UMULHI, false, 0, 0, 0, 0, 0, 0},
+    {"mt_philox", FN_PHILOX, false, 0, 0, 0, 0, 0, 0},
 };
 #undef F1
 #undef F2
@@ -467,27 +482,68 @@ static const CFunc *find_func(const char *name, size_t len) {
     return NULL;
 }
 
+/* A function templates call, under its float or its double name (exp for
+ * expf): a kernel parameter must not shadow either. */
 bool ctext_is_function(const char *name) {
-    return find_func(name, strlen(name)) != NULL;
+    size_t n = strlen(name);
+    char buf[32];
+    if (find_func(name, n))
+        return true;
+    if (n + 2 > sizeof buf)
+        return false;
+    memcpy(buf, name, n);
+    buf[n] = 'f';
+    buf[n + 1] = 0;
+    const CFunc *fn = find_func(buf, n + 1);
+    return fn && (fn->form == FN_F1 || fn->form == FN_F2 || fn->form == FN_F3);
+}
+
+/* The high half of the unsigned product at the width of d, as the
+ * runtime's mt_umulhi overloads compute it. */
+static CScalar umulhi(DType d, CScalar x, CScalar y) {
+    if (dtype_info[d].bits == 64)
+        return mk_int(d, (int64_t)mt_umulhi64((unsigned long long)x.i, (unsigned long long)y.i));
+    return mk_int(d, (int64_t)mt_umulhi32((unsigned)x.i, (unsigned)y.i));
+}
+
+static int func_arity(const CFunc *fn) {
+    return fn->form == FN_F3 || fn->form == FN_PHILOX            ? 3
+           : fn->form == FN_F2 || fn->form == FN_UMULHI ? 2
+                                                          : 1;
 }
 
 static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
     const CFunc *fn = find_func(name, len);
-    CScalar a[2] = {mk_int(DT_I32, 0), mk_int(DT_I32, 0)};
+    CScalar a[3] = {mk_int(DT_I32, 0), mk_int(DT_I32, 0), mk_int(DT_I32, 0)};
     int n = 0;
     ev->p++; /* ( */
     skip_space(ev);
-    while (*ev->p != ')' && n < 2 && !ev->bad) {
+    while (*ev->p != ')' && n < 3 && !ev->bad) {
         a[n++] = eval_cond(ev, live);
         skip_space(ev);
         if (*ev->p == ',')
             ev->p++;
     }
-    if (!fn || *ev->p != ')' || n != (fn->form == FN_F2 ? 2 : 1)) {
+    if (!fn || *ev->p != ')' || n != func_arity(fn)) {
         ev->bad = true;
         return mk_int(DT_I32, 0);
     }
     ev->p++;
+    if (fn->form == FN_UMULHI) { /* integer operands of the result type */
+        if (is_flt(a[0]) || is_flt(a[1]) || !dtype_is_int(ev->rd)) {
+            ev->bad = true;
+            return mk_int(DT_I32, 0);
+        }
+        return umulhi(ev->rd, a[0], a[1]);
+    }
+    if (fn->form == FN_PHILOX) { /* integer counter, key and selector */
+        if (is_flt(a[0]) || is_flt(a[1]) || is_flt(a[2]) || a[2].i < 0 || a[2].i > INT32_MAX) {
+            ev->bad = true;
+            return mk_int(DT_I32, 0);
+        }
+        return mk_int(DT_U32, (int64_t)mt_philox((unsigned long long)a[0].i,
+                                                 (unsigned long long)a[1].i, (int)a[2].i));
+    }
     if (fn->form == FN_BITS) {
         uint32_t bits = (uint32_t)convert(ev, a[0], DT_I32, live).i;
         float f;
@@ -502,6 +558,10 @@ static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
     if (fn->form == FN_F1)
         return mk_float(d, d == DT_F64 ? fn->d1(x) : fn->f1((float)x));
     double y = convert(ev, a[1], d, live).f;
+    if (fn->form == FN_F3) {
+        double z = convert(ev, a[2], d, live).f;
+        return mk_float(d, d == DT_F64 ? fn->d3(x, y, z) : fn->f3((float)x, (float)y, (float)z));
+    }
     if (fn->divides && y == 0)
         ev->undefined |= live;
     return mk_float(d, d == DT_F64 ? fn->d2(x, y) : fn->f2((float)x, (float)y));

@@ -131,12 +131,22 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
  * by; any other module is kept by name, to be refused when used. */
 static CV module_for_path(Elab *E, const char *path) {
     if (!strcmp(path, "triton.language") || !strcmp(path, "mytriton.language") ||
-        !strcmp(path, "triton.language.math") || !strcmp(path, "triton.language.core"))
+        !strcmp(path, "triton.language.math") || !strcmp(path, "triton.language.core") ||
+        !strcmp(path, "triton.language.random"))
         return cv_module(MOD_TL, "triton.language");
     if (!strcmp(path, "triton") || !strcmp(path, "mytriton"))
         return cv_module(MOD_TRITON, "triton");
     if (!strcmp(path, "math"))
         return cv_module(MOD_MATH, "math");
+    /* libdevice, under Triton's names for it (tlmath.c) */
+    const char *rest = !strncmp(path, "triton.", 7)     ? path + 7
+                       : !strncmp(path, "mytriton.", 9) ? path + 9
+                                                        : "";
+    if (!strcmp(rest, "language.extra") || !strcmp(rest, "language.extra.cuda"))
+        return cv_module(MOD_EXTRA, "triton.language.extra");
+    if (!strcmp(rest, "language.extra.libdevice") ||
+        !strcmp(rest, "language.extra.cuda.libdevice"))
+        return cv_module(MOD_LIBDEVICE, "triton.language.extra.libdevice");
     return cv_module(MOD_OTHER, arena_strdup(E->c->arena, path));
 }
 

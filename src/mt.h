@@ -437,6 +437,8 @@ enum {
     R_WHILE, R_EFFECT0,
     /* shape ops (tlshape.c) */
     R_RESHAPE, R_TRANS, R_JOIN, R_SPLIT, R_CAT, R_FLIP,
+    R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
+    R_PHILOX, /* random numbers (issue 9) */
     R_COUNT
 };
 enum {
@@ -975,7 +977,10 @@ typedef enum CVKind {
     CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR
 } CVKind;
 
-typedef enum ModKind { MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER } ModKind;
+typedef enum ModKind {
+    MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER,
+    MOD_EXTRA, MOD_LIBDEVICE, MOD_PROPAGATE_NAN /* tlmath.c */
+} ModKind;
 
 typedef struct CV CV;
 struct CV {
@@ -1187,6 +1192,31 @@ int h_broadcast(Elab *E, Call *c, CV *out);
 int h_broadcast_to(Elab *E, Call *c, CV *out);
 int h_expand_dims(Elab *E, Call *c, CV *out);
 int tl_shape_transpose(Elab *E, ValId x, Loc loc, CV *out);
+/* tlmath.c: Triton's math set, libdevice, tl.PropagateNan. */
+int h_math_f32_f64(Elab *E, Call *c, CV *out);
+int h_math_f32(Elab *E, Call *c, CV *out);
+int h_umulhi(Elab *E, Call *c, CV *out);
+int h_fma(Elab *E, Call *c, CV *out);
+int h_fdiv(Elab *E, Call *c, CV *out);
+int h_maximum(Elab *E, Call *c, CV *out);
+int h_clamp(Elab *E, Call *c, CV *out);
+int h_sigmoid(Elab *E, Call *c, CV *out);
+int h_softmax(Elab *E, Call *c, CV *out);
+int h_libdevice(Elab *E, Call *c, CV *out);
+int h_libdevice_f32(Elab *E, Call *c, CV *out);
+int h_libdevice_pow(Elab *E, Call *c, CV *out);
+/* An attribute of tl.PropagateNan or tl.extra[.cuda]; 1: no such name. */
+int tlmath_module_attr(Elab *E, CV obj, const char *name, CV *out);
+/* tl.<name>(pos..., kw=kwv) through the builtin table, as Triton's @jit
+ * library functions call builtins (kw NULL: none). */
+int tl_call(Elab *E, const char *name, CV *pos, int npos, const char *kw, CV kwv, Loc loc,
+            CV *out);
+/* tlrandom.c: tl.rand and its family on Triton's Philox stream. */
+int h_philox_lanes(Elab *E, Call *c, CV *out);
+int h_uint_to_uniform_float(Elab *E, Call *c, CV *out);
+int h_pair_uniform_to_normal(Elab *E, Call *c, CV *out);
+int h_philox(Elab *E, Call *c, CV *out);
+int h_philox_impl(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

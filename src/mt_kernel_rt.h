@@ -20,14 +20,16 @@
  *     an integer type that cannot hold its truncated value, and signed
  *     results are formed from unsigned ones;
  *   - valid C11 (static inline) as well as C++ (NVRTC, the host C++17
- *     compiler), using no header under CUDA and only <string.h> elsewhere,
- *     so the unit tests can include it directly. */
+ *     compiler), using no header under CUDA and only <string.h> and
+ *     <math.h> elsewhere, so the unit tests and the constant folder can
+ *     include it directly; C++ alone gets the overloads (mt_umulhi). */
 #ifndef MT_KERNEL_RT_H
 #define MT_KERNEL_RT_H
 
 #if defined(__CUDACC__)
 #define MT_RT static __device__ __forceinline__
 #else
+#include <math.h>
 #include <string.h>
 #define MT_RT static inline
 #endif
@@ -625,6 +627,70 @@ MT_RT_CVT(u64, unsigned long long, 64, 0)
  * the type gives a remainder fmod does not. */
 MT_RT float mt_fremf(float x, float y) { return isinf(y) ? x : fmaf(-truncf(x / y), y, x); }
 MT_RT double mt_frem(double x, double y) { return isinf(y) ? x : fma(-trunc(x / y), y, x); }
+/* ---- the math set (issue 9): functions the ops' C texts call ----
+ * rsqrt: the device's instruction on the GPU (as Triton's rsqrt), one
+ * division by the correctly rounded square root elsewhere (as Triton's
+ * interpreter); the constant folder (ctext.c) calls these very bodies.
+ * umulhi: the high half of the double-width unsigned product; for signed
+ * operands, of their bits (Triton's umulhi is unsigned for every type). */
+#if defined(__CUDA_ARCH__)
+MT_RT float mt_rsqrtf(float x) { return rsqrtf(x); }
+MT_RT double mt_rsqrt(double x) { return rsqrt(x); }
+MT_RT unsigned mt_umulhi32(unsigned a, unsigned b) { return __umulhi(a, b); }
+MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b) {
+    return __umul64hi(a, b);
+}
+#else
+MT_RT float mt_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+MT_RT double mt_rsqrt(double x) { return 1.0 / sqrt(x); }
+MT_RT unsigned mt_umulhi32(unsigned a, unsigned b) {
+    return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b) {
+    unsigned long long al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    unsigned long long mid = ((al * bl) >> 32) + (ah * bl & 0xffffffffu) + al * bh;
+    return ah * bh + (ah * bl >> 32) + (mid >> 32);
+}
+#endif
+#if defined(__cplusplus)
+MT_RT unsigned mt_umulhi(unsigned a, unsigned b) { return mt_umulhi32(a, b); }
+MT_RT int mt_umulhi(int a, int b) { return (int)mt_umulhi32((unsigned)a, (unsigned)b); }
+MT_RT unsigned long long mt_umulhi(unsigned long long a, unsigned long long b) {
+    return mt_umulhi64(a, b);
+}
+MT_RT long long mt_umulhi(long long a, long long b) {
+    return (long long)mt_umulhi64((unsigned long long)a, (unsigned long long)b);
+}
+#endif
+
+/* ---- Philox4x32 (issue 9): Triton's random stream (random.py) ----
+ * `rounds` rounds on the counter c[0..3] with the key (k0, k1): the round
+ * multiplies c0 and c2 by the two Philox constants, mixes the halves with
+ * c1, c3 and the key, then raises the key by the Weyl constants (wrapping),
+ * as philox_impl does for uint32 counters.  mt_philox is what tl.randint4x
+ * and the functions built on it call: counter (c0, c1) = the offset's 64
+ * bits, (c2, c3) = 0, key (k0, k1) = the seed as uint64, and `sel` = lane
+ * (0..3) + 4 * rounds, a constant of each call. */
+MT_RT void mt_philox4x32(unsigned c[4], unsigned k0, unsigned k1, int rounds) {
+    for (int r = 0; r < rounds; r++) {
+        unsigned c0 = c[0], c2 = c[2];
+        c[0] = mt_umulhi32(0xCD9E8D57u, c2) ^ c[1] ^ k0;
+        c[2] = mt_umulhi32(0xD2511F53u, c0) ^ c[3] ^ k1;
+        c[1] = 0xCD9E8D57u * c2;
+        c[3] = 0xD2511F53u * c0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+MT_RT unsigned mt_philox(unsigned long long ctr, unsigned long long key, int sel) {
+    unsigned c[4];
+    c[0] = (unsigned)ctr;
+    c[1] = (unsigned)(ctr >> 32);
+    c[2] = 0;
+    c[3] = 0;
+    mt_philox4x32(c, (unsigned)key, (unsigned)(key >> 32), sel >> 2);
+    return c[sel & 3];
+}
 
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT

@@ -568,6 +568,51 @@ static int rule_flip(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* The math set (issue 9): float functions of two or three float operands,
+ * promoted and broadcast as arithmetic is, and float predicates. */
+static int rule_float2(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_float(in->a) || !type_is_float(in->b))
+        return fail(msg, "%s requires float operands, got %s and %s", in->oi->name,
+                    tt_elem(in->a).s, tt_elem(in->b).s);
+    return rule_arith(in, out, msg);
+}
+
+static int rule_float3(const RuleIn *in, Type *out, char *msg) {
+    Type c = val_type(in->f, in->args[2]), ab;
+    if (!type_is_float(in->a) || !type_is_float(in->b) || !type_is_float(c))
+        return fail(msg, "%s requires float operands, got %s, %s and %s", in->oi->name,
+                    tt_elem(in->a).s, tt_elem(in->b).s, tt_elem(c).s);
+    if (rule_arith(in, &ab, msg) < 0 || bcast(ab, c, out, msg) < 0)
+        return -1;
+    *out = with_dtype(*out, promote_dtype((DType)ab.dtype, (DType)c.dtype));
+    return 0;
+}
+
+/* philox: a counter and a key of 64 bits each (the 32-bit words Philox
+ * takes in pairs) and a constant selector of lane and rounds (ops.def). */
+static int rule_philox(const RuleIn *in, Type *out, char *msg) {
+    const Value *sel = &in->f->vals[in->args[2]];
+    Type st = val_type(in->f, in->args[2]);
+    if (in->a.is_ptr || in->b.is_ptr || in->a.dtype != DT_U64 || in->b.dtype != DT_U64)
+        return fail(msg, "philox requires u64 counter and key, got %s and %s",
+                    tt_elem(in->a).s, tt_elem(in->b).s);
+    if (sel->kind != VK_CONST || st.rank || st.is_ptr || st.dtype != DT_I32 || sel->c.i < 0)
+        return fail(msg, "philox selector must be a non-negative i32 constant, got %s",
+                    tt(st).s);
+    if (bcast(in->a, in->b, out, msg) < 0)
+        return -1;
+    *out = with_dtype(*out, DT_U32);
+    return 0;
+}
+
+static int rule_fpred(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_float(in->a))
+        return fail(msg, "%s requires a float operand, got %s", in->oi->name,
+                    tt(in->a).s);
+    *out = with_dtype(in->a, DT_I1);
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -593,6 +638,9 @@ static const struct {
     [R_RESHAPE] = {rule_reshape, true, 1}, [R_TRANS] = {rule_trans, false, 1},
     [R_JOIN] = {rule_join, false, 1},     [R_SPLIT] = {rule_split, false, 1},
     [R_CAT] = {rule_cat, false, 1},       [R_FLIP] = {rule_flip, false, 1},
+    [R_FLOAT2] = {rule_float2, false, 1}, [R_FLOAT3] = {rule_float3, false, 1},
+    [R_FPRED] = {rule_fpred, false, 1},
+    [R_PHILOX] = {rule_philox, false, 1},
 };
 
 bool op_has_result(OpCode code) {

@@ -14,7 +14,10 @@ Python code uses them as classes.
 
 from __future__ import annotations
 
-from enum import Enum
+import importlib.machinery
+import sys
+import types
+from enum import Enum, IntEnum
 from typing import Any
 
 from . import _C
@@ -297,12 +300,41 @@ for _name, _doc in _NAMES["tl"]:
         globals()[_name] = _builtin(_name, _doc)
 for _name, _doc in _NAMES["method"]:
     setattr(tensor, _name, _method(_name, _doc))
+
+
+class PropagateNan(IntEnum):
+    """``propagate_nan=`` of tl.maximum, tl.minimum and tl.clamp: NONE (the
+    default) gives the other operand where one is NaN, ALL gives NaN."""
+    NONE = 0x0000
+    ALL = 0xFFFF
+
+
+def _package(name: str, doc: str) -> types.ModuleType:
+    """A module object importable as mytriton.language.<name> (and, once
+    aliased, triton.language.<name>)."""
+    full = f"{__name__}.{name}"
+    mod = types.ModuleType(full, doc)
+    mod.__spec__ = importlib.machinery.ModuleSpec(full, None, is_package=True)
+    mod.__path__ = []
+    sys.modules[full] = mod
+    return mod
+
+
+# tl.extra.cuda.libdevice and its other names (triton.language.extra.libdevice):
+# the libdevice functions the compiler knows, as Triton's kernels import them.
+extra = _package("extra", "Triton's extra libraries: libdevice.")
+extra.cuda = _package("extra.cuda", "libdevice for CUDA.")
+extra.libdevice = extra.cuda.libdevice = _package("extra.libdevice", "libdevice functions.")
+sys.modules[f"{__name__}.extra.cuda.libdevice"] = extra.libdevice
+for _name, _doc in _NAMES["libdevice"]:
+    setattr(extra.libdevice, _name, _builtin(f"libdevice.{_name}", _doc))
+
 # The dtypes kernels may use (every Triton dtype the compiler knows); the
 # other names in _DTYPES (the AMD-only fp8 variants, void) are values for
 # Python code, refused inside kernels.
 SUPPORTED_DTYPES = tuple(n for n, _ in _NAMES["dtype"])
 
-__all__ = ["constexpr", "dtype", "tensor", "str_to_ty"] + sorted(
+__all__ = ["constexpr", "dtype", "tensor", "str_to_ty", "PropagateNan", "extra"] + sorted(
     ({n for n, _ in _NAMES["tl"]} | set(_DTYPES)) - {"constexpr"})
 
 del _name, _doc

@@ -50,10 +50,13 @@ def triton_is_mytriton():
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
     import mytriton
     import mytriton.language
-    names = ("triton", "triton.language")
-    saved = {n: sys.modules.get(n) for n in names}
-    sys.modules["triton"] = mytriton
-    sys.modules["triton.language"] = mytriton.language
+    # and the language's submodules (triton.language.extra.libdevice)
+    ours = ["mytriton", "mytriton.language"] + sorted(
+        n for n in sys.modules if n.startswith("mytriton.language."))
+    saved = {"triton" + n[len("mytriton"):]: sys.modules.get("triton" + n[len("mytriton"):])
+             for n in ours}
+    for n in ours:
+        sys.modules["triton" + n[len("mytriton"):]] = sys.modules[n]
     try:
         yield
     finally:

@@ -21,7 +21,7 @@ def compile_body(body):
 
 
 def test_groups_and_usage():
-    assert set(NAMES) == {"tl", "dtype", "method", "builtin", "triton"}
+    assert set(NAMES) == {"tl", "dtype", "method", "builtin", "triton", "libdevice"}
     tl_names = [n for n, _ in NAMES["tl"]]
     assert "max_constancy" in tl_names
     assert len(tl_names) == len(set(tl_names))
@@ -32,7 +32,7 @@ def test_groups_and_usage():
     assert set(tl._DTYPES) - set(tl.SUPPORTED_DTYPES) == {
         "float8e4b15", "float8e4b8", "float8e5b16", "void"}
     assert {n for n, _ in NAMES["triton"]} == {"cdiv", "jit"}
-    for name, usage in NAMES["tl"] + NAMES["method"]:
+    for name, usage in NAMES["tl"] + NAMES["method"] + NAMES["libdevice"]:
         assert usage.startswith(name + "("), (name, usage)
 
 

@@ -99,6 +99,16 @@ def pair_minimum_kernel(x, y, out):
     tl.store(out, tl.minimum(tl.load(x), tl.load(y)))
 
 
+@triton.jit
+def pair_maximum_nan_kernel(x, y, out):
+    tl.store(out, tl.maximum(tl.load(x), tl.load(y), propagate_nan=tl.PropagateNan.ALL))
+
+
+@triton.jit
+def pair_minimum_nan_kernel(x, y, out):
+    tl.store(out, tl.minimum(tl.load(x), tl.load(y), propagate_nan=tl.PropagateNan.ALL))
+
+
 @pytest.mark.parametrize("kernel,op", [(maximum_const_kernel, "maximum"),
                                        (minimum_const_kernel, "minimum")])
 def test_f32_extremum_codegen(kernel, op):
@@ -175,15 +185,22 @@ PAIRS = [(float("nan"), 2.0), (2.0, float("nan")), (0.0, -0.0), (-0.0, 0.0), (3.
          (2.0, 3.0)]
 
 
-@pytest.mark.parametrize("kernel,ref", [(pair_maximum_kernel, np.maximum),
-                                        (pair_minimum_kernel, np.minimum)])
+def ignoring_nan(ref):
+    """Triton's default PropagateNan.NONE: a NaN operand gives the other."""
+    return lambda a, b: b if np.isnan(a) else a if np.isnan(b) else ref(a, b)
+
+
+@pytest.mark.parametrize("kernel,ref", [(pair_maximum_kernel, ignoring_nan(np.maximum)),
+                                        (pair_minimum_kernel, ignoring_nan(np.minimum)),
+                                        (pair_maximum_nan_kernel, np.maximum),
+                                        (pair_minimum_nan_kernel, np.minimum)])
 @pytest.mark.parametrize("a,b", PAIRS)
 def test_extremum_bits_match_numpy(device, kernel, ref, a, b):
     x = torch.tensor([a], device=device)
     y = torch.tensor([b], device=device)
     out = poisoned(device, 1)
     kernel[(1,)](x, y, out)
-    same_bits(out, ref(np.float32(a), np.float32(b)).reshape(1))
+    same_bits(out, np.asarray(ref(np.float32(a), np.float32(b))).reshape(1))
 
 
 @triton.jit

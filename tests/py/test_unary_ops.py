@@ -10,6 +10,7 @@ elaborator's builtin table; its test is one line here.  For every function:
     does), within a few ulp on a GPU (whose math library differs).
 """
 import importlib.util
+import math
 import os
 import tempfile
 
@@ -26,6 +27,16 @@ UNARY = [
     ("sqrt", np.sqrt, [0.0, 1e-6, 0.25, 1.0, 2.0, 9.0, 1e10, 3e38]),
     ("abs", np.abs, [-3e38, -2.5, -0.0, 0.0, 1.0, 7.25, 1e-30, 3e38]),
     ("cos", np.cos, [-3.0, -1.0, -0.0, 0.0, 0.5, 1.0, 2.5, 100.0]),
+    ("exp2", np.exp2, [-126.0, -3.5, -0.0, 0.0, 0.5, 1.0, 10.25, 127.0]),
+    ("log2", np.log2, [1e-30, 0.1, 0.5, 1.0, 2.0, 3.0, 1024.0, 3e38]),
+    ("rsqrt", lambda x: np.float32(1) / np.sqrt(x), [1e-30, 0.01, 0.25, 1.0, 2.0, 3.0, 1e6, 3e38]),
+    ("erf", np.vectorize(math.erf, otypes=[np.float32]),
+     [-4.0, -1.0, -0.25, -0.0, 0.0, 0.5, 1.5, 3.0]),
+    ("floor", np.floor, [-2.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.5, 1e10]),
+    ("ceil", np.ceil, [-2.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.5, 1e10]),
+    ("sqrt_rn", np.sqrt, [0.0, 1e-6, 0.25, 1.0, 2.0, 9.0, 1e10, 3e38]),
+    ("sigmoid", lambda x: np.float32(1) / (np.float32(1) + np.exp(-x)),
+     [-20.0, -2.0, -0.5, 0.0, 0.5, 1.0, 3.0, 20.0]),
 ]
 
 _SRC = """import mytriton as triton

@@ -910,7 +910,7 @@ static const BadCase builtin_cases[] = {
     {"out, n", "*fp32,i32", "    x = tl.max(\"s\")\n", MT_ERR_TYPE,
      "k.py:13:16: error: max() expects a tensor, got str"},
     {"out, n", "*fp32,i32", "    x = tl.sqrt(n)\n", MT_ERR_TYPE,
-     "k.py:13:9: error: sqrt requires a float operand, got i32"},
+     "k.py:13:17: error: Expected dtype ['fp32', 'fp64'] but got int32"},
 };
 
 static void test_builtin_checks(void **state) {
@@ -946,15 +946,17 @@ static void test_language_names(void **state) {
         {MT_NAMES_METHOD, "tl.arange(0, 4).%s"},
         {MT_NAMES_BUILTIN, "%s"},
         {MT_NAMES_TRITON, "triton.%s"},
+        {MT_NAMES_LIBDEVICE, "tl.extra.cuda.libdevice.%s"},
     };
-    int total[5] = {0};
+    int total[6] = {0};
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         const char *name, *doc;
         for (int i = 0; (name = mt_language_name(groups[g].g, i, &doc)); i++) {
             expect_line(groups[g].form, name, MT_OK);
             assert_non_null(doc);
             /* a usage line names the function it documents */
-            if (groups[g].g == MT_NAMES_TL || groups[g].g == MT_NAMES_METHOD) {
+            if (groups[g].g == MT_NAMES_TL || groups[g].g == MT_NAMES_METHOD ||
+                groups[g].g == MT_NAMES_LIBDEVICE) {
                 size_t n = strlen(name);
                 if (strncmp(doc, name, n) || doc[n] != '(')
                     print_error("%s: doc '%s'\n", name, doc);
@@ -964,7 +966,7 @@ static void test_language_names(void **state) {
         }
     }
     assert_int_equal(total[MT_NAMES_DTYPE], DT_COUNT - 1);
-    assert_int_equal(total[MT_NAMES_METHOD], 13); /* 6, and 7 shape methods */
+    assert_int_equal(total[MT_NAMES_METHOD], 27); /* 6, 7 shape methods, the math set's 14 */
     assert_int_equal(total[MT_NAMES_BUILTIN], 11);
     assert_int_equal(total[MT_NAMES_TRITON], 2);
     /* the tl list has what language.py once lacked, and no method-only name */

@@ -124,9 +124,9 @@ def k_big_literal(out, n):
 @triton.jit
 def k_exp_bool(out, n):
     tl.store(out, tl.exp(n < 3))
-# EXPB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:19: error: exp requires a float operand, got bool{{$}}
+# EXPB: {{^}}{{.*}}rejected.py:[[@LINE-1]]:26: error: Expected dtype ['fp32', 'fp64'] but got int1{{$}}
 # EXPB-NEXT: {{^}}    tl.store(out, tl.exp(n < 3)){{$}}
-# EXPB-NEXT: {{^}}                  ^{{$}}
+# EXPB-NEXT: {{^}}                         ^{{$}}
 # EXPB-NOT: {{[^[:space:]]}}
 
 
