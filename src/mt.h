@@ -433,7 +433,9 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_COUNT
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST,
+    R_ATOMIC, /* tlatomic.c */
+    R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -444,7 +446,9 @@ typedef enum OpKind {
     K_CONVERT, K_COUNT
 } OpKind;
 typedef enum AttrSchema {
-    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_COUNT
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT,
+    AS_MEMORY, /* atomics: attr[0] = memory order (MemSem, MemScope) */
+    AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
@@ -799,6 +803,10 @@ bool cuda_recomputable(Func *f, ValId x);
  * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,
  * with cuda_dist.c and cuda_dot.c) */
 int cuda_emit(Func *f, StrBuf *out);
+/* Does an atomic op's used result go through shared memory (a scalar, or a
+ * block whose layout replicates elements)?  smemplan.c plans its scratch.
+ * (cuda_atomic.c) */
+bool atomic_result_shared(Func *f, const Op *op);
 
 /* ------------------------------------------- CUDA emitter internals
  * Shared by cuda_dist.c (distributions, operand texts), cuda_dot.c (dot
@@ -833,6 +841,7 @@ typedef struct Emit {
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
+    const char *pre;     /* cuda_atomic.c: helpers written before the kernel */
 } Emit;
 
 /* A block operand as a reader sees it: its array and its distribution. */
@@ -863,6 +872,8 @@ const char *ce_coord(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner_along(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner(Emit *e, const Dist *d, const char *sv);
 const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv);
+/* Row-major index of slot sv within the value's own shape t. */
+const char *ce_linear_text(Emit *e, const Dist *d, Type t, const char *sv);
 const char *ce_scratch(Emit *e, Type t);
 const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
                          const char *row, const char *column);
@@ -885,6 +896,7 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
+int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1133,6 +1145,14 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+/* tlatomic.c: the tl.atomic_* builtins.  An atomic op's attr[0] is its
+ * memory order, sem * MEM_NSCOPES + scope (printed "acq_rel_gpu"). */
+typedef enum MemSem { SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, MEM_NSEMS } MemSem;
+typedef enum MemScope { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, MEM_NSCOPES } MemScope;
+int h_atomic_rmw(Elab *E, Call *c, CV *out);
+/* Can an atomic op (OP_ATOMIC_*) work on elements of d?  (verify.c asks) */
+bool atomic_dtype_ok(int code, DType d);
+int h_atomic_cas(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
