@@ -173,12 +173,13 @@ static void fill(Func *f, ValId v, const Op *loop) {
 static void fill_region(Func *f, const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->code == OP_FOR) {
+        if (op->code == OP_FOR)
             fill(f, op->index, op);
-            for (int k = 0; k < op->nres; k++)
-                fill(f, op->iters[k], NULL);
-            fill_region(f, op->body);
-        }
+        for (int k = 0; k < op->nres && op->iters; k++)
+            fill(f, op->iters[k], NULL);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            fill_region(f, rs[k]);
         for (int k = 0; k < op->nres; k++)
             fill(f, op->res[k], NULL);
     }

@@ -166,6 +166,13 @@ static const Builtin builtins[] = {
         "static_print(*values): printed at compile time"},
     {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
         "device_print(prefix, *values): printed by the kernel"},
+    {"tl.debug_barrier", TL_, h_effect, OP_BARRIER, 0, {{0}},
+        "debug_barrier(): every thread of the program waits for the others"},
+    {"tl.assume", TL_, h_assume, OP_COUNT, 1, {ANY("cond")},
+        "assume(cond): a hint that cond holds (not checked)"},
+    {"tl.device_assert", TL_, h_assume, OP_COUNT, 1, {ANY("cond"), ANY("msg"), ANY("mask")},
+        "device_assert(cond, msg='', mask=None): checked only in debug mode, as in Triton "
+        "(mytriton has no debug mode yet, so never)"},
     {"tl.constexpr", TL_, h_identity, OP_COUNT, 1, {ANY("value")},
         "constexpr(value): a compile-time value"},
     {"triton.jit", IN_TRITON | UNBOUND, h_jit, OP_COUNT, 0, {{0}}, NULL},
@@ -455,6 +462,29 @@ int builtin_call(Elab *E, CV callee, const Args *a, Loc loc, CV *out) {
 
 /* ------------------------------------------------------ Python builtins */
 
+/* min/max with a tensor among the values: tl.minimum/tl.maximum folded
+ * left to right, as Triton's builtin_min/max does. */
+static int fold_min_max(Elab *E, Call *c, const CV *items, int n, bool is_max, CV *out) {
+    int id = find_builtin(IN_TL, is_max ? "maximum" : "minimum");
+    if (n < 2)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "%s() of tensors needs at least 2 values",
+                        c->b->display);
+    CV acc = items[0];
+    for (int i = 1; i < n; i++) {
+        CV pair[2] = {acc, items[i]};
+        Loc locs[2] = {c->loc, c->loc};
+        Args a;
+        memset(&a, 0, sizeof a);
+        a.npos = 2;
+        a.pos = pair;
+        a.posloc = locs;
+        if (call_builtin(E, id, &a, c->loc, &acc) < 0)
+            return -1;
+    }
+    *out = acc;
+    return 0;
+}
+
 /* min/max of compile-time values, as arguments or one sequence. */
 static int h_py_min_max(Elab *E, Call *c, CV *out) {
     const Args *a = c->args;
@@ -472,13 +502,10 @@ static int h_py_min_max(Elab *E, Call *c, CV *out) {
     if (n == 0)
         return elab_err(E, c->loc, MT_ERR_TYPE, "%s() arg is an empty sequence", fn);
     CV best = items[0];
-    for (int i = 0; i < n; i++) {
-        if (items[i].kind == CV_TENSOR)
-            return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
-                            "%s() of a runtime value is not supported; use tl.%s", fn,
-                            is_max ? "maximum" : "minimum");
-        if (i == 0)
-            continue;
+    for (int i = 0; i < n; i++)
+        if (items[i].kind == CV_TENSOR) /* Triton's builtin_min/max: tl.minimum/maximum */
+            return fold_min_max(E, c, items, n, is_max, out);
+    for (int i = 1; i < n; i++) {
         bool better = false;
         if (ct_compare(E, is_max ? OT_GT : OT_LT, items[i], best, c->loc, &better) < 0)
             return -1;
@@ -647,6 +674,7 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out) {
     out->stop = two ? c.a[1] : c.a[0];
     out->stop_loc = two ? c.locs[1] : c.locs[0];
     out->step = c.have[2] && c.a[2].kind != CV_NONE ? c.a[2] : cv_int(1);
+    out->step_loc = c.have[2] ? c.locs[2] : loc;
     return 0;
 }
 

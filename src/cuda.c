@@ -453,84 +453,177 @@ static void declare_copy(Emit *e, const char *ct, const char *dst,
     ce_line(e, "    %s[%s] = %s;", dst, CE_SLOT, src_expr);
 }
 
-static int emit_for(Emit *e, Op *op) {
+/* Declares a region op's results before it (initialised from the carried
+ * inputs args[first..] when first >= 0); a loop's carried arguments share
+ * their result's variables.  cd receives each block result's distribution. */
+static void declare_results(Emit *e, Op *op, Dist *cd, int first) {
     Func *f = e->f;
-    const DotPlan *plan = op->plan;
-    bool staged = plan != NULL, pipelined = plan && plan->form == DOT_PIPELINED;
-    int n = op->nres;
-    Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < op->nres; k++) {
         ValId r = op->res[k];
         Type t = val_type(f, r);
         const char *ct = ce_ctype(e, type_elem(t));
         const char *nm = ce_fmt(e, "v%d", r);
         if (t.rank)
             cd[k] = ce_dist_of(e, r);
-        const char *init = ce_elem(e, op->args[3 + k], t.rank ? &cd[k] : NULL,
-                                     op->loc);
-        declare_copy(e, ct, nm, t.rank ? &cd[k] : NULL, init, true);
-        e->name[r] = e->name[op->iters[k]] = nm;
+        const Dist *d = t.rank ? &cd[k] : NULL;
+        if (first >= 0)
+            declare_copy(e, ct, nm, d, ce_elem(e, op->args[first + k], d, op->loc), true);
+        else if (d)
+            ce_line(e, "%s %s[%d];", ct, nm, d->nE);
+        else
+            ce_line(e, "%s %s;", ct, nm);
+        e->name[r] = nm;
+        if (op->iters)
+            e->name[op->iters[k]] = nm;
         if (t.rank) {
-            e->dist[r] = e->dist[op->iters[k]] = cd[k];
-            e->has_dist[r] = e->has_dist[op->iters[k]] = true;
+            e->dist[r] = cd[k];
+            e->has_dist[r] = true;
+            if (op->iters) {
+                e->dist[op->iters[k]] = cd[k];
+                e->has_dist[op->iters[k]] = true;
+            }
         }
     }
-    const char *iv = staged ? "k_base" : ce_fmt(e, "v%d", op->index);
-    e->name[op->index] = iv;
-    if (pipelined) {
-        if (ce_emit_pipelined_loop(e, op, plan) < 0)
-            return -1;
-    } else {
-        ce_line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
-             ce_vname(e, op->args[0]), iv, ce_vname(e, op->args[1]), iv,
-             ce_vname(e, op->args[2]));
-        e->indent++;
-        if (staged)
-            ce_line(e, "int dot_stage = (k_base / %lld) & 1;",
-                 (long long)val(f, op->args[2])->c.i);
-        if (emit_region(e, op->body) < 0)
-            return -1;
-    }
-    /* yields: a parallel copy */
+}
+
+/* The values ys of a region's end into the op's result variables: a
+ * parallel copy (a loop's yield may read a carried value another yield
+ * overwrites). */
+static void copy_yields(Emit *e, Op *op, const ValId *ys, const Dist *cd) {
+    Func *f = e->f;
+    int n = op->nres;
     const char **src = arena_alloc(f->arena, sizeof(char *) * (size_t)(n ? n : 1));
     bool clash = false;
     for (int k = 0; k < n; k++) {
-        ValId y = op->yields[k];
+        ValId y = ys[k];
         Type t = val_type(f, op->res[k]);
         src[k] = ce_elem(e, y, t.rank ? &cd[k] : NULL, op->loc);
         for (int j = 0; j < n; j++)
             if (j != k && y && e->name[y] && strcmp(e->name[y], e->name[op->res[j]]) == 0)
                 clash = true;
     }
-    for (int k = 0; k < n; k++) {
-        ValId y = op->yields[k];
-        if (y && e->name[y] && strcmp(e->name[y], e->name[op->res[k]]) == 0 &&
-            val(f, y)->kind != VK_CONST)
-            continue; /* yields itself */
-        Type t = val_type(f, op->res[k]);
-        const char *ct = ce_ctype(e, type_elem(t));
-        if (clash) {
-            declare_copy(e, ct, ce_fmt(e, "mt_y%d", op->res[k]),
-                         t.rank ? &cd[k] : NULL, src[k], true);
-            src[k] = t.rank ? ce_fmt(e, "mt_y%d[%s]", op->res[k], CE_SLOT)
-                            : ce_fmt(e, "mt_y%d", op->res[k]);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < n; k++) {
+            ValId y = ys[k];
+            if (y && e->name[y] && strcmp(e->name[y], e->name[op->res[k]]) == 0 &&
+                val(f, y)->kind != VK_CONST)
+                continue; /* yields itself */
+            Type t = val_type(f, op->res[k]);
+            const Dist *d = t.rank ? &cd[k] : NULL;
+            if (pass == 0 && clash) {
+                declare_copy(e, ce_ctype(e, type_elem(t)), ce_fmt(e, "mt_y%d", op->res[k]), d,
+                             src[k], true);
+                src[k] = t.rank ? ce_fmt(e, "mt_y%d[%s]", op->res[k], CE_SLOT)
+                                : ce_fmt(e, "mt_y%d", op->res[k]);
+            } else if (pass == 1) {
+                declare_copy(e, NULL, ce_fmt(e, "v%d", op->res[k]), d, src[k], false);
+            }
         }
     }
-    for (int k = 0; k < n; k++) {
-        ValId y = op->yields[k];
-        if (y && e->name[y] && strcmp(e->name[y], e->name[op->res[k]]) == 0 &&
-            val(f, y)->kind != VK_CONST)
-            continue;
-        Type t = val_type(f, op->res[k]);
-        declare_copy(e, NULL, ce_fmt(e, "v%d", op->res[k]), t.rank ? &cd[k] : NULL,
-                     src[k], false);
+}
+
+/* A runtime loop runs a trip count computed in the index's unsigned type,
+ * so that no index past the bounds is ever formed: C leaves the signed
+ * overflow of `i += step` near the type's maximum undefined, and a step
+ * that is not positive (Triton leaves it undefined) runs no iteration
+ * instead of forever.  A constant step of 1 cannot overflow and keeps the
+ * plain form. */
+static void open_for(Emit *e, Op *op, const char *iv) {
+    Func *f = e->f;
+    bool wide = val_type(f, op->index).dtype == DT_I64;
+    const char *it = dtype_ctype(wide ? DT_I64 : DT_I32);
+    const char *ut = dtype_ctype(wide ? DT_U64 : DT_U32);
+    const char *lo = ce_vname(e, op->args[0]), *hi = ce_vname(e, op->args[1]);
+    const char *st = ce_vname(e, op->args[2]);
+    if (val_is_const(f, op->args[2]) && val(f, op->args[2])->c.i == 1) {
+        ce_line(e, "for (%s %s = %s; %s < %s; ++%s) {", it, iv, lo, iv, hi, iv);
+        e->indent++;
+        return;
     }
+    const char *trip = ce_fmt(e, "mt_trip%d", op->index), *k = ce_fmt(e, "mt_k%d", op->index);
+    ce_line(e, "%s %s = %s < %s && %s > 0 ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
+            trip, lo, hi, st, ut, hi, ut, lo, ut, st);
+    ce_line(e, "for (%s %s = 0; %s < %s; ++%s) {", ut, k, k, trip, k);
+    e->indent++;
+    ce_line(e, "%s %s = (%s)((%s)%s + %s * (%s)%s);", it, iv, it, ut, lo, k, ut, st);
+}
+
+static int emit_for(Emit *e, Op *op) {
+    Func *f = e->f;
+    const DotPlan *plan = op->plan;
+    bool staged = plan != NULL, pipelined = plan && plan->form == DOT_PIPELINED;
+    int n = op->nres;
+    Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(n ? n : 1));
+    declare_results(e, op, cd, 3);
+    const char *iv = staged ? "k_base" : ce_fmt(e, "v%d", op->index);
+    e->name[op->index] = iv;
+    if (pipelined) {
+        if (ce_emit_pipelined_loop(e, op, plan) < 0)
+            return -1;
+    } else if (staged) {
+        ce_line(e, "for (int %s = %s; %s < %s; %s += %s) {", iv,
+             ce_vname(e, op->args[0]), iv, ce_vname(e, op->args[1]), iv,
+             ce_vname(e, op->args[2]));
+        e->indent++;
+        ce_line(e, "int dot_stage = (k_base / %lld) & 1;",
+                (long long)val(f, op->args[2])->c.i);
+        if (emit_region(e, op->body) < 0)
+            return -1;
+    } else {
+        open_for(e, op, iv);
+        if (emit_region(e, op->body) < 0)
+            return -1;
+    }
+    copy_yields(e, op, op->yields, cd);
     e->indent--;
     ce_line(e, "}");
     /* the last stage may still be read by slower threads (the pipelined
      * loop ends every iteration with its barrier) */
     if (staged && !pipelined)
         ce_line(e, "__syncthreads();");
+    return 0;
+}
+
+/* if on a scalar: every thread of the program computes the same condition,
+ * so barriers inside either branch are reached by all threads or none. */
+static int emit_if(Emit *e, Op *op) {
+    Func *f = e->f;
+    Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(op->nres ? op->nres : 1));
+    declare_results(e, op, cd, -1);
+    ce_line(e, "if (%s) {", ce_vname(e, op->args[0]));
+    e->indent++;
+    if (emit_region(e, op->body) < 0)
+        return -1;
+    copy_yields(e, op, op->yields, cd);
+    e->indent--;
+    ce_line(e, "} else {");
+    e->indent++;
+    if (emit_region(e, op->alt) < 0)
+        return -1;
+    copy_yields(e, op, op->alt_yields, cd);
+    e->indent--;
+    ce_line(e, "}");
+    return 0;
+}
+
+/* while: the condition region, a break when it is false, the body, the
+ * carried values' parallel copy.  The condition is a scalar, the same in
+ * every thread, as for if. */
+static int emit_while(Emit *e, Op *op) {
+    Func *f = e->f;
+    Dist *cd = arena_alloc(f->arena, sizeof(Dist) * (size_t)(op->nres ? op->nres : 1));
+    declare_results(e, op, cd, 0);
+    ce_line(e, "for (;;) {");
+    e->indent++;
+    if (emit_region(e, op->alt) < 0)
+        return -1;
+    ce_line(e, "if (!%s)", ce_vname(e, op->alt_yields[0]));
+    ce_line(e, "    break;");
+    if (emit_region(e, op->body) < 0)
+        return -1;
+    copy_yields(e, op, op->yields, cd);
+    e->indent--;
+    ce_line(e, "}");
     return 0;
 }
 
@@ -542,6 +635,9 @@ int ce_emit_op(Emit *e, Op *op) {
     ce_mark_line(e, op->loc);
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
+    case OP_IF: return emit_if(e, op);
+    case OP_BARRIER: ce_line(e, "__syncthreads();"); return 0;
+    case OP_WHILE: return emit_while(e, op);
     case OP_STORE: return emit_store(e, op);
     case OP_SUM:
     case OP_MAX:

@@ -194,17 +194,24 @@ static const char *helper(Emit *e, const Op *op) {
 
 /* --------------------------------------------------------- the op itself */
 
+/* Is v an operand or a yield of an op of r or of a region inside it? */
 static bool used_in(const Region *r, ValId v) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
+        int nalt = op->code == OP_WHILE ? 1 : op->nres; /* while: its condition */
         for (int k = 0; k < op->nargs; k++)
             if (op->args[k] == v)
                 return true;
-        for (int k = 0; op->body && k < op->nres; k++)
+        for (int k = 0; op->yields && k < op->nres; k++)
             if (op->yields[k] == v)
                 return true;
-        if (op->body && used_in(op->body, v))
-            return true;
+        for (int k = 0; op->alt_yields && k < nalt; k++)
+            if (op->alt_yields[k] == v)
+                return true;
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (used_in(rs[k], v))
+                return true;
     }
     return false;
 }
@@ -264,14 +271,12 @@ static int emit_scalar(Emit *e, Op *op, const char *fn, bool shared) {
     return 0;
 }
 
-int ce_emit_atomic(Emit *e, Op *op) {
+/* A block atomic: each owner acts on its elements; a used result in a
+ * replicating layout goes through shared memory to every copy. */
+static int emit_block(Emit *e, Op *op, const char *fn, bool used, bool shared) {
     Func *f = e->f;
     ValId res = op->res[0];
     Type rt = val_type(f, res);
-    const char *fn = helper(e, op);
-    bool used = used_in(&f->body, res), shared = used && atomic_result_shared(f, op);
-    if (rt.rank == 0)
-        return emit_scalar(e, op, fn, shared);
     Dist r = ce_dist_of(e, res);
     const char *a[3];
     for (int i = 0; i < 3; i++)
@@ -313,4 +318,32 @@ int ce_emit_atomic(Emit *e, Op *op) {
     ce_line(e, "    v%d[%s] = %s[%s];", res, CE_SLOT, sm, at);
     ce_line(e, "__syncthreads();");
     return 0;
+}
+
+/* A barrier on the host only (the helper is empty on the GPU, where the
+ * text is Triton's): there threads run one after another between
+ * barriers, so without it thread 0's scalar atomic could precede another
+ * thread's earlier load of the same address, or follow its later one. */
+static void host_sync(Emit *e) {
+    static const char sync[] = "static __device__ __forceinline__ void mt_atomic_host_sync() {\n"
+                               "#if !defined(__CUDA_ARCH__)\n"
+                               "    __syncthreads();\n"
+                               "#endif\n"
+                               "}\n";
+    if (!e->pre || !strstr(e->pre, sync))
+        e->pre = ce_fmt(e, "%s%s", e->pre ? e->pre : "", sync);
+    ce_line(e, "mt_atomic_host_sync();");
+}
+
+int ce_emit_atomic(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId res = op->res[0];
+    const char *fn = helper(e, op);
+    bool used = used_in(&f->body, res), shared = used && atomic_result_shared(f, op);
+    host_sync(e);
+    int rc = val_type(f, res).rank == 0 ? emit_scalar(e, op, fn, shared)
+                                        : emit_block(e, op, fn, used, shared);
+    if (!shared) /* else the broadcast ends with a barrier */
+        host_sync(e);
+    return rc;
 }

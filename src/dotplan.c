@@ -28,7 +28,7 @@ static bool depends_on(Func *f, ValId v, ValId target, uint8_t *seen) {
         return false;
     seen[v] = 1;
     Op *d = val(f, v)->def;
-    if (!d || d->code == OP_FOR)
+    if (!d || (op_info[d->code].flags & F_REGION))
         return false;
     for (int i = 0; i < d->nargs; i++)
         if (depends_on(f, d->args[i], target, seen))
@@ -53,7 +53,7 @@ static bool match_dot_loop(Func *f, const Op *loop, DotPlan *plan) {
     int ndots = 0;
     for (int i = 0; i < loop->body->nops; i++) {
         Op *op = loop->body->ops[i];
-        if (op->code == OP_FOR)
+        if (op_info[op->code].flags & F_REGION)
             return false;                                /* 10 */
         if (op->code == OP_DOT) {
             dot = op;
@@ -203,15 +203,17 @@ static int plan_region(Func *f, Region *r) {
             p->next = op->res[0];
             op->plan = p;
         }
-        if (op->code != OP_FOR)
-            continue;
-        DotPlan *p = arena_alloc(f->arena, sizeof *p);
-        if (!p)
-            return -1;
-        if (match_dot_loop(f, op, p))
-            op->plan = p->dot->plan = p;
-        if (plan_region(f, op->body) < 0)
-            return -1;
+        if (op->code == OP_FOR) {
+            DotPlan *p = arena_alloc(f->arena, sizeof *p);
+            if (!p)
+                return -1;
+            if (match_dot_loop(f, op, p))
+                op->plan = p->dot->plan = p;
+        }
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (plan_region(f, rs[k]) < 0)
+                return -1;
     }
     return 0;
 }
@@ -221,8 +223,9 @@ static void tile_region(Func *f, Region *r) {
         Op *op = r->ops[i];
         if (op->code == OP_DOT)
             plan_tiles(f, op->plan);
-        if (op->body)
-            tile_region(f, op->body);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            tile_region(f, rs[k]);
     }
 }
 

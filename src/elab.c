@@ -50,6 +50,15 @@ struct Scope {
     int n, cap;
 };
 
+/* A block being run: its statements and the one running now.  The chain
+ * (Elab.cont) is what is left of the function after the current
+ * statement, block by block outwards. */
+typedef struct Segment {
+    Node **stmts;
+    int n, pos;
+    struct Segment *next;
+} Segment;
+
 /* Every error of the elaborator: located, and the first one wins. */
 int elab_err(Elab *E, Loc loc, mt_status st, const char *fmt, ...) {
     va_list ap;
@@ -111,6 +120,8 @@ static const char *source_word(Elab *E, Loc loc) {
 
 static int eval(Elab *E, Node *n, CV *out);
 static int exec_block(Elab *E, Node **stmts, int n);
+static int exec_one(Elab *E, Node *s);
+static int eval_runtime_ifexp(Elab *E, Node *n, CV c, CV *out);
 static int lookup_name(Elab *E, const char *name, Loc loc, CV *out);
 static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
 
@@ -384,6 +395,49 @@ static int eval_compare(Elab *E, Node *n, CV *out) {
     return 0;
 }
 
+/* and, or, not on a tensor: Triton reinterprets it as int1, which only a
+ * bool tensor is (other widths are its bitcast error). */
+static int need_bool_tensor(Elab *E, CV v, const char *op, Loc loc) {
+    Type t = cv_type(E, v);
+    if (t.is_ptr || t.dtype != DT_I1)
+        return elab_err(E, loc, MT_ERR_TYPE, "'%s' needs bool operands, got %s; compare "
+                        "with 0 first", op, elab_type_text(E, t));
+    return 0;
+}
+
+/* a and b and ...: compile-time operands short-circuit as in Python (a
+ * false one under `and`, a true one under `or`, is the value); tensors,
+ * all evaluated, combine with & or |, as Triton's logical_and/or do. */
+static int eval_boolop(Elab *E, Node *n, CV *out) {
+    bool is_and = n->op == OT_AND;
+    const char *name = is_and ? "and" : "or";
+    CV acc = cv_none(), v = cv_none();
+    bool have = false;
+    for (int i = 0; i < n->nitems; i++) {
+        if (eval(E, n->items[i], &v) < 0)
+            return -1;
+        if (v.kind != CV_TENSOR) {
+            bool t = false;
+            if (cv_truth(E, v, n->loc, "", &t) < 0)
+                return -1;
+            if (t != is_and) { /* decides the result */
+                *out = v;
+                return 0;
+            }
+            continue;
+        }
+        if (need_bool_tensor(E, v, name, n->items[i]->loc) < 0)
+            return -1;
+        if (have && cv_binop(E, is_and ? OT_AMP : OT_PIPE, acc, v, n->loc, &acc) < 0)
+            return -1;
+        if (!have)
+            acc = v;
+        have = true;
+    }
+    *out = have ? acc : v;
+    return 0;
+}
+
 static int eval_unary(Elab *E, Node *n, CV *out) {
     CV v;
     if (!n->rhs)
@@ -398,10 +452,10 @@ static int eval_unary(Elab *E, Node *n, CV *out) {
         return -1;
     if (n->op == OT_NOT) {
         bool t = false;
-        if (cv_truth(E, v, n->loc,
-                     "'not' on a runtime value is not supported; use '~' on a bool "
-                     "tensor or '== 0'",
-                     &t) < 0)
+        if (v.kind == CV_TENSOR) /* Triton's not_: the bool tensor inverted */
+            return need_bool_tensor(E, v, "not", n->loc) < 0 ? -1
+                                                               : cv_unary(E, OT_TILDE, v, n->loc, out);
+        if (cv_truth(E, v, n->loc, "", &t) < 0)
             return -1;
         *out = cv_bool(!t);
         return 0;
@@ -450,33 +504,17 @@ static int eval_inner(Elab *E, Node *n, CV *out) {
     }
     case ND_UNARY: return eval_unary(E, n, out);
     case ND_COMPARE: return eval_compare(E, n, out);
-    case ND_BOOLOP: {
-        const char *msg = n->op == OT_AND
-                              ? "'and' on runtime values is not supported; use '&' "
-                                "and wrap each comparison in parentheses"
-                              : "'or' on runtime values is not supported; use '|' "
-                                "and wrap each comparison in parentheses";
-        CV v = cv_none();
-        for (int i = 0; i < n->nitems; i++) {
-            bool t = false;
-            if (eval(E, n->items[i], &v) < 0 || cv_truth(E, v, n->loc, msg, &t) < 0)
-                return -1;
-            if ((n->op == OT_AND && !t) || (n->op == OT_OR && t))
-                break;
-        }
-        *out = v;
-        return 0;
-    }
+    case ND_BOOLOP: return eval_boolop(E, n, out);
     case ND_IFEXP: {
         CV c;
         bool t = false;
         if (!n->cond || !n->then || !n->els)
             return elab_err(E, n->loc, MT_ERR_SYNTAX, "malformed conditional expression");
-        if (eval(E, n->cond, &c) < 0 ||
-            cv_truth(E, c, n->loc,
-                  "conditional expression on a runtime value is not supported; "
-                  "use tl.where",
-                  &t) < 0)
+        if (eval(E, n->cond, &c) < 0)
+            return -1;
+        if (c.kind == CV_TENSOR)
+            return eval_runtime_ifexp(E, n, c, out);
+        if (cv_truth(E, c, n->loc, "", &t) < 0)
             return -1;
         return eval(E, t ? n->then : n->els, out);
     }
@@ -641,10 +679,13 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
     E->returned = false;
     E->retval = cv_none();
     E->loop_depth = 0;
+    struct Segment *saved_cont = E->cont;
+    E->cont = NULL;
     E->inline_depth++;
     if (rc == 0)
         rc = exec_block(E, fn->body, fn->nbody);
     E->inline_depth--;
+    E->cont = saved_cont;
     *out = E->retval;
     E->returned = saved_ret;
     E->retval = saved_val;
@@ -791,24 +832,250 @@ static int yield_value(Elab *E, const char *name, CV v, Type ct, Loc loc, ValId 
                     name, elab_type_text(E, ct), cv_kind_name(E, v));
 }
 
+/* A runtime loop bound as Triton's to_tensor makes it: a number becomes a
+ * constant of its own type (i32, u32 or i64), a tensor must be a scalar
+ * integer. */
 static int loop_bound(Elab *E, CV v, Loc loc, const char *what, ValId *out) {
-    if (v.kind == CV_INT || v.kind == CV_BOOL) {
-        if (!fits_i32(v.i))
-            return elab_err(E, loc, MT_ERR_TYPE, "runtime loop %s %lld does not fit in i32", what,
-                            (long long)v.i);
-        *out = const_int(E->f, DT_I32, v.i);
-        return 0;
-    }
     if (v.kind == CV_TENSOR) {
         Type t = cv_type(E, v);
-        if (!type_eq(t, type_scalar(DT_I32)))
-            return elab_err(E, loc, MT_ERR_TYPE, "runtime loop %s must be a scalar i32, got %s",
-                            what, elab_type_text(E, t));
+        if (t.rank || t.is_ptr || !dtype_is_int((DType)t.dtype))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "for loop %s must be a scalar integer, got %s", what,
+                            elab_type_text(E, t));
         *out = v.v;
         return 0;
     }
-    return elab_err(E, loc, MT_ERR_TYPE, "runtime loop %s must be a scalar i32, got %s", what,
+    if (cv_is_intlike(v))
+        return cv_materialise(E, cv_int(v.i), loc, out);
+    return elab_err(E, loc, MT_ERR_TYPE, "for loop %s must be an integer, got %s", what,
                     cv_kind_name(E, v));
+}
+
+/* The three bounds of a runtime loop in one integer type (Triton promotes
+ * start, stop and step together), signed: the index is i32 or i64. */
+static int loop_bounds(Elab *E, const CV b[3], const Loc locs[3], ValId out[3]) {
+    static const char *const what[3] = {"start", "stop", "step"};
+    DType d = DT_VOID;
+    for (int i = 0; i < 3; i++) {
+        if (loop_bound(E, b[i], locs[i], what[i], &out[i]) < 0)
+            return -1;
+        DType di = (DType)val_type(E->f, out[i]).dtype;
+        d = d == DT_VOID ? di : integer_promote(d, di);
+    }
+    d = dtype_info[d].bits > 32 ? DT_I64 : DT_I32;
+    for (int i = 0; i < 3; i++)
+        if (val_type(E->f, out[i]).dtype != d && elab_cast(E, out[i], d, locs[i], &out[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The names a loop carries: those assigned in its body (and condition)
+ * that are bound before it.  A name's value is carried by its parts: a
+ * tensor or number is one SSA carry, a tuple each of its items, and any
+ * other compile-time value none (it must stay the same: `shapes` keeps
+ * the value before the loop to rebuild and check it). */
+typedef struct Carried {
+    const char **names;
+    CV *shapes;
+    int n;
+    ValId *inits; /* the flat SSA carries of all names, in order */
+    int nflat, capflat;
+} Carried;
+
+/* Values whose parts (items) are carried and joined one by one. */
+static bool cv_has_parts(CV v) { return v.kind == CV_TUPLE; }
+
+static int carry_flatten(Elab *E, Carried *cs, const char *name, CV v, Loc loc, int depth) {
+    if (depth > MAX_NEST)
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED, "'%s' is nested too deeply", name);
+    if (cv_has_parts(v)) {
+        for (int i = 0; i < v.n; i++)
+            if (carry_flatten(E, cs, name, v.items[i], loc, depth + 1) < 0)
+                return -1;
+        return 0;
+    }
+    if (v.kind != CV_TENSOR && !cv_is_num(v))
+        return 0; /* stays a compile-time value */
+    ValId x;
+    if (carry_init(E, name, v, loc, &x) < 0)
+        return -1;
+    VEC_PUSH(E->c->arena, cs->inits, cs->nflat, cs->capflat, x);
+    return 0;
+}
+
+/* shape with its carried parts replaced, in order, by vals[*pos...]. */
+static CV carry_rebuild(Elab *E, CV shape, const ValId *vals, int *pos) {
+    if (cv_has_parts(shape)) {
+        CV t = shape;
+        t.items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(shape.n + 1));
+        for (int i = 0; i < shape.n; i++)
+            t.items[i] = carry_rebuild(E, shape.items[i], vals, pos);
+        return t;
+    }
+    if (shape.kind != CV_TENSOR && !cv_is_num(shape))
+        return shape;
+    return cv_tensor(vals[(*pos)++]);
+}
+
+static bool same_ct(CV a, CV b);
+
+/* What the body leaves in a carried name, part by part, as the yields of
+ * the carries from *pos on. */
+static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, int *pos,
+                       Loc loc) {
+    if (cv_has_parts(shape)) {
+        if (v.kind != shape.kind || v.n != shape.n)
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "loop-carried variable '%s' changes from %s to %s", name,
+                            cv_kind_name(E, shape), cv_kind_name(E, v));
+        for (int i = 0; i < shape.n; i++)
+            if (carry_yield(E, name, shape.items[i], v.items[i], op, pos, loc) < 0)
+                return -1;
+        return 0;
+    }
+    if (shape.kind != CV_TENSOR && !cv_is_num(shape)) {
+        if (!same_ct(shape, v))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "loop-carried variable '%s' changes its compile-time value in "
+                            "the loop", name);
+        return 0;
+    }
+    int k = (*pos)++;
+    return yield_value(E, name, v, val_type(E->f, op->iters[k]), loc, &op->yields[k]);
+}
+
+static int find_carries(Elab *E, Node **body, int nbody, const char *skip, Carried *cs) {
+    NameList assigned = {0};
+    collect_assigned(E, &assigned, body, nbody, 0);
+    memset(cs, 0, sizeof *cs);
+    cs->names = arena_alloc(E->c->arena, sizeof(char *) * (size_t)(assigned.n + 1));
+    cs->shapes = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(assigned.n + 1));
+    for (int i = 0; i < assigned.n; i++) {
+        if (skip && !strcmp(assigned.names[i], skip))
+            return elab_err(E, assigned.locs[i], MT_ERR_UNSUPPORTED,
+                            "assignment to the runtime loop index '%s' is not supported", skip);
+        Binding *b = scope_find(E->scope, assigned.names[i]);
+        if (!b)
+            continue;
+        if (!cv_has_parts(b->v) && b->v.kind != CV_TENSOR && !cv_is_num(b->v)) {
+            ValId unused;
+            return carry_init(E, assigned.names[i], b->v, assigned.locs[i], &unused);
+        }
+        if (carry_flatten(E, cs, assigned.names[i], b->v, assigned.locs[i], 0) < 0)
+            return -1;
+        cs->shapes[cs->n] = b->v;
+        cs->names[cs->n++] = assigned.names[i];
+    }
+    return 0;
+}
+
+/* Binds every carried name to its value rebuilt from vals (the op's iters
+ * or results). */
+static void bind_carries(Elab *E, const Carried *cs, const ValId *vals) {
+    int pos = 0;
+    for (int k = 0; k < cs->n; k++)
+        scope_set(E, cs->names[k], carry_rebuild(E, cs->shapes[k], vals, &pos));
+}
+
+/* A copy of the scope's bindings, to restore when a region ends. */
+typedef struct ScopeSnap {
+    Binding *b;
+    int n;
+} ScopeSnap;
+
+static ScopeSnap scope_save(Elab *E) {
+    ScopeSnap s = {arena_alloc(E->c->arena, sizeof(Binding) * (size_t)(E->scope->n + 1)),
+                   E->scope->n};
+    if (s.n)
+        memcpy(s.b, E->scope->b, sizeof(Binding) * (size_t)s.n);
+    return s;
+}
+
+static void scope_restore(Elab *E, ScopeSnap s) {
+    E->scope->n = 0;
+    for (int i = 0; i < s.n; i++)
+        VEC_PUSH(E->c->arena, E->scope->b, E->scope->n, E->scope->cap, s.b[i]);
+}
+
+/* The body of a runtime loop (for or while) in op's body region with the
+ * carried names bound to the op's iters; afterwards the scope is the one
+ * before the loop (names first bound inside vanish: they have no value on
+ * the zero-trip path) with the carried names bound to the op's results. */
+static int loop_body(Elab *E, Op *op, const Carried *cs, Node **body, int nbody, Loc loc,
+                     ScopeSnap before) {
+    Region *saved = E->region;
+    E->region = op->body;
+    E->loop_depth++;
+    int rc = exec_block(E, body, nbody);
+    E->loop_depth--;
+    int pos = 0;
+    for (int k = 0; k < cs->n && rc == 0; k++) {
+        Binding *b = scope_find(E->scope, cs->names[k]);
+        int at = pos;
+        CV v = b ? b->v : carry_rebuild(E, cs->shapes[k], op->iters, &at);
+        rc = carry_yield(E, cs->names[k], cs->shapes[k], v, op, &pos, loc);
+    }
+    E->region = saved;
+    if (rc < 0)
+        return -1;
+    scope_restore(E, before);
+    bind_carries(E, cs, op->res);
+    return 0;
+}
+
+/* while on a runtime condition: a while op whose condition region
+ * evaluates the test on the carried values.  A compile-time test is false
+ * (the loop never runs) or an error: without break a true one never ends. */
+static int exec_while(Elab *E, Node *s) {
+    if (s->norelse > 0)
+        return elab_err(E, s->loc, MT_ERR_UNSUPPORTED, "while/else is not supported");
+    if (E->const_eval)
+        return elab_err(E, s->loc, MT_ERR_TYPE,
+                        "module-level constants must be compile-time values");
+    Carried cs;
+    if (find_carries(E, s->body, s->nbody, NULL, &cs) < 0)
+        return -1;
+    ScopeSnap before = scope_save(E);
+    Op *op = op_new_while(E->f, NULL, s->loc, cs.inits, cs.nflat);
+    bind_carries(E, &cs, op->iters);
+    Region *saved = E->region;
+    E->region = op->alt;
+    CV c;
+    int rc = eval(E, s->cond, &c);
+    E->region = saved;
+    if (rc < 0)
+        return -1;
+    Loc cl = s->cond ? s->cond->loc : s->loc;
+    if (c.kind != CV_TENSOR) {
+        bool t = false;
+        if (cv_truth(E, c, cl, "", &t) < 0)
+            return -1;
+        if (t)
+            return elab_err(E, cl, MT_ERR_UNSUPPORTED,
+                            "'while' on a condition that is always true never ends "
+                            "('break' is not supported)");
+        scope_restore(E, before);
+        return 0;
+    }
+    Type ct = cv_type(E, c);
+    if (ct.rank || ct.is_ptr)
+        return elab_err(E, cl, MT_ERR_TYPE, "'while' condition must be a scalar, got %s",
+                        elab_type_text(E, ct));
+    ValId cv = c.v;
+    if (ct.dtype != DT_I1) {
+        E->region = op->alt;
+        ValId ne[2] = {cv, 0};
+        rc = cv_materialise_like(E, cv_int(0), ct, cl, &ne[1]) < 0 ||
+                     elab_emit(E, OP_CMP_NE, cl, ne, 2, 0, 0, &cv) < 0
+                 ? -1
+                 : 0;
+        E->region = saved;
+        if (rc < 0)
+            return -1;
+    }
+    op->alt_yields[0] = cv;
+    region_push(E->f, E->region, op);
+    return loop_body(E, op, &cs, s->body, s->nbody, s->loc, before);
 }
 
 /* A for loop over range/tl.range/tl.static_range.  tl.static_range and
@@ -885,63 +1152,315 @@ static int exec_for(Elab *E, Node *s) {
             return 0;
         }
     }
-    /* runtime loop: the IR's for takes a constant positive step (the
-     * verifier's loop rule, docs/ir.md) */
-    if (!cv_is_intlike(step) || step.i <= 0 || !fits_i32(step.i))
-        return elab_err(E, it->loc, MT_ERR_TYPE,
-                        "runtime loop step must be a positive compile-time integer");
-    ValId vstart, vstop, vstep = const_int(E->f, DT_I32, step.i);
-    if (loop_bound(E, start, ra.start_loc, "start", &vstart) < 0 ||
-        loop_bound(E, stop, ra.stop_loc, "stop", &vstop) < 0)
-        return -1;
-    NameList assigned = {0};
-    collect_assigned(E, &assigned, s->body, s->nbody, 0);
-    for (int i = 0; i < assigned.n; i++)
-        if (!strcmp(assigned.names[i], iname))
-            return elab_err(E, assigned.locs[i], MT_ERR_UNSUPPORTED,
-                            "assignment to the runtime loop index '%s' is not supported", iname);
-    const char **cnames = arena_alloc(E->c->arena, sizeof(char *) * (size_t)(assigned.n + 1));
-    ValId *inits = arena_alloc(E->c->arena, sizeof(ValId) * (size_t)(assigned.n + 1));
-    int nc = 0;
-    for (int i = 0; i < assigned.n; i++) {
-        Binding *b = scope_find(E->scope, assigned.names[i]);
-        if (!b)
-            continue;
-        if (carry_init(E, assigned.names[i], b->v, assigned.locs[i], &inits[nc]) < 0)
-            return -1;
-        cnames[nc++] = assigned.names[i];
-    }
+    /* runtime loop.  A negative constant step runs the mirrored range
+     * upwards, as Triton does: i = start + stop - j for j in
+     * range(stop, start, -step), since start - i is a multiple of step. */
     if (E->const_eval)
         return elab_err(E, s->loc, MT_ERR_TYPE,
                         "module-level constants must be compile-time values");
-    Op *op = op_new_for(E->f, E->region, s->loc, vstart, vstop, vstep, inits, nc);
-    /* snapshot the scope: names first bound in the body vanish afterwards */
-    int n0 = E->scope->n;
-    Binding *snap = arena_alloc(E->c->arena, sizeof(Binding) * (size_t)(n0 + 1));
-    if (n0)
-        memcpy(snap, E->scope->b, sizeof(Binding) * (size_t)n0);
-    scope_set(E, iname, cv_tensor(op->index));
-    for (int k = 0; k < nc; k++)
-        scope_set(E, cnames[k], cv_tensor(op->iters[k]));
-    Region *saved = E->region;
-    E->region = op->body;
-    E->loop_depth++;
-    int rc = exec_block(E, s->body, s->nbody);
-    E->loop_depth--;
-    for (int k = 0; k < nc && rc == 0; k++) {
-        Binding *b = scope_find(E->scope, cnames[k]);
-        CV v = b ? b->v : cv_tensor(op->iters[k]);
-        rc = yield_value(E, cnames[k], v, val_type(E->f, op->iters[k]), s->loc,
-                         &op->yields[k]);
-    }
-    E->region = saved;
-    if (rc < 0)
+    bool negative = cv_is_intlike(step) && step.i < 0;
+    if (cv_is_intlike(step) && step.i == 0)
+        return elab_err(E, ra.step_loc, MT_ERR_TYPE, "range() step must not be zero");
+    CV b[3] = {negative ? stop : start, negative ? start : stop,
+               negative ? cv_int(-step.i) : step};
+    Loc bl[3] = {ra.start_loc, ra.stop_loc, ra.step_loc};
+    if (negative && step.i == INT64_MIN)
+        return ct_overflow(E, ra.step_loc);
+    ValId bv[3];
+    if (loop_bounds(E, b, bl, bv) < 0)
         return -1;
-    E->scope->n = 0;
-    for (int i = 0; i < n0; i++)
-        VEC_PUSH(E->c->arena, E->scope->b, E->scope->n, E->scope->cap, snap[i]);
-    for (int k = 0; k < nc; k++)
-        scope_set(E, cnames[k], cv_tensor(op->res[k]));
+    Carried cs;
+    if (find_carries(E, s->body, s->nbody, iname, &cs) < 0)
+        return -1;
+    ScopeSnap before = scope_save(E);
+    Op *op = op_new_for(E->f, E->region, s->loc, bv[0], bv[1], bv[2], cs.inits, cs.nflat);
+    bind_carries(E, &cs, op->iters);
+    ValId iv = op->index;
+    if (negative) {
+        Region *saved = E->region;
+        E->region = op->body;
+        ValId sum[2] = {bv[0], bv[1]}, sub[2] = {0, iv};
+        int rc = elab_emit(E, OP_ADD, s->loc, sum, 2, 0, 0, &sub[0]) < 0 ||
+                         elab_emit(E, OP_SUB, s->loc, sub, 2, 0, 0, &iv) < 0
+                     ? -1
+                     : 0;
+        E->region = saved;
+        if (rc < 0)
+            return -1;
+    }
+    scope_set(E, iname, cv_tensor(iv));
+    return loop_body(E, op, &cs, s->body, s->nbody, s->loc, before);
+}
+
+/* ------------------------------------------------------------- runtime if */
+
+/* What a runtime if's branches leave: per joined value, its value in each
+ * branch (materialised in that branch's region) and the type both share.
+ * A joined CV refers to result k as a tensor of ValId -(k + 1) until the
+ * if op exists (fix_results). */
+typedef struct Joins {
+    Region *then_r, *else_r;
+    ValId *tv, *ev;
+    Type *types;
+    int n, cap, capv, cape;
+} Joins;
+
+static int join_push(Elab *E, Joins *j, ValId t, ValId e, CV *out) {
+    Type ty = val_type(E->f, t);
+    int n = j->n, n2 = j->n;
+    VEC_PUSH(E->c->arena, j->tv, n, j->capv, t);
+    VEC_PUSH(E->c->arena, j->ev, n2, j->cape, e);
+    VEC_PUSH(E->c->arena, j->types, j->n, j->cap, ty);
+    *out = cv_tensor(-j->n);
+    return 0;
+}
+
+/* x in region r: a tensor as it is, a number as a constant of type like
+ * (or its own type when like has none). */
+static int join_materialise(Elab *E, CV x, Type like, Region *r, Loc loc, ValId *out) {
+    Region *saved = E->region;
+    E->region = r;
+    int rc = like.dtype != DT_VOID && x.kind != CV_TENSOR
+                 ? cv_materialise_like(E, x, like, loc, out)
+                 : cv_materialise(E, x, loc, out);
+    E->region = saved;
+    return rc;
+}
+
+static bool same_ct(CV a, CV b) {
+    if (a.kind != b.kind)
+        return false;
+    switch (a.kind) {
+    case CV_NONE: return true;
+    case CV_INT: case CV_BOOL: return a.i == b.i;
+    case CV_FLOAT: return a.f == b.f || (a.f != a.f && b.f != b.f);
+    case CV_STR: return a.n == b.n && !memcmp(a.s, b.s, (size_t)a.n);
+    case CV_DTYPE: return a.sub == b.sub && a.i == b.i;
+    case CV_TENSOR: return a.v == b.v;
+    case CV_BUILTIN: case CV_MODULE: return a.sub == b.sub && a.s == b.s;
+    case CV_JITFN: return a.fn == b.fn;
+    default: return false;
+    }
+}
+
+/* The value `name` has after a runtime if whose branches left tv and ev:
+ * the same value stays; numbers and tensors become one result of the if,
+ * of one type (a number takes the type of a tensor on the other side);
+ * tuples join item by item.  Triton requires the same types too. */
+static int join_value(Elab *E, Joins *j, const char *name, CV tv, CV ev, Loc loc, CV *out) {
+    if (same_ct(tv, ev)) {
+        *out = tv;
+        return 0;
+    }
+    if (cv_has_parts(tv) && ev.kind == tv.kind && tv.n == ev.n) {
+        *out = tv;
+        out->items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(tv.n + 1));
+        for (int i = 0; i < tv.n; i++)
+            if (join_value(E, j, name, tv.items[i], ev.items[i], loc, &out->items[i]) < 0)
+                return -1;
+        return 0;
+    }
+    bool tn = tv.kind == CV_TENSOR || cv_is_num(tv), en = ev.kind == CV_TENSOR || cv_is_num(ev);
+    if (!tn || !en)
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "'%s' is %s in the then branch and %s in the else branch of a "
+                        "runtime 'if'; both must be numbers or tensors of one type",
+                        name, cv_kind_name(E, tv), cv_kind_name(E, ev));
+    Type none = type_scalar(DT_VOID);
+    Type tl = tv.kind == CV_TENSOR ? cv_type(E, tv) : none;
+    Type el = ev.kind == CV_TENSOR ? cv_type(E, ev) : none;
+    ValId t, e;
+    if (join_materialise(E, tv, el, j->then_r, loc, &t) < 0 ||
+        join_materialise(E, ev, tl, j->else_r, loc, &e) < 0)
+        return -1;
+    Type a = val_type(E->f, t), b = val_type(E->f, e);
+    if (!type_eq(a, b))
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "'%s' is %s in the then branch and %s in the else branch of a "
+                        "runtime 'if'; both must have one type",
+                        name, elab_type_text(E, a), elab_type_text(E, b));
+    return join_push(E, j, t, e, out);
+}
+
+/* Placeholders -(k + 1) become the if's results. */
+static CV fix_results(Elab *E, CV v, const Op *op) {
+    if (v.kind == CV_TENSOR && v.v < 0) {
+        v.v = op->res[-v.v - 1];
+    } else if (cv_has_parts(v)) {
+        CV t = v;
+        t.items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(v.n + 1));
+        for (int i = 0; i < v.n; i++)
+            t.items[i] = fix_results(E, v.items[i], op);
+        return t;
+    }
+    return v;
+}
+
+/* The if op of two elaborated branches and their joined values. */
+static Op *joined_if(Elab *E, const Joins *j, ValId cond, Loc loc) {
+    Op *op = op_new_if(E->f, E->region, loc, cond, j->types, j->n);
+    op->body = j->then_r;
+    op->alt = j->else_r;
+    for (int k = 0; k < j->n; k++) {
+        op->yields[k] = j->tv[k];
+        op->alt_yields[k] = j->ev[k];
+    }
+    return op;
+}
+
+static bool has_return(Node **stmts, int n, int depth) {
+    for (int i = 0; i < n && depth < MAX_NEST; i++) {
+        Node *s = stmts[i];
+        if (!s)
+            continue;
+        if (s->kind == ND_RETURN)
+            return true;
+        if ((s->kind == ND_IF || s->kind == ND_FOR || s->kind == ND_WHILE) &&
+            (has_return(s->body, s->nbody, depth + 1) ||
+             has_return(s->orelse, s->norelse, depth + 1)))
+            return true;
+    }
+    return false;
+}
+
+/* One branch of a runtime if into region r, from the scope `before`.
+ * With a continuation (a return in either branch), the rest of the
+ * function runs in the branch too, unless the branch returned. */
+static int run_branch(Elab *E, Node **stmts, int n, Region *r, ScopeSnap before,
+                      Segment *rest, ScopeSnap *after) {
+    Region *saved = E->region;
+    Segment *saved_cont = E->cont;
+    scope_restore(E, before);
+    E->region = r;
+    E->returned = false;
+    E->retval = cv_none();
+    int rc = exec_block(E, stmts, n);
+    for (Segment *s = rest; s && rc == 0 && !E->returned; s = s->next) {
+        E->cont = s->next;
+        rc = exec_block(E, s->stmts + s->pos + 1, s->n - s->pos - 1);
+    }
+    E->cont = saved_cont;
+    E->region = saved;
+    *after = scope_save(E);
+    return rc;
+}
+
+static CV snap_get(ScopeSnap s, const char *name, bool *found) {
+    for (int i = 0; i < s.n; i++)
+        if (!strcmp(s.b[i].name, name)) {
+            *found = true;
+            return s.b[i].v;
+        }
+    *found = false;
+    return cv_none();
+}
+
+/* if on a runtime scalar: an if op whose branches are elaborated from the
+ * same scope.  Names assigned in a branch that exist after it (bound
+ * before, or bound in both branches) are joined into the op's results.
+ * A branch that contains a return takes the rest of the function with
+ * it, as Triton's top-level if does: each branch runs the statements
+ * after the if itself, and the function ends with the if (its value
+ * joins what the branches return). */
+/* The scalar i1 condition of a runtime if (Triton casts it to int1). */
+static int if_condition(Elab *E, CV c, Loc cl, const char *what, ValId *out) {
+    Type ct = cv_type(E, c);
+    if (E->const_eval)
+        return elab_err(E, cl, MT_ERR_TYPE, "module-level constants must be compile-time values");
+    if (ct.rank && type_numel(ct) != 1)
+        return elab_err(E, cl, MT_ERR_TYPE,
+                        "the truth value of a block of %lld elements is ambiguous; %s needs "
+                        "a scalar",
+                        (long long)type_numel(ct), what);
+    if (ct.rank || ct.is_ptr)
+        return elab_err(E, cl, MT_ERR_TYPE, "%s needs a scalar condition, got %s", what,
+                        elab_type_text(E, ct));
+    *out = c.v;
+    return ct.dtype == DT_I1 ? 0 : elab_cast(E, c.v, DT_I1, cl, out);
+}
+
+/* x if c else y on a runtime c: an if op with one expression per branch
+ * (both elaborated, as Triton does). */
+static int eval_runtime_ifexp(Elab *E, Node *n, CV c, CV *out) {
+    ValId cv;
+    if (if_condition(E, c, n->cond->loc, "a conditional expression", &cv) < 0)
+        return -1;
+    Joins j = {0};
+    j.then_r = arena_alloc(E->c->arena, sizeof(Region));
+    j.else_r = arena_alloc(E->c->arena, sizeof(Region));
+    Region *saved = E->region;
+    CV tv, ev, r;
+    E->region = j.then_r;
+    int rc = eval(E, n->then, &tv);
+    E->region = j.else_r;
+    rc = rc < 0 ? -1 : eval(E, n->els, &ev);
+    E->region = saved;
+    if (rc < 0 || join_value(E, &j, "the conditional expression", tv, ev, n->loc, &r) < 0)
+        return -1;
+    *out = fix_results(E, r, joined_if(E, &j, cv, n->loc));
+    return 0;
+}
+
+static int exec_runtime_if(Elab *E, Node *s, CV c) {
+    Loc cl = s->cond ? s->cond->loc : s->loc;
+    ValId cv;
+    if (if_condition(E, c, cl, "'if'", &cv) < 0)
+        return -1;
+    bool with_rest = has_return(s->body, s->nbody, 0) || has_return(s->orelse, s->norelse, 0);
+    if (with_rest && E->loop_depth > 0)
+        return elab_err(E, s->loc, MT_ERR_UNSUPPORTED,
+                        "'return' inside a loop is not supported");
+    Segment *rest = with_rest ? E->cont : NULL;
+    Joins j = {0};
+    j.then_r = arena_alloc(E->c->arena, sizeof(Region));
+    j.else_r = arena_alloc(E->c->arena, sizeof(Region));
+    ScopeSnap before = scope_save(E), ts, es;
+    bool saved_ret = E->returned;
+    if (run_branch(E, s->body, s->nbody, j.then_r, before, rest, &ts) < 0)
+        return -1;
+    bool t_ret = E->returned;
+    CV t_val = E->retval;
+    if (run_branch(E, s->orelse, s->norelse, j.else_r, before, rest, &es) < 0)
+        return -1;
+    bool e_ret = E->returned;
+    CV e_val = E->retval;
+    scope_restore(E, before);
+    E->returned = saved_ret;
+    NameList names = {0};
+    CV *joined = NULL;
+    CV ret = cv_none();
+    if (with_rest) {
+        /* the function ends in both branches: only its value joins */
+        if (E->inline_depth > 0 &&
+            join_value(E, &j, "the returned value", t_ret ? t_val : cv_none(),
+                       e_ret ? e_val : cv_none(), s->loc, &ret) < 0)
+            return -1;
+    } else {
+        collect_assigned(E, &names, s->body, s->nbody, 0);
+        collect_assigned(E, &names, s->orelse, s->norelse, 0);
+        joined = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(names.n + 1));
+        for (int i = 0; i < names.n; i++) {
+            bool in_t, in_e;
+            CV tv = snap_get(ts, names.names[i], &in_t), ev = snap_get(es, names.names[i], &in_e);
+            joined[i] = cv_none();
+            joined[i].kind = CV_ELLIPSIS; /* unbound after the if */
+            if (in_t && in_e &&
+                join_value(E, &j, names.names[i], tv, ev, names.locs[i], &joined[i]) < 0)
+                return -1;
+        }
+    }
+    Op *op = joined_if(E, &j, cv, s->loc);
+    if (with_rest) {
+        E->returned = true;
+        E->retval = fix_results(E, ret, op);
+        return 0;
+    }
+    for (int i = 0; i < names.n; i++) {
+        if (joined[i].kind == CV_ELLIPSIS)
+            scope_remove(E->scope, names.names[i]);
+        else
+            scope_set(E, names.names[i], fix_results(E, joined[i], op));
+    }
     return 0;
 }
 
@@ -999,9 +1518,11 @@ static int exec_stmt(Elab *E, Node *s) {
     case ND_IF: {
         CV c;
         bool t = false;
-        if (eval(E, s->cond, &c) < 0 ||
-            cv_truth(E, c, s->cond ? s->cond->loc : s->loc,
-                  "'if' on a runtime value is not supported; use tl.where", &t) < 0)
+        if (eval(E, s->cond, &c) < 0)
+            return -1;
+        if (c.kind == CV_TENSOR)
+            return exec_runtime_if(E, s, c);
+        if (cv_truth(E, c, s->cond ? s->cond->loc : s->loc, "", &t) < 0)
             return -1;
         return t ? exec_block(E, s->body, s->nbody) : exec_block(E, s->orelse, s->norelse);
     }
@@ -1037,9 +1558,7 @@ static int exec_stmt(Elab *E, Node *s) {
         }
         return elab_err(E, s->loc, MT_ERR_TYPE, "assertion failed");
     }
-    case ND_WHILE:
-        return elab_err(E, s->loc, MT_ERR_UNSUPPORTED,
-                        "'while' loops are not supported in kernels");
+    case ND_WHILE: return exec_while(E, s);
     case ND_BREAK:
         return elab_err(E, s->loc, MT_ERR_UNSUPPORTED, "'break' is not supported in kernels");
     case ND_CONTINUE:
@@ -1083,10 +1602,21 @@ static int exec_stmt(Elab *E, Node *s) {
 /* Runs statements until a `return`; nesting is bounded here and in eval,
  * so a deep input tree fails with a message instead of the C stack. */
 static int exec_block(Elab *E, Node **stmts, int n) {
-    for (int i = 0; i < n && !E->returned; i++) {
-        Node *s = stmts[i];
+    Segment seg = {stmts, n, 0, E->cont};
+    E->cont = &seg;
+    int rc = 0;
+    for (int i = 0; i < n && !E->returned && rc == 0; i++) {
+        seg.pos = i;
+        rc = exec_one(E, stmts[i]);
+    }
+    E->cont = seg.next;
+    return rc;
+}
+
+static int exec_one(Elab *E, Node *s) {
+    {
         if (!s)
-            continue;
+            return 0;
         if (HAS_ERROR(E->c))
             return -1;
         if (E->nest >= MAX_NEST)

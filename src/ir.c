@@ -197,7 +197,7 @@ Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
     for (int i = 0; i < ncarry; i++)
         op->args[3 + i] = inits[i];
     op->body = arena_alloc(f->arena, sizeof(Region));
-    op->index = func_new_value(f, VK_LOOP_INDEX, type_scalar(DT_I32));
+    op->index = func_new_value(f, VK_LOOP_INDEX, f->vals[start].type);
     op->nres = ncarry;
     if (ncarry) {
         op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)ncarry);
@@ -213,4 +213,70 @@ Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
     if (r)
         region_push(f, r, op);
     return op;
+}
+
+/* nres results of the given types, and room for their yields */
+static void region_results(Func *f, Op *op, const Type *types, int nres, bool carried) {
+    op->nres = nres;
+    if (!nres)
+        return;
+    op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    op->yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    if (carried)
+        op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    for (int i = 0; i < nres; i++) {
+        if (carried)
+            op->iters[i] = func_new_value(f, VK_LOOP_ARG, types[i]);
+        op->res[i] = func_new_value(f, VK_OP, types[i]);
+        f->vals[op->res[i]].def = op;
+    }
+}
+
+Op *op_new_if(Func *f, Region *r, Loc loc, ValId cond, const Type *types, int nres) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = OP_IF;
+    op->loc = loc;
+    op->nargs = 1;
+    op->args = arena_alloc(f->arena, sizeof(ValId));
+    op->args[0] = cond;
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    op->alt = arena_alloc(f->arena, sizeof(Region));
+    region_results(f, op, types, nres, false);
+    if (nres)
+        op->alt_yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    if (r)
+        region_push(f, r, op);
+    return op;
+}
+
+Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = OP_WHILE;
+    op->loc = loc;
+    op->nargs = ncarry;
+    Type *types = arena_alloc(f->arena, sizeof(Type) * (size_t)(ncarry + 1));
+    if (ncarry) {
+        op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)ncarry);
+        memcpy(op->args, inits, sizeof(ValId) * (size_t)ncarry);
+    }
+    for (int i = 0; i < ncarry; i++)
+        types[i] = f->vals[inits[i]].type;
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    op->alt = arena_alloc(f->arena, sizeof(Region));
+    op->alt_yields = arena_alloc(f->arena, sizeof(ValId));
+    region_results(f, op, types, ncarry, true);
+    if (r)
+        region_push(f, r, op);
+    return op;
+}
+
+int op_regions(const Op *op, Region *out[2]) {
+    int n = 0;
+    if (op->code == OP_WHILE && op->alt)
+        out[n++] = op->alt;
+    if (op->body)
+        out[n++] = op->body;
+    if (op->code == OP_IF && op->alt)
+        out[n++] = op->alt;
+    return n;
 }

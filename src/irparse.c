@@ -222,6 +222,14 @@ static bool accept_word(Reader *r, const char *w) {
     return false;
 }
 
+/* Whether the next word is w, consuming nothing. */
+static bool peek_word(Reader *r, const char *w) {
+    const char *save = r->p;
+    bool yes = accept_word(r, w);
+    r->p = save;
+    return yes;
+}
+
 static int expect_word(Reader *r, const char *w) {
     if (accept_word(r, w))
         return 0;
@@ -796,30 +804,102 @@ static int loop_operand(Reader *r, Operand *o) {
     return operand(r, o) < 0 ? -1 : not_none(r, o);
 }
 
-/* "yield v, ..." then "}", closing a loop body that carries n values. */
-static int parse_yield(Reader *r, Op *loop, Type *types, int n) {
+/* "<term> v, ..." then "}", closing a region that gives n values of the
+ * given types into out (term: "yield", or a while's "condition"). */
+static int parse_terminator(Reader *r, const char *term, ValId *out, const Type *types,
+                            int n) {
     Loc loc = here(r);
     Operand *ys;
     int ny;
-    if (expect_word(r, "yield") < 0 || operand_list(r, &ys, &ny) < 0)
+    if (expect_word(r, term) < 0 || operand_list(r, &ys, &ny) < 0)
         return -1;
     if (ny != n)
-        return rerr(r, loc, MT_ERR_SYNTAX, "yield gives %d values, the loop carries %d",
+        return rerr(r, loc, MT_ERR_SYNTAX, "%s gives %d values, the op expects %d", term,
                     ny, n);
     for (int k = 0; k < n; k++) {
         if (not_none(r, &ys[k]) < 0)
             return -1;
-        loop->yields[k] = typed_const(r, &ys[k], types[k]);
+        out[k] = typed_const(r, &ys[k], types[k]);
     }
     if (expect_eol(r) < 0)
         return -1;
     skip_blank_lines(r);
     if (expect(r, '}') < 0)
         return -1;
+    /* "} else {" and "} do {" continue the op on the same line */
+    skip_space(r);
+    if (peek_word(r, "else") || peek_word(r, "do"))
+        return 0;
     return expect_eol(r);
 }
 
-/* for %i in range(a, b, c) [iter_args(%x = v, ...) : T, ...] { body } */
+/* The carried values of a for or while: "(%x = v, ...) : T, ..." when
+ * present (for writes "iter_args" before it), their inits typed. */
+typedef struct Carries {
+    DefNames args;
+    ValId *inits;
+    Type *types;
+    int n;
+} Carries;
+
+static int parse_carries(Reader *r, bool present, const DefNames *rn, const char *what,
+                         Loc loc, Carries *cs) {
+    memset(cs, 0, sizeof *cs);
+    Operand *inits = NULL;
+    int ninit = 0, capinit = 0, ntypes = 0, captypes = 0;
+    if (present) {
+        if (expect(r, '(') < 0)
+            return -1;
+        do {
+            DefName d;
+            Operand o;
+            if (def_name(r, &d.s, &d.len, &d.loc) < 0 || expect(r, '=') < 0 ||
+                loop_operand(r, &o) < 0)
+                return -1;
+            VEC_PUSH(r->f->arena, cs->args.v, cs->args.n, cs->args.cap, d);
+            VEC_PUSH(r->f->arena, inits, ninit, capinit, o);
+        } while (accept(r, ','));
+        if (expect(r, ')') < 0 || expect(r, ':') < 0)
+            return -1;
+        do {
+            Type t;
+            if (parse_type(r, &t) < 0)
+                return -1;
+            VEC_PUSH(r->f->arena, cs->types, ntypes, captypes, t);
+        } while (accept(r, ','));
+    }
+    if (ntypes != ninit)
+        return rerr(r, loc, MT_ERR_SYNTAX, "%d carried values but %d types", ninit, ntypes);
+    if (rn->n != ninit)
+        return rerr(r, loc, MT_ERR_SYNTAX, "'%s' has %d results but carries %d values", what,
+                    rn->n, ninit);
+    cs->n = ninit;
+    cs->inits = arena_alloc(r->f->arena, sizeof(ValId) * (size_t)(ninit + 1));
+    for (int k = 0; k < ninit; k++)
+        cs->inits[k] = typed_const(r, &inits[k], cs->types[k]);
+    return 0;
+}
+
+/* The printed carried types are the truth (the verifier compares the
+ * inits with them); the carried names are defined in the loop's scope. */
+static int define_carries(Reader *r, Op *op, const Carries *cs) {
+    for (int k = 0; k < cs->n; k++) {
+        val(r->f, op->iters[k])->type = val(r->f, op->res[k])->type = cs->types[k];
+        if (name_define(r, cs->args.v[k].s, cs->args.v[k].len, cs->args.v[k].loc,
+                        op->iters[k]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int define_results(Reader *r, Op *op, const DefNames *rn) {
+    for (int k = 0; k < op->nres; k++)
+        if (name_define(r, rn->v[k].s, rn->v[k].len, rn->v[k].loc, op->res[k]) < 0)
+            return -1;
+    return 0;
+}
+
+/* for %i [: i64] in range(a, b, c) [iter_args(%x = v, ...) : T, ...] { body } */
 static int parse_for(Reader *r, Region *region, const DefNames *rn, Loc loc,
                      int depth) {
     if (depth >= MAX_LOOP_DEPTH)
@@ -829,32 +909,44 @@ static int parse_for(Reader *r, Region *region, const DefNames *rn, Loc loc,
     int ilen;
     Loc iloc;
     Operand b[3];
-    if (def_name(r, &is, &ilen, &iloc) < 0 || expect_word(r, "in") < 0 ||
-        expect_word(r, "range") < 0 || expect(r, '(') < 0)
+    Type itype = type_scalar(DT_I32);
+    if (def_name(r, &is, &ilen, &iloc) < 0 || (accept(r, ':') && parse_type(r, &itype) < 0) ||
+        expect_word(r, "in") < 0 || expect_word(r, "range") < 0 || expect(r, '(') < 0)
         return -1;
     for (int i = 0; i < 3; i++)
         if ((i && expect(r, ',') < 0) || loop_operand(r, &b[i]) < 0)
             return -1;
     if (expect(r, ')') < 0)
         return -1;
-    DefNames args;
-    memset(&args, 0, sizeof args);
-    Operand *inits = NULL;
+    Carries cs;
+    if (parse_carries(r, accept_word(r, "iter_args"), rn, "for", loc, &cs) < 0 ||
+        expect(r, '{') < 0 || expect_eol(r) < 0)
+        return -1;
+    ValId bound[3];
+    for (int i = 0; i < 3; i++)
+        bound[i] = typed_const(r, &b[i], itype);
+    Op *op = op_new_for(r->f, region, loc, bound[0], bound[1], bound[2], cs.inits, cs.n);
+    val(r->f, op->index)->type = itype;
+    int mark = r->nnames;
+    if (name_define(r, is, ilen, iloc, op->index) < 0 || define_carries(r, op, &cs) < 0 ||
+        parse_region(r, op->body, depth + 1, true) < 0 ||
+        parse_terminator(r, "yield", op->yields, cs.types, cs.n) < 0)
+        return -1;
+    close_scope(r, mark);
+    return define_results(r, op, rn);
+}
+
+/* %r, ... = if %c [-> (T, ...)] { ...; yield ... } else { ...; yield ... } */
+static int parse_if(Reader *r, Region *region, const DefNames *rn, Loc loc, int depth) {
+    if (depth >= MAX_LOOP_DEPTH)
+        return rerr(r, loc, MT_ERR_SYNTAX, "regions nested deeper than %d", MAX_LOOP_DEPTH);
+    Operand c;
     Type *types = NULL;
-    int ninit = 0, capinit = 0, ntypes = 0, captypes = 0;
-    if (accept_word(r, "iter_args")) {
-        if (expect(r, '(') < 0)
-            return -1;
-        do {
-            DefName d;
-            Operand o;
-            if (def_name(r, &d.s, &d.len, &d.loc) < 0 || expect(r, '=') < 0 ||
-                loop_operand(r, &o) < 0)
-                return -1;
-            VEC_PUSH(r->f->arena, args.v, args.n, args.cap, d);
-            VEC_PUSH(r->f->arena, inits, ninit, capinit, o);
-        } while (accept(r, ','));
-        if (expect(r, ')') < 0 || expect(r, ':') < 0)
+    int ntypes = 0, captypes = 0;
+    if (loop_operand(r, &c) < 0)
+        return -1;
+    if (accept(r, '-')) {
+        if (expect(r, '>') < 0 || expect(r, '(') < 0)
             return -1;
         do {
             Type t;
@@ -862,44 +954,60 @@ static int parse_for(Reader *r, Region *region, const DefNames *rn, Loc loc,
                 return -1;
             VEC_PUSH(r->f->arena, types, ntypes, captypes, t);
         } while (accept(r, ','));
+        if (expect(r, ')') < 0)
+            return -1;
     }
-    if (ntypes != ninit)
-        return rerr(r, loc, MT_ERR_SYNTAX, "%d carried values but %d types",
-                    ninit, ntypes);
-    if (rn->n != ninit)
-        return rerr(r, loc, MT_ERR_SYNTAX, "'for' has %d results but carries %d values",
-                    rn->n, ninit);
+    if (rn->n != ntypes)
+        return rerr(r, loc, MT_ERR_SYNTAX, "'if' has %d results but %d types", rn->n, ntypes);
     if (expect(r, '{') < 0 || expect_eol(r) < 0)
         return -1;
-    ValId bound[3], *iv = arena_alloc(r->f->arena, sizeof(ValId) * (size_t)(ninit + 1));
-    for (int i = 0; i < 3; i++)
-        bound[i] = typed_const(r, &b[i], type_scalar(DT_I32));
-    for (int k = 0; k < ninit; k++)
-        iv[k] = typed_const(r, &inits[k], types[k]);
-    Op *op = op_new_for(r->f, region, loc, bound[0], bound[1], bound[2], iv, ninit);
-    /* the printed carried types are the truth; the verifier compares the
-     * inits with them */
-    for (int k = 0; k < ninit; k++)
-        val(r->f, op->iters[k])->type = val(r->f, op->res[k])->type = types[k];
+    Op *op = op_new_if(r->f, region, loc, typed_const(r, &c, type_scalar(DT_I1)), types,
+                       ntypes);
     int mark = r->nnames;
-    if (name_define(r, is, ilen, iloc, op->index) < 0)
-        return -1;
-    for (int k = 0; k < ninit; k++)
-        if (name_define(r, args.v[k].s, args.v[k].len, args.v[k].loc, op->iters[k]) < 0)
-            return -1;
     if (parse_region(r, op->body, depth + 1, true) < 0 ||
-        parse_yield(r, op, types, ninit) < 0)
+        parse_terminator(r, "yield", op->yields, types, ntypes) < 0)
         return -1;
     close_scope(r, mark);
-    for (int k = 0; k < ninit; k++)
-        if (name_define(r, rn->v[k].s, rn->v[k].len, rn->v[k].loc, op->res[k]) < 0)
-            return -1;
-    return 0;
+    if (expect_word(r, "else") < 0 || expect(r, '{') < 0 || expect_eol(r) < 0)
+        return -1;
+    /* "} else {" shares a line: parse_terminator consumed "}" and the eol */
+    if (parse_region(r, op->alt, depth + 1, true) < 0 ||
+        parse_terminator(r, "yield", op->alt_yields, types, ntypes) < 0)
+        return -1;
+    close_scope(r, mark);
+    return define_results(r, op, rn);
+}
+
+/* %r, ... = while [(%x = v, ...) : T, ...] { ...; condition %c } do {
+ * ...; yield ... } */
+static int parse_while(Reader *r, Region *region, const DefNames *rn, Loc loc, int depth) {
+    if (depth >= MAX_LOOP_DEPTH)
+        return rerr(r, loc, MT_ERR_SYNTAX, "regions nested deeper than %d", MAX_LOOP_DEPTH);
+    Carries cs;
+    skip_space(r);
+    if (parse_carries(r, peek(r) == '(', rn, "while", loc, &cs) < 0 ||
+        expect(r, '{') < 0 || expect_eol(r) < 0)
+        return -1;
+    Op *op = op_new_while(r->f, region, loc, cs.inits, cs.n);
+    int mark = r->nnames;
+    Type i1 = type_scalar(DT_I1);
+    if (define_carries(r, op, &cs) < 0 || parse_region(r, op->alt, depth + 1, true) < 0 ||
+        parse_terminator(r, "condition", op->alt_yields, &i1, 1) < 0)
+        return -1;
+    int inner = r->nnames;
+    if (expect_word(r, "do") < 0 || expect(r, '{') < 0 || expect_eol(r) < 0)
+        return -1;
+    if (parse_region(r, op->body, depth + 1, true) < 0 ||
+        parse_terminator(r, "yield", op->yields, cs.types, cs.n) < 0)
+        return -1;
+    close_scope(r, inner);
+    close_scope(r, mark);
+    return define_results(r, op, rn);
 }
 
 static int op_code(Reader *r, const char *s, int len, Loc loc, OpCode *out) {
     for (int c = 0; c < OP_COUNT; c++)
-        if (c != OP_FOR && is_word(s, len, op_info[c].name)) {
+        if (!(op_info[c].flags & F_REGION) && is_word(s, len, op_info[c].name)) {
             *out = (OpCode)c;
             return 0;
         }
@@ -918,13 +1026,17 @@ static int parse_op(Reader *r, Region *region, int depth) {
         return -1;
     if (is_word(s, len, "for"))
         return parse_for(r, region, &rn, loc, depth);
+    if (is_word(s, len, "if"))
+        return parse_if(r, region, &rn, loc, depth);
+    if (is_word(s, len, "while"))
+        return parse_while(r, region, &rn, loc, depth);
     OpCode code = OP_COUNT;
     if (is_word(s, len, "yield"))
         return rerr(r, loc, MT_ERR_SYNTAX, "'yield' outside a loop body");
     if (op_code(r, s, len, loc, &code) < 0)
         return -1;
     const OpInfo *oi = &op_info[code];
-    bool has_result = code != OP_STORE;
+    bool has_result = op_has_result(code);
     if (!has_result && rn.n)
         return rerr(r, loc, MT_ERR_SYNTAX, "'%s' has no result", oi->name);
     if (has_result && rn.n != 1)
@@ -962,8 +1074,9 @@ static int parse_op(Reader *r, Region *region, int depth) {
     return rc;
 }
 
-/* Ops up to the closing '}' (function body) or "yield" (loop body), which
- * the caller reads. */
+/* Ops up to the closing '}' (function body) or the terminator ("yield",
+ * or "condition" ending a while's condition region), which the caller
+ * reads. */
 static int parse_region(Reader *r, Region *body, int depth, bool in_loop) {
     for (;;) {
         skip_blank_lines(r);
@@ -972,16 +1085,11 @@ static int parse_region(Reader *r, Region *body, int depth, bool in_loop) {
             return expected(r, in_loop ? "'yield'" : "'}'");
         if (ch == '}') {
             if (in_loop)
-                return expected(r, "'yield' before the loop's '}'");
+                return expected(r, "'yield' before the region's '}'");
             return 0;
         }
-        if (in_loop) {
-            const char *save = r->p;
-            bool yield = accept_word(r, "yield");
-            r->p = save;
-            if (yield)
-                return 0;
-        }
+        if (in_loop && (peek_word(r, "yield") || peek_word(r, "condition")))
+            return 0;
         if (parse_op(r, body, depth) < 0)
             return -1;
     }

@@ -33,13 +33,13 @@ static void number_value(Printer *p, ValId v) {
 static void number_region(Printer *p, const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->code == OP_FOR) {
+        if (op->code == OP_FOR)
             number_value(p, op->index);
-            for (int k = 0; k < op->nres && op->iters; k++)
-                number_value(p, op->iters[k]);
-            if (op->body)
-                number_region(p, op->body);
-        }
+        for (int k = 0; k < op->nres && op->iters; k++)
+            number_value(p, op->iters[k]);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            number_region(p, rs[k]);
         for (int k = 0; k < op->nres && op->res; k++)
             number_value(p, op->res[k]);
     }
@@ -138,6 +138,23 @@ static void begin_line(Printer *p, int depth) {
 
 static void print_region(Printer *p, const Region *r, int depth);
 
+/* A region's ops, then its terminator ("yield v, ..." or "condition c")
+ * and the closing brace. */
+static void print_block(Printer *p, const Region *r, const char *term, const ValId *vs,
+                        int n, int depth) {
+    StrBuf *sb = p->sb;
+    if (r)
+        print_region(p, r, depth + 1);
+    begin_line(p, depth + 1);
+    sb_puts(sb, term);
+    if (n && vs) {
+        sb_putc(sb, ' ');
+        print_values(p, vs, n);
+    }
+    begin_line(p, depth);
+    sb_putc(sb, '}');
+}
+
 static void print_for(Printer *p, const Op *op, int depth) {
     StrBuf *sb = p->sb;
     int ncarry = op->nres;
@@ -148,6 +165,10 @@ static void print_for(Printer *p, const Op *op, int depth) {
     }
     sb_puts(sb, "for ");
     print_value(p, op->index);
+    if (val_type(p->f, op->index).dtype != DT_I32) {
+        sb_puts(sb, " : ");
+        type_print(sb, val_type(p->f, op->index));
+    }
     sb_puts(sb, " in range(");
     print_values(p, op->args, op->nargs < 3 ? op->nargs : 3);
     sb_putc(sb, ')');
@@ -168,22 +189,72 @@ static void print_for(Printer *p, const Op *op, int depth) {
         }
     }
     sb_puts(sb, " {");
-    if (op->body)
-        print_region(p, op->body, depth + 1);
-    begin_line(p, depth + 1);
-    sb_puts(sb, "yield");
-    if (ncarry && op->yields) {
-        sb_putc(sb, ' ');
-        print_values(p, op->yields, ncarry);
-    }
+    print_block(p, op->body, "yield", op->yields, ncarry, depth);
+}
+
+/* %r, ... = if %c -> (T, ...) { then; yield ... } else { else; yield ... } */
+static void print_if(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
     begin_line(p, depth);
-    sb_putc(sb, '}');
+    if (op->nres) {
+        print_values(p, op->res, op->nres);
+        sb_puts(sb, " = ");
+    }
+    sb_puts(sb, "if ");
+    print_value(p, op->args[0]);
+    if (op->nres) {
+        sb_puts(sb, " -> (");
+        for (int k = 0; k < op->nres; k++) {
+            if (k)
+                sb_puts(sb, ", ");
+            type_print(sb, val_type(p->f, op->res[k]));
+        }
+        sb_putc(sb, ')');
+    }
+    sb_puts(sb, " {");
+    print_block(p, op->body, "yield", op->yields, op->nres, depth);
+    sb_puts(sb, " else {");
+    print_block(p, op->alt, "yield", op->alt_yields, op->nres, depth);
+}
+
+/* %r, ... = while (%x = v, ...) : T, ... { cond; condition %c } do {
+ * body; yield ... } */
+static void print_while(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
+    begin_line(p, depth);
+    if (op->nres) {
+        print_values(p, op->res, op->nres);
+        sb_puts(sb, " = ");
+    }
+    sb_puts(sb, "while");
+    if (op->nres) {
+        sb_puts(sb, " (");
+        for (int k = 0; k < op->nres; k++) {
+            if (k)
+                sb_puts(sb, ", ");
+            print_value(p, op->iters[k]);
+            sb_puts(sb, " = ");
+            print_value(p, op->args[k]);
+        }
+        sb_puts(sb, ") : ");
+        for (int k = 0; k < op->nres; k++) {
+            if (k)
+                sb_puts(sb, ", ");
+            type_print(sb, val_type(p->f, op->iters[k]));
+        }
+    }
+    sb_puts(sb, " {");
+    print_block(p, op->alt, "condition", op->alt_yields, 1, depth);
+    sb_puts(sb, " do {");
+    print_block(p, op->body, "yield", op->yields, op->nres, depth);
 }
 
 static void print_op(Printer *p, const Op *op, int depth) {
     StrBuf *sb = p->sb;
-    if (op->code == OP_FOR) {
-        print_for(p, op, depth);
+    if (op->code == OP_FOR || op->code == OP_IF || op->code == OP_WHILE) {
+        (op->code == OP_FOR  ? print_for
+         : op->code == OP_IF ? print_if
+                             : print_while)(p, op, depth);
         return;
     }
     begin_line(p, depth);

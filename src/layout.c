@@ -82,6 +82,14 @@ static bool is_elementwise(int code) {
     return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY;
 }
 
+/* Where a region op's carried inputs start among its operands (for: after
+ * start, stop and step; while: at 0); -1 for an if, which has none. */
+static int first_carry(const Op *op) {
+    return op->code == OP_FOR ? 3 : op->code == OP_WHILE ? 0 : -1;
+}
+
+static bool is_region_op(const Op *op) { return op_info[op->code].flags & F_REGION; }
+
 static int walk(Assign *a, Region *r) {
     Func *f = a->f;
     for (int i = 0; i < r->nops; i++) {
@@ -92,17 +100,26 @@ static int walk(Assign *a, Region *r) {
         for (int k = 0; k < op->nargs; k++)
             if (op->args[k] && check_value(f, op->args[k], op->loc) < 0)
                 return -1;
-        if (op->code == OP_FOR) {
+        if (is_region_op(op)) {
+            /* a result, its carried argument, its input and what every
+             * region yields for it share one layout */
+            int first = first_carry(op);
             for (int k = 0; k < op->nres; k++) {
                 if (!val_type(f, op->res[k]).rank)
                     continue;
-                unite(a, op->res[k], op->iters[k]);
-                unite(a, op->res[k], op->args[3 + k]);
+                if (op->iters)
+                    unite(a, op->res[k], op->iters[k]);
+                if (first >= 0)
+                    unite(a, op->res[k], op->args[first + k]);
                 if (op->yields[k])
                     unite(a, op->res[k], op->yields[k]);
+                if (op->code == OP_IF && op->alt_yields[k])
+                    unite(a, op->res[k], op->alt_yields[k]);
             }
-            if (walk(a, op->body) < 0)
-                return -1;
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                if (walk(a, rs[k]) < 0)
+                    return -1;
             continue;
         }
         if (op->code == OP_EXPAND_DIMS) {
@@ -335,7 +352,8 @@ static ValId reference(Func *f, const Op *op) {
     switch (op->code) {
     case OP_STORE:
         return val_type(f, op->args[0]).rank ? op->args[0] : 0;
-    case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR: case OP_CONVERT_LAYOUT:
+    case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR: case OP_IF: case OP_WHILE:
+    case OP_CONVERT_LAYOUT:
         return 0;
     default:
         return op->nres && val_type(f, op->res[0]).rank ? op->res[0] : 0;
@@ -344,23 +362,31 @@ static ValId reference(Func *f, const Op *op) {
 
 static int convert_region(Func *f, Region *r);
 
+/* The n yields ys of region r, converted at its end to the layouts of
+ * the op's results (the carried values, for a loop). */
+static void convert_yields(Func *f, Op *op, Region *r, ValId *ys, int n) {
+    Conv in = {f, r->ops, r->nops, r->cap};
+    for (int k = 0; k < n; k++)
+        ys[k] = converted(&in, ys[k], op->res[k], NULL, op->loc);
+    r->ops = in.out;
+    r->nops = in.nout;
+    r->cap = in.capout;
+}
+
 static int convert_op(Conv *cv, Op *op) {
     Func *f = cv->f;
-    if (op->code == OP_FOR) {
-        for (int k = 0; k < op->nres; k++)
-            op->args[3 + k] = converted(cv, op->args[3 + k], op->res[k], NULL,
-                                        op->loc);
-        if (convert_region(f, op->body) < 0)
-            return -1;
-        /* the yields are read against the carried values at the end of
-         * the body */
-        Conv in = {f, op->body->ops, op->body->nops, op->body->cap};
-        for (int k = 0; k < op->nres; k++)
-            op->yields[k] = converted(&in, op->yields[k], op->res[k], NULL,
-                                      op->loc);
-        op->body->ops = in.out;
-        op->body->nops = in.nout;
-        op->body->cap = in.capout;
+    if (is_region_op(op)) {
+        int first = first_carry(op);
+        for (int k = 0; first >= 0 && k < op->nres; k++)
+            op->args[first + k] = converted(cv, op->args[first + k], op->res[k], NULL,
+                                            op->loc);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (convert_region(f, rs[k]) < 0)
+                return -1;
+        convert_yields(f, op, op->body, op->yields, op->nres);
+        if (op->code == OP_IF)
+            convert_yields(f, op, op->alt, op->alt_yields, op->nres);
         return 0;
     }
     ValId ref = reference(f, op);
@@ -403,8 +429,10 @@ static int convert_region(Func *f, Region *r) {
 static int reduce_layouts(Func *f, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
-        if (op->body && reduce_layouts(f, op->body) < 0)
-            return -1;
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (reduce_layouts(f, rs[k]) < 0)
+                return -1;
         if ((op->code != OP_SUM && op->code != OP_MAX && op->code != OP_MIN) ||
             val_type(f, op->args[0]).rank != 2)
             continue;

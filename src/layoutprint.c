@@ -30,12 +30,13 @@ static void number(Numbering *n, ValId v) {
 static void number_region(Numbering *n, const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->code == OP_FOR) {
+        if (op->code == OP_FOR)
             number(n, op->index);
-            for (int k = 0; k < op->nres; k++)
-                number(n, op->iters[k]);
-            number_region(n, op->body);
-        }
+        for (int k = 0; k < op->nres && op->iters; k++)
+            number(n, op->iters[k]);
+        Region *rs[2];
+        for (int k = 0, nr = op_regions(op, rs); k < nr; k++)
+            number_region(n, rs[k]);
         for (int k = 0; k < op->nres; k++)
             number(n, op->res[k]);
     }
@@ -90,8 +91,9 @@ static void print_dots(StrBuf *sb, Func *f, const Numbering *n,
                        const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->body)
-            print_dots(sb, f, n, op->body);
+        Region *rs[2];
+        for (int k = 0, nr = op_regions(op, rs); k < nr; k++)
+            print_dots(sb, f, n, rs[k]);
         const DotPlan *p = op->plan;
         if (op->code != OP_DOT || !p)
             continue;

@@ -433,7 +433,8 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST,
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_IF,
+    R_WHILE, R_EFFECT0,
     R_ATOMIC, /* tlatomic.c */
     R_COUNT
 };
@@ -514,11 +515,17 @@ struct Op {
     ValId *res;        /* results (one, none for store, one per carry for for) */
     int nres;
     int64_t attr[2];
-    /* for only */
-    Region *body;
-    ValId index;       /* loop induction variable (i32) */
-    ValId *iters;      /* nres carried arguments visible in the body */
-    ValId *yields;     /* nres values yielded at the end of the body */
+    /* region ops (for, if, while; op_regions lists an op's regions) */
+    Region *body;      /* for, while: the loop body; if: the then branch */
+    Region *alt;       /* if: the else branch; while: the condition, run
+                          before each iteration */
+    ValId index;       /* for: the induction variable (i32 or i64) */
+    ValId *iters;      /* for, while: nres carried arguments, visible in
+                          every region of the op */
+    ValId *yields;     /* nres values yielded at the end of body */
+    ValId *alt_yields; /* if: nres values yielded at the end of alt;
+                          while: [0] is alt's i1 condition (the loop ends
+                          when it is false; the results are the iters) */
     struct DotPlan *plan; /* dotplan.c: for and dot ops */
 };
 
@@ -565,10 +572,19 @@ bool val_is_const(Func *f, ValId v);
  * caller (elab.c, passes) computes types with the rules of verify.c. */
 Op *op_new(Func *f, Region *r, OpCode code, Loc loc, Type rtype,
            const ValId *args, int nargs);
-/* Creates a for op in r with ncarry carried values: allocates index,
- * iters and results (types of inits) and an empty body. */
+/* Creates a for op in r with ncarry carried values: allocates index (of
+ * start's type), iters and results (types of inits) and an empty body. */
 Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
                ValId step, const ValId *inits, int ncarry);
+/* An if op on the scalar i1 cond with empty then (body) and else (alt)
+ * regions and nres results of the given types, yields to be filled. */
+Op *op_new_if(Func *f, Region *r, Loc loc, ValId cond, const Type *types, int nres);
+/* A while op carrying ncarry values (iters and results of the types of
+ * inits) with empty condition (alt) and body regions. */
+Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry);
+/* The regions of op in the order they run (while: condition, body; if:
+ * then, else); returns how many (0 for an op without regions). */
+int op_regions(const Op *op, Region *out[2]);
 void region_push(Func *f, Region *r, Op *op);
 
 /* Textual IR in the original's syntax (see docs/ir.md).  Values are
@@ -644,6 +660,9 @@ int ir_verify(Func *f);
  * be NULL (all zero).  Errors: status MT_ERR_TYPE at loc. */
 int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
                   const int64_t attr[2], Type *out);
+/* Whether an op without regions defines a result (store and barrier do
+ * not), by its type rule. */
+bool op_has_result(OpCode code);
 
 /* ---------------------------------------------------------------- opt.c */
 
@@ -995,6 +1014,9 @@ typedef struct Elab {
     int const_eval;   /* > 0: evaluating a module constant, no ops allowed */
     bool returned;
     CV retval;
+    struct Segment *cont; /* elab.c: the statements still to run, innermost
+                             block first (a runtime if with a return runs
+                             them inside its branches) */
     CV *const_vals;   /* per TopConst */
     uint8_t *const_state; /* 0 new, 1 evaluating, 2 done */
 } Elab;
@@ -1013,7 +1035,7 @@ typedef struct Args {
 /* The bounds of a range(), tl.range() or tl.static_range() loop header. */
 typedef struct RangeArgs {
     CV start, stop, step;
-    Loc start_loc, stop_loc;
+    Loc start_loc, stop_loc, step_loc;
 } RangeArgs;
 
 static inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
@@ -1145,6 +1167,8 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+int h_effect(Elab *E, Call *c, CV *out);
+int h_assume(Elab *E, Call *c, CV *out);
 /* tlatomic.c: the tl.atomic_* builtins.  An atomic op's attr[0] is its
  * memory order, sem * MEM_NSCOPES + scope (printed "acq_rel_gpu"). */
 typedef enum MemSem { SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, MEM_NSEMS } MemSem;

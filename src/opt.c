@@ -65,6 +65,13 @@ static void rewrite_args(const Opt *o, Op *op) {
 static void rewrite_yields(const Opt *o, Op *op) {
     for (int k = 0; k < op->nres && op->yields; k++)
         op->yields[k] = resolve(o, op->yields[k]);
+    int nalt = op->code == OP_IF ? op->nres : op->code == OP_WHILE;
+    for (int k = 0; k < nalt && op->alt_yields; k++)
+        op->alt_yields[k] = resolve(o, op->alt_yields[k]);
+}
+
+static bool is_region_op(const Op *op) {
+    return op->code < OP_COUNT && (op_info[op->code].flags & F_REGION);
 }
 
 static void replace(Opt *o, ValId from, ValId to) {
@@ -171,9 +178,10 @@ static void fold_region(Opt *o, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         rewrite_args(o, op);
-        if (op->code == OP_FOR) {
-            if (op->body)
-                fold_region(o, op->body);
+        if (is_region_op(op)) {
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                fold_region(o, rs[k]);
             rewrite_yields(o, op);
         } else {
             ValId rep = fold_op(o->f, op);
@@ -243,16 +251,18 @@ static bool cse_equal(Func *f, const Op *a, const Op *b) {
 }
 
 static bool cse_candidate(const Op *op) {
-    return op->code < OP_COUNT && op->code != OP_FOR &&
+    return op->code < OP_COUNT && !is_region_op(op) &&
            (op_info[op->code].flags & F_PURE) && op->nres == 1 &&
            op->nargs <= 3;
 }
 
 static int count_ops(const Region *r) {
     int n = r->nops;
-    for (int i = 0; i < r->nops; i++)
-        if (r->ops[i]->body)
-            n += count_ops(r->ops[i]->body);
+    for (int i = 0; i < r->nops; i++) {
+        Region *rs[2];
+        for (int k = 0, nr = op_regions(r->ops[i], rs); k < nr; k++)
+            n += count_ops(rs[k]);
+    }
     return n;
 }
 
@@ -263,9 +273,12 @@ static void cse_region(Opt *o, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         rewrite_args(o, op);
-        if (op->code == OP_FOR) {
-            if (op->body)
-                cse_region(o, op->body);
+        if (is_region_op(op)) {
+            /* each region is its own scope: a then branch's values do
+             * not dominate the else branch */
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                cse_region(o, rs[k]);
             rewrite_yields(o, op);
         } else if (cse_candidate(op)) {
             uint64_t h = cse_hash(f, op);
@@ -313,9 +326,11 @@ int pass_cse(Func *f) {
 static bool region_has_effect(const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->code == OP_FOR) {
-            if (op->body && region_has_effect(op->body))
-                return true;
+        if (is_region_op(op)) {
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                if (region_has_effect(rs[k]))
+                    return true;
         } else if (op->code >= OP_COUNT ||
                    (op_info[op->code].flags & F_EFFECT) ||
                    !(op_info[op->code].flags & (F_PURE | F_READ))) {
@@ -344,8 +359,13 @@ static bool any_result_live(const Opt *o, const Op *op) {
 }
 
 static bool op_needed(const Opt *o, const Op *op) {
-    if (op->code == OP_FOR)
-        return any_result_live(o, op) || (op->body && region_has_effect(op->body));
+    if (is_region_op(op)) {
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (region_has_effect(rs[k]))
+                return true;
+        return any_result_live(o, op);
+    }
     if (op->code >= OP_COUNT)
         return true;
     int fl = op_info[op->code].flags;
@@ -355,9 +375,16 @@ static bool op_needed(const Opt *o, const Op *op) {
 }
 
 /* A carried value matters when the loop's result is used or the body uses
- * the carried argument in something that is itself needed. */
+ * the carried argument in something that is itself needed; an if's result
+ * when it is used. */
 static bool carry_live(const Opt *o, const Op *op, int k) {
-    return is_live(o, op->res[k]) || is_live(o, op->iters[k]);
+    return is_live(o, op->res[k]) || (op->iters && is_live(o, op->iters[k]));
+}
+
+/* Where a region op's carried inputs start among its operands (for:
+ * after start, stop, step; while: at 0); an if has none. */
+static int first_carry(const Op *op) {
+    return op->code == OP_FOR ? 3 : op->code == OP_WHILE ? 0 : op->nargs;
 }
 
 static void mark_region(Opt *o, const Region *r) {
@@ -365,21 +392,28 @@ static void mark_region(Opt *o, const Region *r) {
         const Op *op = r->ops[i];
         if (!op_needed(o, op))
             continue;
-        if (op->code != OP_FOR) {
+        if (!is_region_op(op)) {
             for (int a = 0; a < op->nargs; a++)
                 mark(o, op->args[a]);
             continue;
         }
-        for (int a = 0; a < 3 && a < op->nargs; a++)
+        int first = first_carry(op);
+        for (int a = 0; a < first && a < op->nargs; a++)
             mark(o, op->args[a]);
+        if (op->code == OP_WHILE)
+            mark(o, op->alt_yields[0]);
         for (int k = 0; k < op->nres; k++) {
             if (carry_live(o, op, k)) {
                 mark(o, op->yields[k]);
-                mark(o, op->args[3 + k]);
+                if (op->code == OP_IF)
+                    mark(o, op->alt_yields[k]);
+                else
+                    mark(o, op->args[first + k]);
             }
         }
-        if (op->body)
-            mark_region(o, op->body);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            mark_region(o, rs[k]);
     }
 }
 
@@ -389,21 +423,27 @@ static void sweep_region(Opt *o, Region *r) {
         Op *op = r->ops[i];
         if (!op_needed(o, op))
             continue;
-        if (op->code == OP_FOR) {
-            int n = 0;
+        if (is_region_op(op)) {
+            int n = 0, first = first_carry(op);
             for (int k = 0; k < op->nres; k++) {
                 if (!carry_live(o, op, k))
                     continue;
-                op->args[3 + n] = op->args[3 + k];
-                op->iters[n] = op->iters[k];
+                if (op->iters) {
+                    op->args[first + n] = op->args[first + k];
+                    op->iters[n] = op->iters[k];
+                }
+                if (op->code == OP_IF)
+                    op->alt_yields[n] = op->alt_yields[k];
                 op->yields[n] = op->yields[k];
                 op->res[n] = op->res[k];
                 n++;
             }
             op->nres = n;
-            op->nargs = 3 + n;
-            if (op->body)
-                sweep_region(o, op->body);
+            if (op->iters)
+                op->nargs = first + n;
+            Region *rs[2];
+            for (int k = 0, nr = op_regions(op, rs); k < nr; k++)
+                sweep_region(o, rs[k]);
         }
         r->ops[w++] = op;
     }

@@ -76,8 +76,10 @@ static int check_elems_per_thread(Func *f, Region *r) {
                 return -1;
             }
         }
-        if (op->body && check_elems_per_thread(f, op->body) < 0)
-            return -1;
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (check_elems_per_thread(f, rs[k]) < 0)
+                return -1;
     }
     return 0;
 }

@@ -94,8 +94,13 @@ static void plan_region(Planner *pl, const Region *r) {
         const Op *op = r->ops[i];
         switch (op->code) {
         case OP_FOR:
-            plan_region(pl, op->body);
+        case OP_IF:
+        case OP_WHILE: {
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                plan_region(pl, rs[k]);
             break;
+        }
         case OP_CONVERT_LAYOUT:
             if (op->attr[0] == CONVERT_SHARED) {
                 Type t = val_type(f, op->args[0]);

@@ -483,6 +483,25 @@ int h_static_assert(Elab *E, Call *c, CV *out) {
     return elab_err(E, c->loc, MT_ERR_TYPE, "static assertion failed");
 }
 
+/* The row's op: an effect without operands or result (debug_barrier). */
+int h_effect(Elab *E, Call *c, CV *out) {
+    return elab_emit(E, c->b->op, c->loc, NULL, 0, 0, 0, NULL);
+}
+
+/* tl.assume and tl.device_assert outside debug mode: the condition is
+ * evaluated (its errors are reported) and nothing is emitted.  Triton
+ * drops device_assert the same way unless debug is on. */
+int h_assume(Elab *E, Call *c, CV *out) {
+    CV v = c->a[0];
+    if (v.kind != CV_TENSOR && !cv_is_num(v))
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() condition must be a tensor or a "
+                        "number, got %s", c->b->display, cv_kind_name(E, v));
+    if (c->have[1] && c->a[1].kind != CV_NONE && c->a[1].kind != CV_STR)
+        return elab_err(E, c->locs[1], MT_ERR_TYPE, "%s() msg must be a string",
+                        c->b->display);
+    return 0;
+}
+
 /* range headers are bound by bind_range in a for loop, never called. */
 int h_loop_only(Elab *E, Call *c, CV *out) {
     return elab_err(E, c->loc, MT_ERR_UNSUPPORTED, "%s() can only be used in a for loop",

@@ -387,6 +387,12 @@ static int rule_load(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* an effect of the program as a whole, without operands or result */
+static int rule_effect0(const RuleIn *in, Type *out, char *msg) {
+    *out = type_scalar(DT_VOID);
+    return 0;
+}
+
 static int rule_store(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, v = in->b, r;
     if (!a.is_ptr)
@@ -467,8 +473,10 @@ static int rule_convert(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* for, if, while: their regions are checked by the verifier (verify_for,
+ * verify_if, verify_while), never inferred from operands */
 static int rule_loop(const RuleIn *in, Type *out, char *msg) {
-    return fail(msg, "for loops are checked by the verifier");
+    return fail(msg, "%s ops are checked by the verifier", in->oi->name);
 }
 
 /* Atomics (tlatomic.c): a pointer and operands of its pointee type (cas:
@@ -521,8 +529,14 @@ static const struct {
     [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
     [R_CONVERT] = {rule_convert, false, 1},
     [R_BITCAST] = {rule_bitcast, true, 1},
+    [R_IF] = {rule_loop, false, -1},      [R_WHILE] = {rule_loop, false, -1},
+    [R_EFFECT0] = {rule_effect0, false, 0},
     [R_ATOMIC] = {rule_atomic, false, 1},
 };
+
+bool op_has_result(OpCode code) {
+    return code < OP_COUNT && rules[op_info[code].rule].nres != 0;
+}
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
                  const int64_t attr[2], Type *out, char *msg) {
@@ -530,7 +544,7 @@ static int infer(Func *f, int code, const ValId *args, int nargs,
         return fail(msg, "unsupported operation");
     const OpInfo *oi = &op_info[code];
     if (oi->flags & F_REGION)
-        return fail(msg, "for loops are checked by the verifier");
+        return fail(msg, "%s ops are checked by the verifier", oi->name);
     if (nargs != oi->nargs)
         return fail(msg, "expected %d operands, got %d", oi->nargs, nargs);
     for (int i = 0; i < nargs; i++) {
@@ -603,89 +617,165 @@ static void define(Verifier *v, uint8_t *scope, ValId id) {
 
 static int verify_region(Verifier *v, const Region *r, uint8_t *scope);
 
-static int verify_for(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+/* A copy of scope for a nested region: what the region defines is not
+ * visible after it. */
+static uint8_t *inner_scope(Verifier *v, const uint8_t *scope) {
+    uint8_t *inner = arena_alloc(v->f->arena, (size_t)v->f->nvals);
+    if (inner)
+        memcpy(inner, scope, (size_t)v->f->nvals);
+    return inner;
+}
+
+/* Region r checked in `inner`, then its n yields against the types of
+ * `like` (the op's carried args or results). */
+static int verify_yields(Verifier *v, const Op *op, int idx, const Region *r,
+                         uint8_t *inner, const ValId *ys, const ValId *like, int n) {
     Func *f = v->f;
-    static const char *const what[3] = {"start", "stop", "step"};
-    if (op->nargs < 3)
-        return vfail(v, op, idx, "expected at least 3 operands, got %d",
-                     op->nargs);
-    int n = op->nres;
-    for (int i = 0; i < 3; i++) {
-        ValId a = op->args[i];
-        if (!defined(v, scope, a))
-            return vfail(v, op, idx, "loop %s %%%d used before definition",
-                         what[i], (int)a);
-        Type t = val_type(f, a);
-        if (!type_eq(t, type_scalar(DT_I32)))
-            return vfail(v, op, idx, "loop %s must be scalar i32, got %s",
-                         what[i], tt(t).s);
+    if (n > 0 && !ys)
+        return vfail(v, op, idx, "mismatched yields/results");
+    if (verify_region(v, r, inner) < 0)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        ValId y = ys[k];
+        if (!defined(v, inner, y))
+            return vfail(v, op, idx, "yield %%%d used before definition", (int)y);
+        Type ty = val_type(f, y), ti = val_type(f, like[k]);
+        if (!type_eq(ty, ti))
+            return vfail(v, op, idx, "yield expected %s, got %s", tt(ti).s, tt(ty).s);
     }
-    if (!in_range(v, op->index) ||
-        !type_eq(val_type(f, op->index), type_scalar(DT_I32)))
-        return vfail(v, op, idx, "loop index must be i32, got %s",
-                     in_range(v, op->index) ? tt(val_type(f, op->index)).s
-                                            : "none");
-    if (!val_is_const(f, op->args[2]))
-        return vfail(v, op, idx, "loop step must be a constant integer");
-    if (f->vals[op->args[2]].c.i <= 0)
-        return vfail(v, op, idx, "loop step must be positive");
+    return 0;
+}
+
+/* The op's n results, of the types of `like`, defined in scope. */
+static int define_results(Verifier *v, const Op *op, int idx, uint8_t *scope,
+                          const ValId *like, int n) {
+    Func *f = v->f;
+    if (n > 0 && !op->res)
+        return vfail(v, op, idx, "mismatched yields/results");
+    for (int k = 0; k < n; k++) {
+        ValId res = op->res[k];
+        Type ty = val_type(f, like[k]);
+        if (!in_range(v, res) || !type_eq(val_type(f, res), ty))
+            return vfail(v, op, idx, "result expected %s, got %s", tt(ty).s,
+                         in_range(v, res) ? tt(val_type(f, res)).s : "none");
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of result %%%d", (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
+/* Carried inputs args[first..] and the op's iters, defined in inner. */
+static int define_carries(Verifier *v, const Op *op, int idx, const uint8_t *scope,
+                          uint8_t *inner, int first) {
+    Func *f = v->f;
+    int n = op->nres;
     if (n < 0 || (n > 0 && !op->iters))
         return vfail(v, op, idx, "mismatched carried inputs/args");
-    if (n > 0 && (!op->yields || !op->res))
-        return vfail(v, op, idx, "mismatched yields/results");
-    if (op->nargs - 3 != n)
+    if (op->nargs - first != n)
         return vfail(v, op, idx, "mismatched carried inputs/results");
-    if (!op->body)
-        return vfail(v, op, idx, "loop has no body");
-    if (!fresh(v, op->index))
-        return vfail(v, op, idx, "duplicate definition of loop index %%%d",
-                     (int)op->index);
     for (int k = 0; k < n; k++) {
-        ValId init = op->args[3 + k], it = op->iters[k];
+        ValId init = op->args[first + k], it = op->iters[k];
         if (!defined(v, scope, init))
-            return vfail(v, op, idx, "carried input %%%d used before definition",
-                         (int)init);
+            return vfail(v, op, idx, "carried input %%%d used before definition", (int)init);
         if (!in_range(v, it) || !type_eq(val_type(f, it), val_type(f, init)))
             return vfail(v, op, idx, "carried arg expected %s, got %s",
                          tt(val_type(f, init)).s,
                          in_range(v, it) ? tt(val_type(f, it)).s : "none");
-    }
-    uint8_t *inner = arena_alloc(f->arena, (size_t)f->nvals);
-    if (!inner)
-        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
-    memcpy(inner, scope, (size_t)f->nvals);
-    define(v, inner, op->index);
-    for (int k = 0; k < n; k++) {
-        if (!fresh(v, op->iters[k]))
-            return vfail(v, op, idx,
-                         "duplicate definition of carried argument %%%d",
-                         (int)op->iters[k]);
-        define(v, inner, op->iters[k]);
-    }
-    if (verify_region(v, op->body, inner) < 0)
-        return -1;
-    for (int k = 0; k < n; k++) {
-        ValId y = op->yields[k];
-        if (!defined(v, inner, y))
-            return vfail(v, op, idx, "yield %%%d used before definition",
-                         (int)y);
-        Type ty = val_type(f, y), ti = val_type(f, op->iters[k]);
-        if (!type_eq(ty, ti))
-            return vfail(v, op, idx, "yield expected %s, got %s", tt(ti).s,
-                         tt(ty).s);
-    }
-    for (int k = 0; k < n; k++) {
-        ValId res = op->res[k];
-        Type ty = val_type(f, op->yields[k]);
-        if (!in_range(v, res) || !type_eq(val_type(f, res), ty))
-            return vfail(v, op, idx, "loop result expected %s, got %s", tt(ty).s,
-                         in_range(v, res) ? tt(val_type(f, res)).s : "none");
-        if (!fresh(v, res))
-            return vfail(v, op, idx, "duplicate definition of loop result %%%d",
-                         (int)res);
-        define(v, scope, res);
+        if (!fresh(v, it))
+            return vfail(v, op, idx, "duplicate definition of carried argument %%%d", (int)it);
+        define(v, inner, it);
     }
     return 0;
+}
+
+/* for: start, stop and step of one integer type (i32 or i64, Triton's
+ * promotion of the three), the index of that type, a constant step
+ * positive (the elaborator turns a negative one around). */
+static int verify_for(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    static const char *const what[3] = {"start", "stop", "step"};
+    if (op->nargs < 3)
+        return vfail(v, op, idx, "expected at least 3 operands, got %d", op->nargs);
+    Type it = in_range(v, op->index) ? val_type(f, op->index) : type_scalar(DT_VOID);
+    if (!type_eq(it, type_scalar(DT_I32)) && !type_eq(it, type_scalar(DT_I64)))
+        return vfail(v, op, idx, "loop index must be i32 or i64, got %s",
+                     in_range(v, op->index) ? tt(it).s : "none");
+    for (int i = 0; i < 3; i++) {
+        ValId a = op->args[i];
+        if (!defined(v, scope, a))
+            return vfail(v, op, idx, "loop %s %%%d used before definition", what[i], (int)a);
+        Type t = val_type(f, a);
+        if (!type_eq(t, it))
+            return vfail(v, op, idx, "loop %s must be scalar %s, got %s", what[i], tt(it).s,
+                         tt(t).s);
+    }
+    if (val_is_const(f, op->args[2]) && f->vals[op->args[2]].c.i <= 0)
+        return vfail(v, op, idx, "loop step must be positive");
+    if (!op->body)
+        return vfail(v, op, idx, "loop has no body");
+    if (!fresh(v, op->index))
+        return vfail(v, op, idx, "duplicate definition of loop index %%%d", (int)op->index);
+    uint8_t *inner = inner_scope(v, scope);
+    if (!inner)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    define(v, inner, op->index);
+    if (define_carries(v, op, idx, scope, inner, 3) < 0 ||
+        verify_yields(v, op, idx, op->body, inner, op->yields, op->iters, op->nres) < 0)
+        return -1;
+    return define_results(v, op, idx, scope, op->iters, op->nres);
+}
+
+/* if: a scalar i1 condition; each branch sees the enclosing scope only
+ * and yields one value per result, of the result's type. */
+static int verify_if(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    if (op->nargs != 1)
+        return vfail(v, op, idx, "expected 1 operand, got %d", op->nargs);
+    if (!defined(v, scope, op->args[0]))
+        return vfail(v, op, idx, "%%%d used before definition", (int)op->args[0]);
+    if (!type_eq(val_type(f, op->args[0]), type_scalar(DT_I1)))
+        return vfail(v, op, idx, "if condition must be scalar bool, got %s",
+                     tt(val_type(f, op->args[0])).s);
+    if (!op->body || !op->alt || (op->nres > 0 && !op->res))
+        return vfail(v, op, idx, "if needs a then and an else region");
+    for (int k = 0; k < op->nres; k++)
+        if (!in_range(v, op->res[k]))
+            return vfail(v, op, idx, "invalid result %%%d", (int)op->res[k]);
+    uint8_t *then_scope = inner_scope(v, scope), *else_scope = inner_scope(v, scope);
+    if (!then_scope || !else_scope)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    if (verify_yields(v, op, idx, op->body, then_scope, op->yields, op->res, op->nres) < 0 ||
+        verify_yields(v, op, idx, op->alt, else_scope, op->alt_yields, op->res, op->nres) < 0)
+        return -1;
+    return define_results(v, op, idx, scope, op->res, op->nres);
+}
+
+/* while: the condition region (alt) and the body both see the carried
+ * args; alt yields the scalar i1 condition, body the next carried values. */
+static int verify_while(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    if (!op->body || !op->alt || !op->alt_yields)
+        return vfail(v, op, idx, "while needs a condition and a body region");
+    uint8_t *inner = inner_scope(v, scope);
+    if (!inner)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    if (define_carries(v, op, idx, scope, inner, 0) < 0)
+        return -1;
+    uint8_t *body_scope = inner_scope(v, inner);
+    if (!body_scope)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    if (verify_region(v, op->alt, inner) < 0)
+        return -1;
+    ValId c = op->alt_yields[0];
+    if (!defined(v, inner, c))
+        return vfail(v, op, idx, "while condition %%%d used before definition", (int)c);
+    if (!type_eq(val_type(f, c), type_scalar(DT_I1)))
+        return vfail(v, op, idx, "while condition must be scalar bool, got %s",
+                     tt(val_type(f, c)).s);
+    if (verify_yields(v, op, idx, op->body, body_scope, op->yields, op->iters, op->nres) < 0)
+        return -1;
+    return define_results(v, op, idx, scope, op->iters, op->nres);
 }
 
 static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
@@ -694,7 +784,9 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
         return vfail(v, op, idx, "unsupported operation");
     const OpInfo *oi = &op_info[op->code];
     if (oi->flags & F_REGION)
-        return verify_for(v, op, idx, scope);
+        return oi->rule == R_IF      ? verify_if(v, op, idx, scope)
+               : oi->rule == R_WHILE ? verify_while(v, op, idx, scope)
+                                     : verify_for(v, op, idx, scope);
     if (op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);

@@ -836,7 +836,9 @@ static void test_run_dot(void **state) {
  * line with the condition "< K; ", and the closing brace at the loop's
  * indentation). */
 static int loop_barriers(const char *s) {
-    const char *start = strstr(s, " < K; ");
+    const char *start = strstr(s, " < K; "); /* step 1 or a staged loop */
+    if (!start)
+        start = strstr(s, "for (unsigned mt_k"); /* a trip-counted loop */
     if (!start)
         return -1;
     const char *body = strchr(start, '\n');

@@ -595,13 +595,26 @@ static void test_verify_loop_rules(void **state) {
     f = new_func(c);
     zero = const_int(f, DT_I32, 0);
     n = func_add_param(f, "n", sc(DT_I32));
-    simple_loop(f, zero, n, n);
-    expect_verify(c, f, "op #0 'for': loop step must be a constant integer");
+    simple_loop(f, zero, n, const_int(f, DT_I64, 1));
+    expect_verify(c, f, "op #0 'for': loop step must be scalar i32, got i64");
 
     f = new_func(c);
     n = func_add_param(f, "n", sc(DT_I32));
     simple_loop(f, const_f32(f, 0), n, const_int(f, DT_I32, 1));
-    expect_verify(c, f, "op #0 'for': loop start must be scalar i32, got f32");
+    expect_verify(c, f, "op #0 'for': loop index must be i32 or i64, got f32");
+
+    /* if on a non-bool, while whose condition is not bool */
+    f = new_func(c);
+    n = func_add_param(f, "n", sc(DT_I32));
+    op_new_if(f, &f->body, L1, n, NULL, 0);
+    expect_verify(c, f, "op #0 'if': if condition must be scalar bool, got i32");
+
+    f = new_func(c);
+    n = func_add_param(f, "n", sc(DT_I32));
+    Op *w = op_new_while(f, &f->body, L1, &n, 1);
+    w->alt_yields[0] = w->iters[0];
+    w->yields[0] = w->iters[0];
+    expect_verify(c, f, "op #0 'while': while condition must be scalar bool, got i32");
 
     /* carried type change: the yield is a block */
     f = new_func(c);
@@ -663,7 +676,7 @@ static void test_verify_loop_rules(void **state) {
     loop = simple_loop(f, const_int(f, DT_I32, 0), const_int(f, DT_I32, 2),
                        const_int(f, DT_I32, 1));
     f->vals[loop->res[0]].type = sc(DT_I32);
-    expect_verify(c, f, "op #0 'for': loop result expected f32, got i32");
+    expect_verify(c, f, "op #0 'for': result expected f32, got i32");
 
     /* carried input defined only later */
     f = new_func(c);

@@ -196,8 +196,9 @@ static void test_round_trip_lit_ssa(void **state) {
 static void mark_ops(const Region *r, bool *seen) {
     for (int i = 0; i < r->nops; i++) {
         seen[r->ops[i]->code] = true;
-        if (r->ops[i]->body)
-            mark_ops(r->ops[i]->body, seen);
+        Region *rs[2];
+        for (int k = 0, n = op_regions(r->ops[i], rs); k < n; k++)
+            mark_ops(rs[k], seen);
     }
 }
 
@@ -452,9 +453,9 @@ static void test_reader_errors(void **state) {
         {"  %r = for %i in range(0, n, 1) iter_args(%a = 0) : i32, f32 {\n",
          "t.ir:2:8: error: 1 carried values but 2 types", MT_ERR_SYNTAX},
         {"  %r = for %i in range(0, n, 1) iter_args(%a = 0) : i32 {\n    yield\n  }\n",
-         "t.ir:3:5: error: yield gives 0 values, the loop carries 1", MT_ERR_SYNTAX},
+         "t.ir:3:5: error: yield gives 0 values, the op expects 1", MT_ERR_SYNTAX},
         {"  for %i in range(0, n, 1) {\n  }\n",
-         "t.ir:3:3: error: expected 'yield' before the loop's '}', got '}'", MT_ERR_SYNTAX},
+         "t.ir:3:3: error: expected 'yield' before the region's '}', got '}'", MT_ERR_SYNTAX},
         {"  for %i in range(0, none, 1) {\n    yield\n  }\n",
          "t.ir:2:22: error: 'none' is not a value here", MT_ERR_SYNTAX},
         {"  for %i in range(0, n) {\n", "t.ir:2:23: error: expected ',', got ')'",

@@ -7,6 +7,11 @@ static __device__ __forceinline__ int mt_atomic_add_i32_acq_rel_gpu(int *p, int 
     return mt_host_atomic_update(p, [v](int x) -> int { return (int)((unsigned)x + (unsigned)v); });
 #endif
 }
+static __device__ __forceinline__ void mt_atomic_host_sync() {
+#if !defined(__CUDA_ARCH__)
+    __syncthreads();
+#endif
+}
 static __device__ __forceinline__ unsigned short mt_atomic_add_f16_acq_rel_gpu(unsigned short *p, unsigned short v) {
 #if defined(__CUDA_ARCH__)
     unsigned short mt_v = (unsigned short)v, mt_r;
@@ -113,6 +118,7 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v10[mt_e] = (mt_b0_0 & 15);
 #line 8 "tests/golden/cuda/kernels/atomics.py"
+    mt_atomic_host_sync();
     if (threadIdx.x == 0) ((int*)mt_smem)[0] = mt_atomic_add_i32_acq_rel_gpu(counter, 1);
     __syncthreads();
     int v12 = ((int*)mt_smem)[0];
@@ -130,9 +136,11 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v16[mt_e] = (v10[0] < v12);
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16 && v16[0]) mt_atomic_add_f16_acq_rel_gpu(v13[0], v15[0]);
+    mt_atomic_host_sync();
 #line 10 "tests/golden/cuda/kernels/atomics.py"
     unsigned short* v18[1];
     #pragma unroll
@@ -142,9 +150,11 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v20[mt_e] = (*v18[0]);
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16) mt_atomic_add_bf16_relaxed_gpu(v18[0], v20[0]);
+    mt_atomic_host_sync();
 #line 11 "tests/golden/cuda/kernels/atomics.py"
     float* v22[1];
     #pragma unroll
@@ -154,6 +164,7 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v25[mt_e] = (*v22[0]);
+    mt_atomic_host_sync();
     float v26[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -178,14 +189,17 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v29[mt_e] = (*v27[0]);
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16) mt_atomic_min_u32_acq_rel_cta(v27[0], v29[0]);
+    mt_atomic_host_sync();
 #line 13 "tests/golden/cuda/kernels/atomics.py"
     long long* v31[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v31[mt_e] = (q + v10[0]);
+    mt_atomic_host_sync();
     long long v34[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -199,6 +213,7 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
         v34[mt_e] = ((long long*)mt_smem)[(mt_b0_0 & 15)];
     __syncthreads();
 #line 14 "tests/golden/cuda/kernels/atomics.py"
+    mt_atomic_host_sync();
     long long v36[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
@@ -212,27 +227,34 @@ extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict
         v36[mt_e] = ((long long*)mt_smem)[(mt_b0_0 & 15)];
     __syncthreads();
 #line 15 "tests/golden/cuda/kernels/atomics.py"
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16) mt_atomic_xor_i64_acq_rel_gpu(v31[0], v36[0]);
+    mt_atomic_host_sync();
 #line 16 "tests/golden/cuda/kernels/atomics.py"
     double* v39[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v39[mt_e] = (d + v10[0]);
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16) mt_atomic_xchg_f64_acq_rel_gpu(v39[0], __longlong_as_double(4609434218613702656LL));
+    mt_atomic_host_sync();
 #line 17 "tests/golden/cuda/kernels/atomics.py"
     short* v43[1];
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         v43[mt_e] = (s + v10[0]);
+    mt_atomic_host_sync();
     #pragma unroll
     for (int mt_e = 0; mt_e < 1; ++mt_e)
         if (mt_b0_0 < 16) mt_atomic_cas_i16_acq_rel_gpu(v43[0], ((short)0), ((short)1));
+    mt_atomic_host_sync();
 #line 18 "tests/golden/cuda/kernels/atomics.py"
     float* v48 = (c + 1);
+    mt_atomic_host_sync();
     if (threadIdx.x == 0) ((float*)mt_smem)[0] = mt_atomic_cas_f32_acq_rel_gpu(v48, 2.0f, 3.0f);
     __syncthreads();
     float v51 = ((float*)mt_smem)[0];

@@ -45,7 +45,9 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* __restric
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v21[mt_e] = v16[(mt_e / 4) * 4 + (mt_e % 4)];
-    for (int v19 = 0; v19 < K; v19 += 16) {
+    unsigned mt_trip19 = 0 < K && 16 > 0 ? ((unsigned)K - (unsigned)0 - 1u) / (unsigned)16 + 1u : 0u;
+    for (unsigned mt_k19 = 0; mt_k19 < mt_trip19; ++mt_k19) {
+        int v19 = (int)((unsigned)0 + mt_k19 * (unsigned)16);
 #line 17 "tests/golden/cuda/kernels/matmul.py"
         int v22[4];
         #pragma unroll

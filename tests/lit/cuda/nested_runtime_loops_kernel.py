@@ -6,10 +6,10 @@
 # CHECK: int v[[PID:[0-9]+]] = (int)blockIdx.x;
 # CHECK: {{^}}#line 34 "{{.*}}nested_runtime_loops_kernel.py"
 # CHECK-NEXT: int v[[ACC:[0-9]+]] = 0;
-# CHECK-NEXT: for (int v[[I:[0-9]+]] = 0; v[[I]] < n; v[[I]] += 1) {
+# CHECK-NEXT: for (int v[[I:[0-9]+]] = 0; v[[I]] < n; ++v[[I]]) {
 # CHECK-NEXT: {{^}}#line 35 "{{.*}}nested_runtime_loops_kernel.py"
 # CHECK-NEXT: int v[[INNER:[0-9]+]] = v[[ACC]];
-# CHECK-NEXT: for (int v[[J:[0-9]+]] = 0; v[[J]] < n; v[[J]] += 1) {
+# CHECK-NEXT: for (int v[[J:[0-9]+]] = 0; v[[J]] < n; ++v[[J]]) {
 # CHECK-NEXT: {{^}}#line 36 "{{.*}}nested_runtime_loops_kernel.py"
 # CHECK-NEXT: int v[[A:[0-9]+]] = ((int)(((unsigned)v[[INNER]]) + ((unsigned)v[[PID]])));
 # CHECK-NEXT: int v[[B:[0-9]+]] = ((int)(((unsigned)v[[A]]) + ((unsigned)v[[I]])));

@@ -17,7 +17,7 @@ def swap_kernel(out, n):
     tl.store(out + 1, b)
 # CHECK: int v[[A:[0-9]+]] = 1;
 # CHECK-NEXT: int v[[B:[0-9]+]] = 2;
-# CHECK-NEXT: for (int v[[I:[0-9]+]] = 0; v[[I]] < n; v[[I]] += 1) {
+# CHECK-NEXT: for (int v[[I:[0-9]+]] = 0; v[[I]] < n; ++v[[I]]) {
 # CHECK-NEXT: int [[TA:[a-z_0-9]+]] = v[[B]];
 # CHECK-NEXT: int [[TB:[a-z_0-9]+]] = v[[A]];
 # CHECK-NEXT: v[[A]] = [[TA]];

@@ -17,7 +17,7 @@ import mytriton.language as tl
 def k_float_stop(out, x):
     for i in range(x):
         tl.store(out + i, 1.0)
-# FSTOP: {{^}}{{.*}}types.py:[[@LINE-2]]:20: error: runtime loop stop must be a scalar i32, got f32{{$}}
+# FSTOP: {{^}}{{.*}}types.py:[[@LINE-2]]:20: error: for loop stop must be a scalar integer, got f32{{$}}
 # FSTOP-NEXT: {{^}}    for i in range(x):{{$}}
 # FSTOP-NEXT: {{^}}                   ^{{$}}
 # FSTOP-NOT: {{[^[:space:]]}}
