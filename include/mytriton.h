@@ -194,6 +194,14 @@ const char *mt_kernel_name(const mt_kernel *k);
 int mt_kernel_num_warps(const mt_kernel *k);
 mt_backend mt_kernel_backend(const mt_kernel *k);
 size_t mt_kernel_shared_bytes(const mt_kernel *k);
+/* What the compiled code uses per thread: registers, local memory in
+ * bytes (spills), and the most threads per program it can run with.  On
+ * CUDA the driver reports them (cuFuncGetAttribute) for the module loaded
+ * in the current context, loading it first as a launch would; the host
+ * backend has no register file or local memory: 0, 0 and its limit of
+ * 1024 threads.  Any out pointer may be NULL. */
+mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_bytes,
+                          int *max_threads);
 
 /* Launches a grid of programs.  args[i] points at the value of runtime
  * parameter i, as for cuLaunchKernel: a pointer parameter points at a

@@ -730,14 +730,14 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
     return key;
 }
 
-/* The meta dict for a callable grid: constexpr name -> bound value. */
+/* The meta dict for a callable grid, as Triton gives it: every parameter
+ * name -> its bound value (constexprs unwrapped), so `META['BLOCK']` and
+ * `META['n_elements']` both read the call's arguments. */
 static PyObject *meta_dict(JITObject *self, Call *c) {
     PyObject *d = PyDict_New();
     if (!d)
         return NULL;
     for (int i = 0; i < self->nparams; i++) {
-        if (!self->is_const[i])
-            continue;
         PyObject *v = c->bound[i];
         PyObject *unwrapped = NULL;
         if (constexpr_cls && PyObject_TypeCheck(v, (PyTypeObject *)constexpr_cls)) {

@@ -215,6 +215,8 @@ static PyObject *jit_run(JITObject *self, PyObject *gridobj, PyObject *args, PyO
         Py_DECREF(key);
         if (ko) {
             r = launch(self, ko, &c, grid);
+            if (r) /* Triton's launch returns the compiled kernel */
+                Py_SETREF(r, Py_NewRef((PyObject *)ko));
             Py_DECREF(ko);
         }
     }

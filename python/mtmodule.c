@@ -316,11 +316,24 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Kernel.usage() -> (registers, local bytes, max threads) per thread of
+ * the compiled code (mt_kernel_usage: loads a CUDA kernel's module in the
+ * current context first). */
+static PyObject *kernel_usage(KernelObject *self, PyObject *unused) {
+    int regs, local, threads;
+    mt_status st = mt_kernel_usage(self->ctxobj->ctx, self->k, &regs, &local, &threads);
+    if (st != MT_OK)
+        return raise_status(self->ctxobj->ctx, st);
+    return Py_BuildValue("(iii)", regs, local, threads);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"stage", (PyCFunction)kernel_stage, METH_O,
      "stage(name) -> text of 'ast', 'ssa', 'ssa-opt', 'cuda', 'ptx' (str) or 'cubin' (bytes)"},
     {"launch", (PyCFunction)kernel_launch, METH_VARARGS,
      "launch(grid, args, stream=0): checked launch, args in kernel parameter order"},
+    {"usage", (PyCFunction)kernel_usage, METH_NOARGS,
+     "usage() -> (registers, local memory bytes, max threads) per thread"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef kernel_getset[] = {
@@ -339,25 +352,32 @@ PyTypeObject KernelType = {
     .tp_name = "mytriton._C.Kernel",
     .tp_basicsize = sizeof(KernelObject),
     .tp_dealloc = (destructor)kernel_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "a compiled kernel (one specialization)",
     .tp_methods = kernel_methods,
     .tp_getset = kernel_getset,
 };
 
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
- *         stages_only=False) -> Kernel
- * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda". */
+ *         stages_only=False, cls=Kernel) -> a cls
+ * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
+ * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
+ * the JIT cache holds is the one a launch returns. */
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
-                             "num_warps", "backend", "stages_only", NULL};
+                             "num_warps", "backend", "stages_only", "cls", NULL};
     const char *source, *filename, *kernel, *signature, *backend = "host";
     PyObject *globals = Py_None;
+    PyTypeObject *cls = &KernelType;
     int num_warps = 4, stages_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|Oisp", kwlist, &source, &filename,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
-                                     &stages_only))
+                                     &stages_only, &PyType_Type, &cls))
         return NULL;
+    if (!PyType_IsSubtype(cls, &KernelType)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
+        return NULL;
+    }
     mt_backend be;
     if (!strcmp(backend, "host") || !strcmp(backend, "cpu"))
         be = MT_BACKEND_HOST;
@@ -410,7 +430,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     Py_XDECREF(gfast);
     if (st != MT_OK)
         return raise_status(ctx, st);
-    KernelObject *ko = PyObject_New(KernelObject, &KernelType);
+    KernelObject *ko = (KernelObject *)cls->tp_alloc(cls, 0);
     if (!ko) {
         mt_kernel_destroy(k);
         return NULL;

@@ -216,7 +216,7 @@ static const Loc no_loc = {0, 0};
  * NVRTC pre-includes (mt_kernel_rt.h) change, so that on-disk cubins of an
  * older mytriton are never reused.  cg4: every dtype, wrapping signed
  * arithmetic, mt_kernel_rt.h. */
-#define MT_CODEGEN_VERSION "cg4"
+#define MT_CODEGEN_VERSION "cg5"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
@@ -599,11 +599,9 @@ mt_backend mt_kernel_backend(const mt_kernel *k) {
 }
 size_t mt_kernel_shared_bytes(const mt_kernel *k) { return k ? k->shared_bytes : 0; }
 
-static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
-                  void **args) {
-    int threads = 32 * k->num_warps;
-    if (k->backend == MT_BACKEND_HOST)
-        return host_launch(c, k->host, grid, threads, args);
+/* The module of a CUDA kernel in the current context, loaded there on
+ * first use. */
+static int current_module(Ctx *c, mt_kernel *k, CudaModule **out) {
     CudaDriver *d = k->ctx->cuda;
     /* A module belongs to the context it was loaded in: a launch under
      * another current context (another device) loads the cubin there. */
@@ -626,8 +624,20 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
             return -1;
         k->cuda[k->ncuda++] = m;
     }
+    *out = m;
+    return 0;
+}
+
+static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
+                  void **args) {
+    int threads = 32 * k->num_warps;
+    if (k->backend == MT_BACKEND_HOST)
+        return host_launch(c, k->host, grid, threads, args);
+    CudaModule *m;
+    if (current_module(c, k, &m) < 0)
+        return -1;
     /* all shared memory is static (__shared__ arrays): none is dynamic */
-    return cuda_launch(c, d, m, grid, threads, 0, stream, args);
+    return cuda_launch(c, k->ctx->cuda, m, grid, threads, 0, stream, args);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
@@ -690,6 +700,33 @@ static mt_status finish(mt_context *ctx, Ctx *c, int rc) {
         clear_error(ctx);
     sb_free(&c->err);
     return st;
+}
+
+mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_bytes,
+                          int *max_threads) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!k || k->ctx != ctx)
+        return set_error(ctx, MT_ERR_ARG, "mt_kernel_usage needs a kernel of this context");
+    if (!k->launchable)
+        return set_error(ctx, MT_ERR_ARG,
+                         "kernel '%s' was compiled with stages_only: it has no code", k->name);
+    int r = 0, l = 0, t = MT_MAX_THREADS, rc = 0;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    if (k->backend == MT_BACKEND_CUDA) {
+        CudaModule *m;
+        rc = current_module(&c, k, &m);
+        if (rc == 0)
+            cuda_module_usage(m, &r, &l, &t);
+    }
+    if (regs)
+        *regs = r;
+    if (local_bytes)
+        *local_bytes = l;
+    if (max_threads)
+        *max_threads = t;
+    return finish(ctx, &c, rc);
 }
 
 mt_status mt_malloc(mt_context *ctx, mt_backend backend, size_t bytes, void **out) {

@@ -42,6 +42,8 @@
 
 #include <ctype.h>
 #include <math.h>
+
+#include "mt_kernel_rt.h" /* the runtime functions templates call (mt_fremf) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -448,7 +450,7 @@ static const CFunc funcs[] = {
     F1(trunc), F1(round), F1(rint), F1(sin),   F1(cos),   F1(tan),
     F1(asin), F1(acos),  F1(atan),  F1(sinh),  F1(cosh),  F1(tanh),
     F1(erf),  F1(erfc),  F2(pow),   F2(atan2), F2(fmax),  F2(fmin),
-    F2(hypot), F2(copysign),
+    F2(hypot), F2(copysign), F2(mt_frem),
     {"fmodf", FN_F2, true, 0, fmodf, 0, fmod},
     {"isnan", FN_PRED, false, 0, 0, is_nan, 0},
     {"isinf", FN_PRED, false, 0, 0, is_inf, 0},

@@ -53,6 +53,9 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 #define CUDA_ERROR_OUT_OF_MEMORY 2
+#define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK 0
+#define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
+#define CU_FUNC_ATTRIBUTE_NUM_REGS 4
 #define NVRTC_SUCCESS 0
 
 struct CudaDriver {
@@ -78,6 +81,7 @@ struct CudaDriver {
     CUresult (*cuModuleLoadData)(CUmodule *, const void *);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                                unsigned, unsigned, unsigned, unsigned,
                                CUstream, void **, void **);
@@ -109,6 +113,7 @@ struct CudaModule {
     CUcontext context;
     int max_threads;
     int max_grid[3];
+    int regs, local_bytes, func_max_threads; /* what ptxas gave the function */
 };
 
 static const Loc no_loc = {0, 0};
@@ -174,6 +179,7 @@ static int load_cuda(Ctx *c, CudaDriver *d) {
     NEED(cuModuleLoadData, "cuModuleLoadData")
     NEED(cuModuleGetFunction, "cuModuleGetFunction")
     NEED(cuModuleUnload, "cuModuleUnload")
+    NEED(cuFuncGetAttribute, "cuFuncGetAttribute")
     NEED(cuLaunchKernel, "cuLaunchKernel")
     NEED(cuGetErrorName, "cuGetErrorName")
     NEED(cuMemAlloc, "cuMemAlloc_v2")
@@ -601,8 +607,23 @@ int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
         free(m);
         return -1;
     }
+    if (CU(c, d, cuFuncGetAttribute(&m->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, m->function)) != 0 ||
+        CU(c, d, cuFuncGetAttribute(&m->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                                    m->function)) != 0 ||
+        CU(c, d, cuFuncGetAttribute(&m->func_max_threads,
+                                    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, m->function)) != 0) {
+        d->cuModuleUnload(m->module);
+        free(m);
+        return -1;
+    }
     *out = m;
     return 0;
+}
+
+void cuda_module_usage(const CudaModule *m, int *regs, int *local_bytes, int *max_threads) {
+    *regs = m->regs;
+    *local_bytes = m->local_bytes;
+    *max_threads = m->func_max_threads;
 }
 
 void cuda_module_unload(CudaDriver *d, CudaModule *m) {

@@ -924,10 +924,14 @@ static bool same_ct(CV a, CV b);
 static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, int *pos,
                        Loc loc) {
     if (cv_has_parts(shape)) {
-        if (v.kind != shape.kind || v.n != shape.n)
+        if (v.kind != shape.kind)
             return elab_err(E, loc, MT_ERR_TYPE,
                             "loop-carried variable '%s' changes from %s to %s", name,
                             cv_kind_name(E, shape), cv_kind_name(E, v));
+        if (v.n != shape.n)
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "loop-carried variable '%s' changes from %d items to %d", name,
+                            shape.n, v.n);
         for (int i = 0; i < shape.n; i++)
             if (carry_yield(E, name, shape.items[i], v.items[i], op, pos, loc) < 0)
                 return -1;

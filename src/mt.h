@@ -1265,6 +1265,9 @@ void cuda_module_unload(CudaDriver *d, CudaModule *m);
  * module was loaded in: a kernel keeps one module per context it runs in. */
 int cuda_current_context(Ctx *c, CudaDriver *d, void **out);
 void *cuda_module_context(const CudaModule *m);
+/* Registers per thread, local (spill) bytes per thread and the most
+ * threads per block of the module's function (cuFuncGetAttribute). */
+void cuda_module_usage(const CudaModule *m, int *regs, int *local_bytes, int *max_threads);
 /* Device memory for mt_malloc & co. (cuMemAlloc_v2, cuMemFree_v2,
  * cuMemcpyHtoD_v2 / DtoH_v2, cuCtxSynchronize), in the current context
  * (device 0's primary context when none is current). */

@@ -618,6 +618,14 @@ MT_RT_CVT(u32, unsigned, 32, 0)
 MT_RT_CVT(u64, unsigned long long, 64, 0)
 #undef MT_RT_CVT
 
+/* Float x % y as Triton computes it: LLVM lowers frem for NVPTX to
+ * x - trunc(x / y) * y (the product and difference fused into one fma, as
+ * Triton compiles with fp fusion), and x when y is infinite.  That is not
+ * C's fmod: -4.0 % 2.0 is +0.0, and a quotient too large to be exact in
+ * the type gives a remainder fmod does not. */
+MT_RT float mt_fremf(float x, float y) { return isinf(y) ? x : fmaf(-truncf(x / y), y, x); }
+MT_RT double mt_frem(double x, double y) { return isinf(y) ? x : fma(-trunc(x / y), y, x); }
+
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT
 #undef MT_RT_SM

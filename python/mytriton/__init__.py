@@ -19,13 +19,15 @@ from . import _C
 from . import language
 from ._C import CompilationError, TritonError
 from .jit import CompiledKernel, JITFunction, jit
-from . import knobs, runtime
+from . import knobs, runtime, testing
 from .runtime.allocation import set_allocator
+from .runtime.autotuner import Config, KernelInterface, autotune, heuristics
 from .triton_alias import install_as_triton
 
 __all__ = ["jit", "JITFunction", "CompiledKernel", "TritonError", "CompilationError", "cdiv",
-           "next_power_of_2", "cuda_available", "language", "knobs", "runtime",
-           "set_allocator", "install_as_triton", "__version__"]
+           "next_power_of_2", "cuda_available", "language", "knobs", "runtime", "testing",
+           "set_allocator", "install_as_triton", "autotune", "Config", "heuristics",
+           "KernelInterface", "__version__"]
 
 __version__ = "0.18.0"
 

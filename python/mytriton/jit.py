@@ -10,6 +10,7 @@ string, and calls ``_C.compile``.
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import os
@@ -99,6 +100,16 @@ def _env(fn: Callable) -> dict[str, Any]:
     return env
 
 
+def _mock_tensor(arg: Any) -> Any:
+    """A torch dtype given for a tensor argument: an empty tensor of that
+    dtype on the active device (its data pointer is 0, aligned)."""
+    if type(arg).__name__ == "dtype" and type(arg).__module__ == "torch":
+        import torch
+        from .runtime import driver
+        return torch.empty(0, dtype=arg, device=driver.active.get_active_torch_device())
+    return arg
+
+
 def _dedented_source(fn: Callable, pad_lines: bool) -> str:
     try:
         lines, start = inspect.getsourcelines(fn)
@@ -135,21 +146,82 @@ class _Asm(Mapping):
         return f"<asm of kernel '{self._kernel.name}': {', '.join(_STAGES)}>"
 
 
-class CompiledKernel:
-    """One specialization: ``.asm`` (stages), ``.num_warps``, ``.shared``,
-    ``.name``, ``.backend``, ``.params``, ``.signature`` (the signature
-    string it was compiled for, with ``:16`` on 16-byte aligned pointers)."""
+KernelMetadata = collections.namedtuple(
+    "KernelMetadata", ["name", "num_warps", "num_ctas", "shared", "target", "signature"])
 
-    def __init__(self, kernel: Any) -> None:
-        self.kernel = kernel
-        self.asm = _Asm(kernel)
 
-    name = property(lambda self: self.kernel.name)
-    num_warps = property(lambda self: self.kernel.num_warps)
-    shared = property(lambda self: self.kernel.shared)
-    backend = property(lambda self: self.kernel.backend)
-    params = property(lambda self: self.kernel.params)
-    signature = property(lambda self: self.kernel.signature)
+class CompiledKernel(_C.Kernel):
+    """One specialization, as Triton's CompiledKernel presents it: the
+    object a launch, ``kernel.run`` and ``kernel.warmup`` return.
+
+    ``.asm`` (the stages by name), ``.metadata`` (name, num_warps,
+    num_ctas, shared: the static shared memory of the plan in bytes,
+    target, signature), ``.n_regs`` / ``.n_spills`` / ``.n_max_threads``
+    (on CUDA what the driver reports for the loaded code, spills in 4-byte
+    words as Triton counts them; on the host 0, 0 and 1024: it has no
+    register file), ``kernel[grid](*args)`` to launch it again with every
+    kernel argument in order (constexprs included, as Triton's launcher
+    takes them).  Made by the extension (``_C.compile(cls=...)``), never
+    by hand."""
+
+    @property
+    def asm(self) -> "_Asm":
+        a = self.__dict__.get("_asm")
+        if a is None:
+            a = self.__dict__["_asm"] = _Asm(self)
+        return a
+
+    @property
+    def kernel(self) -> "CompiledKernel":  # the handle itself (older mytriton API)
+        return self
+
+    @property
+    def metadata(self) -> KernelMetadata:
+        from .runtime import driver
+        if self.backend == "cuda":
+            target = driver.active.get_current_target()
+        else:
+            target = driver.GPUTarget("cpu", "host", 32)
+        return KernelMetadata(self.name, self.num_warps, 1, self.shared, target, self.signature)
+
+    def _init_handles(self) -> None:
+        """Loads the code (on CUDA, in the current context) and reads its
+        register and local-memory use, once."""
+        if "_usage" not in self.__dict__:
+            self.__dict__["_usage"] = self.usage()
+
+    @property
+    def n_regs(self) -> int:
+        self._init_handles()
+        return self.__dict__["_usage"][0]
+
+    @property
+    def n_spills(self) -> int:
+        self._init_handles()
+        return self.__dict__["_usage"][1] // 4
+
+    @property
+    def n_max_threads(self) -> int:
+        self._init_handles()
+        return self.__dict__["_usage"][2]
+
+    def __getitem__(self, grid: Any) -> Callable[..., None]:
+        """``compiled[grid](*args)``: a launch with the kernel's arguments,
+        through the JIT function it came from (so the arguments are
+        checked and, should their specialization differ from this one's,
+        the matching one runs)."""
+        jit_fn = self.__dict__.get("_jit")
+        if jit_fn is None:
+            raise RuntimeError(f"kernel '{self.name}' was compiled outside a JIT function "
+                               "and cannot be launched by grid")
+
+        def runner(*args: Any, stream: Any = None) -> None:
+            if stream is not None:
+                raise NotImplementedError(
+                    "launching on a given stream is not supported: mytriton launches on "
+                    "torch's current CUDA stream")
+            jit_fn._run(grid, args, {"num_warps": self.num_warps})
+        return runner
 
     def __repr__(self) -> str:
         return (f"<CompiledKernel '{self.name}' backend={self.backend} "
@@ -299,32 +371,39 @@ class JITFunction(_C.JITFunction):
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
+        args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
+                bool(stages_only), CompiledKernel)
         if backend == "cuda" and device > 0:
             import torch
             with torch.cuda.device(device):
-                k = _C.compile(source, filename, self.fn.__name__, signature, globs,
-                               num_warps, backend, bool(stages_only))
+                k = _C.compile(*args)
         else:
-            k = _C.compile(source, filename, self.fn.__name__, signature, globs,
-                           num_warps, backend, bool(stages_only))
-        self.last_compiled = CompiledKernel(k)
+            k = _C.compile(*args)
+        k.__dict__["_jit"] = self
+        self.last_compiled = k
         return k
 
     # ---- inspection ----------------------------------------------------
 
     def warmup(self, *args: Any, grid: Any = None, **kwargs: Any) -> CompiledKernel:
         """Compiles (or finds) the specialization for these arguments
-        without launching."""
-        return CompiledKernel(self._specialize(args, kwargs, False))
+        without launching; a torch dtype in place of a tensor stands for a
+        tensor of that dtype (Triton's MockTensor) on the active device."""
+        args = tuple(_mock_tensor(a) for a in args)
+        return self._specialize(args, kwargs, False)
 
     def compile(self, *args: Any, stages_only: bool = False, **kwargs: Any) -> CompiledKernel:
         """Like warmup; ``stages_only=True`` stops after the CUDA C text (no
         host compiler, no NVRTC: printable, not launchable, not cached)."""
-        return CompiledKernel(self._specialize(args, kwargs, stages_only))
+        return self._specialize(args, kwargs, stages_only)
 
-    def run(self, *args: Any, grid: Any, **kwargs: Any) -> None:
-        """``kernel.run(*args, grid=grid, **kw)`` == ``kernel[grid](*args, **kw)``."""
-        self._run(grid, args, kwargs)
+    def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> CompiledKernel:
+        """``kernel.run(*args, grid=grid, **kw)`` is ``kernel[grid](*args,
+        **kw)``; with ``warmup=True`` it only compiles, as warmup does.
+        Returns the compiled kernel."""
+        if warmup:
+            return self.warmup(*args, grid=grid, **kwargs)
+        return self._run(grid, args, kwargs)
 
     # ---- Triton's JITFunction surface ----------------------------------
 

@@ -8,6 +8,12 @@ settings mytriton really honours exist here:
               variable MYTRITON_CACHE_DIR, which the C library reads at
               every compilation; None means the default ~/.cache/mytriton)
 
+  autotuning.cache  keep autotuning results on disk, in cache.dir, for
+              later processes (default on; TRITON_CACHE_AUTOTUNING=0 in
+              the environment, or False here, turns it off)
+  autotuning.print  print each tuning's winner and time
+              (TRITON_PRINT_AUTOTUNING=1 in the environment)
+
 Any other knob Triton has is an AttributeError that names it, never a
 setting that is accepted and then ignored.
 """
@@ -16,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["base_knobs", "cache", "snapshot", "reset", "restore"]
+__all__ = ["base_knobs", "cache", "autotuning", "snapshot", "reset", "restore"]
 
 
 class base_knobs:
@@ -70,8 +76,33 @@ class cache_knobs(base_knobs):
             os.environ["MYTRITON_CACHE_DIR"] = os.fspath(value)
 
 
+class autotuning_knobs(base_knobs):
+    """Set values win; None (unset, or after reset) means the environment's
+    or the default."""
+    _names = ("cache", "print")
+
+    def __init__(self):
+        object.__setattr__(self, "_set", {})
+
+    def _flag(self, name, env, default):
+        v = self._set.get(name)
+        if v is not None:
+            return bool(v)
+        e = os.environ.get(env)
+        return default if e is None else e.strip().lower() in ("1", "true", "on", "yes")
+
+    def _put(self, name, value):
+        self._set[name] = value
+
+    cache = property(lambda self: self._flag("cache", "TRITON_CACHE_AUTOTUNING", True),
+                     lambda self, v: self._put("cache", v))
+    print = property(lambda self: self._flag("print", "TRITON_PRINT_AUTOTUNING", False),
+                     lambda self, v: self._put("print", v))
+
+
 cache = cache_knobs()
-_SETS = {"cache": cache}
+autotuning = autotuning_knobs()
+_SETS = {"cache": cache, "autotuning": autotuning}
 
 
 def snapshot():

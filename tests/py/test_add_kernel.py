@@ -28,7 +28,9 @@ def test_add_kernel_codegen():
         return (triton.cdiv(n, meta["BLOCK"]),)
 
     add_kernel[grid](x, y, out, n, BLOCK=256)
-    assert seen == [{"BLOCK": 256}]
+    # as in Triton, the grid sees every argument by name
+    assert len(seen) == 1 and list(seen[0]) == ["x", "y", "out", "n", "BLOCK"]
+    assert seen[0]["BLOCK"] == 256 and seen[0]["n"] == n and seen[0]["out"] is out
     asm = stages(add_kernel, x, y, out, n, BLOCK=256)
     ssa = asm["ssa-opt"]
     assert op_counts(ssa) == {"program_id": 1, "mul": 1, "arange": 1, "add": 2,

@@ -18,16 +18,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "diff"))
 import diffrun  # noqa: E402
 
 # still failing: fp8<->f64 casts (Triton's recording fails too),
-# tl.PropagateNan, tl.reshape, and Triton's frem giving +0.0 where C's fmodf
-# gives -0.0
+# tl.PropagateNan, tl.reshape
 PENDING = {
-    "dtype_casts_fp8", "dtype_math", "dtype_promotion", "dtype_reduce",
+    "dtype_casts_fp8", "dtype_math", "dtype_reduce",
 }
 
 # cases whose tensors need torch >= 2.3 (uint16/32/64, fp8): CI's Debian
 # torch is 1.13; the GPU machine (torch 2.11) and a torch 2 venv run them
 NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_dot", "dtype_int_semantics",
-                   "dtype_introspection", "dtype_load_store"}
+                   "dtype_introspection", "dtype_load_store", "dtype_promotion"}
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases() if c not in PENDING])

@@ -234,3 +234,21 @@ def test_int8_dot_needs_k_32(device):
     a = torch.zeros(16, 16, dtype=torch.int8, device=device)
     with pytest.raises(triton.CompilationError, match="K >= 32"):
         dot16[(1,)](a, a, torch.empty(16, 16, dtype=torch.int32, device=device), N=16)
+
+
+@triton.jit
+def float_rem_kernel(x, y, o, N: tl.constexpr):
+    r = tl.arange(0, N)
+    tl.store(o + r, tl.load(x + r) % tl.load(y + r))
+
+
+def test_float_remainder_is_tritons_frem(device):
+    """x - trunc(x / y) * y fused into an fma, x for an infinite y (LLVM's
+    NVPTX frem): +0.0 for -4 % 2 where C's fmod gives -0.0, and 256 for
+    1e10 % 3 in f32, whose quotient is not exact."""
+    x = torch.tensor([-4.0, 1e10, 5.5, -5.5, 3.0, 7.0, -0.0, 9.0], device=device)
+    y = torch.tensor([2.0, 3.0, 2.0, 2.0, float("inf"), -2.0, 1.0, 4.5], device=device)
+    o = torch.zeros(8, device=device)
+    float_rem_kernel[(1,)](x, y, o, N=8)
+    assert o.tolist() == [0.0, 256.0, 1.5, -1.5, 3.0, 1.0, 0.0, 0.0]
+    assert not torch.signbit(o[0])

@@ -512,6 +512,22 @@ static void test_host_launch(void **state) {
     void *nargs[] = {&px, NULL, &po, &n};
     assert_int_equal(mt_launch(ctx, k, grid, NULL, nargs), MT_ERR_ARG);
     assert_true(isnan(out[0]));
+    /* the host has no register file or local memory: zeros, and the
+     * host's thread limit */
+    int regs = -1, local = -1, threads = -1;
+    assert_int_equal(mt_kernel_usage(ctx, k, &regs, &local, &threads), MT_OK);
+    assert_int_equal(regs, 0);
+    assert_int_equal(local, 0);
+    assert_int_equal(threads, 1024);
+    assert_int_equal(mt_kernel_usage(ctx, k, NULL, NULL, NULL), MT_OK);
+    assert_int_equal(mt_kernel_usage(ctx, NULL, &regs, NULL, NULL), MT_ERR_ARG);
+    assert_int_equal(mt_kernel_usage(NULL, k, &regs, NULL, NULL), MT_ERR_ARG);
+    mt_compile_options so = add_options("*fp32,*fp32,*fp32,i32,64");
+    mt_kernel *sk;
+    assert_int_equal(mt_compile(ctx, &so, &sk), MT_OK);
+    assert_int_equal(mt_kernel_usage(ctx, sk, &regs, NULL, NULL), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "stages_only"));
+    mt_kernel_destroy(sk);
     mt_kernel_destroy(k);
     mt_context_destroy(ctx);
 }

@@ -5,9 +5,16 @@ the host backend, which says so: its target's backend is "cpu" (not "cuda",
 "hip" or the interpreter), so programs that ask which GPU they are on get
 an honest answer.  Which backend a launch uses is still decided by its
 tensors (CUDA tensors run on the GPU, CPU tensors on the host backend).
+
+For benchmarking (mytriton.testing.do_bench) the driver gives Triton's
+hooks: a device interface with synchronize() and Event(), a buffer whose
+zeroing flushes the GPU's L2 cache, and the default benchmarker.  On the
+host the events read the wall clock and nothing is flushed: host launches
+are synchronous, so the time between two events is the launch's.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 __all__ = ["GPUTarget", "active"]
@@ -43,6 +50,31 @@ class _Utils:
                 "mem_clock_rate": 0, "mem_bus_width": 0}
 
 
+class _HostEvent:
+    """torch.cuda.Event's interface over the wall clock."""
+
+    def __init__(self, enable_timing: bool = True):
+        self.t = None
+
+    def record(self, stream=None):
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end: "_HostEvent") -> float:
+        """Milliseconds from this event's record() to end's."""
+        if self.t is None or end.t is None:
+            raise RuntimeError("elapsed_time of an event that was not recorded")
+        return (end.t - self.t) * 1e3
+
+
+class _HostDevice:
+    """The device interface of the host backend (torch.cuda's, in part)."""
+    Event = _HostEvent
+
+    @staticmethod
+    def synchronize(device=None):
+        """Host launches return when their programs are done: nothing to wait for."""
+
+
 class _Driver:
     def __init__(self):
         from .. import cuda_available
@@ -75,6 +107,27 @@ class _Driver:
 
     def is_active(self):
         return True
+
+    def get_device_interface(self):
+        if self.backend == "cuda":
+            import torch
+            return torch.cuda
+        return _HostDevice
+
+    def get_empty_cache_for_benchmark(self):
+        """A 256 MiB buffer (larger than any GPU's L2) on CUDA; None on the host."""
+        if self.backend != "cuda":
+            return None
+        import torch
+        return torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+
+    def clear_cache(self, cache):
+        if cache is not None:
+            cache.zero_()
+
+    def get_benchmarker(self):
+        from ..testing import do_bench
+        return do_bench
 
 
 class _ActiveDriver:

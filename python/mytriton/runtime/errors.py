@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._C import TritonError
 
-__all__ = ["InterpreterError", "OutOfResources", "PTXASError"]
+__all__ = ["InterpreterError", "OutOfResources", "PTXASError", "AutotunerError"]
 
 
 class InterpreterError(TritonError):
@@ -23,3 +23,14 @@ class OutOfResources(TritonError):
 
 class PTXASError(TritonError):
     """The PTX assembler failed (never raised: mytriton compiles with NVRTC)."""
+
+
+class AutotunerError(TritonError):
+    """The autotuner cannot proceed (no config left after pruning)."""
+
+    def __init__(self, error_message: str = ""):
+        self.error_message = error_message
+        super().__init__(error_message)
+
+    def __str__(self) -> str:
+        return f"Autotuner error: {self.error_message or ''}"
