@@ -27,7 +27,13 @@
  *     old values at their row-major index); every such use ends with a
  *     barrier, so the scratch is free again for the next user;
  *   - a masked-off element does not touch memory; its result is 0 (Triton
- *     leaves it undefined). */
+ *     leaves it undefined);
+ *   - on the host, where a program's threads run one after another between
+ *     barriers, each atomic is a barrier before and after
+ *     (mt_atomic_host_sync, empty on the GPU): thread 0's scalar atomic
+ *     cannot overtake another thread's earlier read of the same address
+ *     (tutorial 05 reads its lock's count, then thread 0 sets it), nor
+ *     fall behind a later one. */
 #include "mt.h"
 
 #include <string.h>
