@@ -88,8 +88,13 @@ static const struct {
 
 /* -------------------------------------------------------------- binding */
 
+/* Triton's compile options that a launch may carry and that do not change
+ * what mytriton's code computes.  The AMD ones are here because programs
+ * that find no CUDA target (the host backend says "cpu") take their HIP
+ * branch: tutorial 03's autotune configs carry matrix_instr_nonkdim. */
 static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-                                       "launch_cooperative_grid", "launch_pdl", "debug", NULL};
+                                       "launch_cooperative_grid", "launch_pdl", "debug",
+                                       "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
 const char *jit_name(JITObject *self) {
     if (self->fn) {
@@ -705,7 +710,9 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
         return NULL;
     for (int i = 0; i < n; i++) {
         PyObject *item;
-        if (self->is_const[i]) {
+        /* None for a runtime parameter is specialised as Triton does: a
+         * constexpr None (the kernel may test `x is None`) */
+        if (self->is_const[i] || c->bound[i] == Py_None) {
             c->kind[i] = 0;
             item = constexpr_key(self, i, c->bound[i]);
         } else {
@@ -790,14 +797,15 @@ static int grid_entry(PyObject *x, uint32_t *out) {
         return -1;
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
-    if (overflow || v < 1 || v > 0x7fffffffLL)
+    if (overflow || v < 0 || v > 0x7fffffffLL)
         return -1;
     *out = (uint32_t)v;
     return 0;
 }
 
-/* A grid is an int or a tuple/list of 1..3 ints, each >= 1 (bools are not
- * ints here). */
+/* A grid is an int or a tuple/list of 1..3 ints, each >= 0 (bools are not
+ * ints here); a grid with a 0 has no programs: the caller launches
+ * nothing, as Triton does. */
 int parse_grid(PyObject *g, uint32_t grid[3]) {
     grid[0] = grid[1] = grid[2] = 1;
     if (PyLong_Check(g)) {

@@ -163,10 +163,20 @@ fail:
 }
 
 static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32_t grid[3]) {
+    if (!grid[0] || !grid[1] || !grid[2]) /* no programs: compiled, nothing runs */
+        Py_RETURN_NONE;
     ArgSlot vals[MAX_PARAMS];
     void *argv[MAX_PARAMS];
     for (int j = 0; j < ko->nparams; j++) {
-        pack_arg(ko->pack[j], c->val[ko->argidx[j]], &vals[j]);
+        int i = ko->argidx[j];
+        ArgValue v = c->val[i];
+        /* an int or bool for a float-annotated scalar (`d: tl.float32`
+         * given 2): its value, not its bits (jit.py refuses the reverse) */
+        if (ko->pack[j] != PK_PTR && dtype_is_float((mt_dtype)ko->pack[j]) &&
+            !(c->kind[i] & AK_PTR) && !dtype_is_float((mt_dtype)((c->kind[i] & AK_DTYPE_MASK) - 1)))
+            v.f = (c->kind[i] & AK_DTYPE_MASK) == AK_SCALAR(MT_DTYPE_U64) ? (double)(uint64_t)v.i
+                                                                          : (double)v.i;
+        pack_arg(ko->pack[j], v, &vals[j]);
         argv[j] = &vals[j];
     }
     void *stream = NULL;

@@ -179,7 +179,8 @@ static inline void call_release(Call *c) {
  * reference).  The caller releases c with call_release, also on error. */
 PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
                   PyObject *gridobj, uint32_t grid[3]);
-/* grid from an int or a tuple / list of 1..3 ints, each >= 1; -1 on error. */
+/* grid from an int or a tuple / list of 1..3 ints, each >= 0 (0: no
+ * programs, nothing to launch); -1 on error. */
 int parse_grid(PyObject *g, uint32_t grid[3]);
 const char *jit_name(JITObject *self); /* the kernel's name, for messages */
 

@@ -1683,7 +1683,10 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         Param *p = &fn->params[i];
         SigEntry *se = &in->sig[i];
         const char *pname = p->name ? p->name : "?";
-        if (is_constexpr_ann(p->annotation)) {
+        /* None given for a runtime parameter is a constexpr None, as Triton
+         * specialises it (the kernel tests `x is None`) */
+        if (is_constexpr_ann(p->annotation) ||
+            (se->kind == SIG_CONST && se->value.kind == CK_NONE)) {
             if (se->kind != SIG_CONST) {
                 diag_error(c, p->loc, MT_ERR_SIGNATURE,
                            "constexpr parameter '%s' needs a value in the signature, got %s%s",

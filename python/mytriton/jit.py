@@ -150,6 +150,11 @@ KernelMetadata = collections.namedtuple(
     "KernelMetadata", ["name", "num_warps", "num_ctas", "shared", "target", "signature"])
 
 
+# registers per thread the host backend reports: it has none, and a kernel's
+# occupancy arithmetic (NUM_REGS // (n_regs * ...)) must not divide by zero
+_HOST_NOMINAL_REGS = 32
+
+
 class CompiledKernel(_C.Kernel):
     """One specialization, as Triton's CompiledKernel presents it: the
     object a launch, ``kernel.run`` and ``kernel.warmup`` return.
@@ -158,8 +163,9 @@ class CompiledKernel(_C.Kernel):
     num_ctas, shared: the static shared memory of the plan in bytes,
     target, signature), ``.n_regs`` / ``.n_spills`` / ``.n_max_threads``
     (on CUDA what the driver reports for the loaded code, spills in 4-byte
-    words as Triton counts them; on the host 0, 0 and 1024: it has no
-    register file), ``kernel[grid](*args)`` to launch it again with every
+    words as Triton counts them; on the host, which has no register file, a
+    nominal 32 registers, 0 spills and 1024 threads, so that occupancy
+    arithmetic written for GPUs, tutorial 02's, runs), ``kernel[grid](*args)`` to launch it again with every
     kernel argument in order (constexprs included, as Triton's launcher
     takes them).  Made by the extension (``_C.compile(cls=...)``), never
     by hand."""
@@ -193,6 +199,8 @@ class CompiledKernel(_C.Kernel):
     @property
     def n_regs(self) -> int:
         self._init_handles()
+        if self.backend != "cuda":
+            return _HOST_NOMINAL_REGS
         return self.__dict__["_usage"][0]
 
     @property
@@ -358,7 +366,11 @@ class JITFunction(_C.JITFunction):
             else:  # the key's argument class, spelled by the extension
                 spelled = _C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK]
                 if i in self.annotated and not spelled.startswith("*"):
-                    spelled = _sig_of(self.annotated[i])
+                    ann = self.annotated[i]
+                    if spelled == "fp32" and not ann.is_floating():  # a float for `n: tl.int64`
+                        raise TypeError(f"{self.fn.__name__}(): argument '{name}' is annotated "
+                                        f"{ann.name}, got the float {value!r}")
+                    spelled = _sig_of(ann)
                 entries.append(spelled)
         return ", ".join(entries)
 

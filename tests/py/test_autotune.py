@@ -124,6 +124,25 @@ def test_default_benchmarker_times_the_wall_clock():
     assert torch.allclose(out, x)
 
 
+def test_warmup_and_rep_budgets_are_deprecated_but_honoured(monkeypatch):
+    from mytriton import testing
+    seen = []
+    real = testing.do_bench
+
+    def spy(fn, warmup=25, rep=100, **kw):
+        seen.append((warmup, rep))
+        return real(fn, warmup=warmup, rep=rep, **kw)
+
+    monkeypatch.setattr(testing, "do_bench", spy)
+    with pytest.warns(DeprecationWarning, match="warmup, rep"):
+        k = triton.autotune(configs=CONFIGS[:2], key=["n"], warmup=1, rep=3)(copy_kernel)
+    x = torch.ones(70)
+    out = torch.zeros(70)
+    k[lambda m: (triton.cdiv(70, m["BLOCK"]),)](x, out, 70)
+    assert seen == [(1, 3), (1, 3)] and torch.equal(out, x)
+    assert k.best_config in CONFIGS[:2]
+
+
 @triton.jit
 def accumulate_kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

@@ -174,24 +174,33 @@ class Autotuner(KernelInterface):
         self.configs_timings: Optional[Dict[Config, Any]] = None
         self.bench_time = 0.0
         self.num_warmups, self.num_reps = warmup, rep
-        self.do_bench = do_bench or self._benchmarker(warmup, rep, use_cuda_graph)
+        self._do_bench = do_bench or self._budgeted(warmup, rep, use_cuda_graph)
+
+    @property
+    def do_bench(self) -> Callable:
+        """The benchmarker: the one given, else the active driver's (found
+        at the first tuning, so importing a module opens no driver)."""
+        if self._do_bench is None:
+            from .driver import active
+            self._do_bench = active.get_benchmarker()
+        return self._do_bench
 
     @staticmethod
-    def _benchmarker(warmup, rep, use_cuda_graph) -> Callable:
+    def _budgeted(warmup, rep, use_cuda_graph) -> Optional[Callable]:
+        """Triton's deprecated warmup=/rep=/use_cuda_graph= budgets."""
+        if warmup is None and rep is None and not use_cuda_graph:
+            return None
         from .. import testing
-        if warmup is not None or rep is not None or use_cuda_graph:
-            import warnings
-            warnings.warn("warmup, rep, and use_cuda_graph parameters are deprecated "
-                          "(as in Triton): pass do_bench= instead", DeprecationWarning,
-                          stacklevel=3)
-            if use_cuda_graph:
-                return lambda call, quantiles: testing.do_bench_cudagraph(
-                    call, rep=100 if rep is None else rep, quantiles=quantiles)
-            return lambda call, quantiles: testing.do_bench(
-                call, warmup=25 if warmup is None else warmup, rep=100 if rep is None else rep,
-                quantiles=quantiles)
-        from .driver import active
-        return active.get_benchmarker()
+        import warnings
+        warnings.warn("warmup, rep, and use_cuda_graph parameters are deprecated "
+                      "(as in Triton): pass do_bench= instead", DeprecationWarning,
+                      stacklevel=3)
+        if use_cuda_graph:
+            return lambda call, quantiles: testing.do_bench_cudagraph(
+                call, rep=100 if rep is None else rep, quantiles=quantiles)
+        return lambda call, quantiles: testing.do_bench(
+            call, warmup=25 if warmup is None else warmup, rep=100 if rep is None else rep,
+            quantiles=quantiles)
 
     # ---- hooks around every timed launch ----
 
