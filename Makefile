@@ -18,6 +18,8 @@ SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.
       src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c \
       src/cuda_dist.c src/cuda_dot.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c src/host.c src/cache.c src/api.c
 SRC += src/tlshape.c src/cuda_shape.c
+# atomics (issue 9)
+SRC += src/tlatomic.c src/cuda_atomic.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def

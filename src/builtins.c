@@ -313,6 +313,39 @@ static const Builtin builtins[] = {
         {ANY("c0"), ANY("c1"), ANY("c2"), ANY("c3"), ANY("k0"), ANY("k1"), ANY("n_rounds")},
         "philox_impl(c0, c1, c2, c3, k0, k1, n_rounds=10): Philox rounds on uint32 or uint64 "
         "words"},
+    /* atomics (tlatomic.c) */
+    {"tl.atomic_add", TLM, h_atomic_rmw, OP_ATOMIC_ADD, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_add(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic add (integers, fp16, bf16, fp32, fp64)"},
+    {"tl.atomic_max", TLM, h_atomic_rmw, OP_ATOMIC_MAX, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_max(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic maximum (integers, fp32, fp64)"},
+    {"tl.atomic_min", TLM, h_atomic_rmw, OP_ATOMIC_MIN, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_min(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic minimum (integers, fp32, fp64)"},
+    {"tl.atomic_and", TLM, h_atomic_rmw, OP_ATOMIC_AND, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_and(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic bitwise and (32/64-bit integers)"},
+    {"tl.atomic_or", TLM, h_atomic_rmw, OP_ATOMIC_OR, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_or(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic bitwise or (32/64-bit integers)"},
+    {"tl.atomic_xor", TLM, h_atomic_rmw, OP_ATOMIC_XOR, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_xor(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic bitwise xor (32/64-bit integers)"},
+    {"tl.atomic_xchg", TLM, h_atomic_rmw, OP_ATOMIC_XCHG, 2,
+        {{"pointer", P_POINTER}, ANY("val"), ANY("mask"), ANY("sem"), ANY("scope")},
+        "atomic_xchg(pointer, val, mask=None, sem=None, scope=None) -> old values: "
+        "atomic exchange (32/64-bit integers, fp32, fp64)"},
+    {"tl.atomic_cas", TLM, h_atomic_cas, OP_ATOMIC_CAS, 3,
+        {{"pointer", P_POINTER}, ANY("cmp"), ANY("val"), ANY("sem"), ANY("scope")},
+        "atomic_cas(pointer, cmp, val, sem=None, scope=None) -> old values: atomic "
+        "compare-and-swap (16/32/64-bit elements, bits compared)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

@@ -648,6 +648,9 @@ int ce_emit_op(Emit *e, Op *op) {
                               "dot without a plan (plan_dots runs first)");
         return ce_emit_dot(e, op);
     case OP_EXPAND_DIMS: return emit_expand_dims(e, op);
+    case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
+    case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG:
+    case OP_ATOMIC_CAS: return ce_emit_atomic(e, op);
     default:
         if (!op->nres)
             return unsupported(e, op);
@@ -784,6 +787,8 @@ int cuda_emit(Func *f, StrBuf *out) {
         return -1;
     }
     int threads = 32 * f->num_warps;
+    if (e.pre)
+        sb_puts(out, e.pre);
     if (e.pipelined && e.min_blocks > 1)
         sb_printf(out,
                   "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s) {\n",

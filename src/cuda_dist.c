@@ -263,7 +263,7 @@ const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv) {
 }
 
 /* Row-major linear index of slot sv within the value's own shape. */
-static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
+const char *ce_linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
     if (t.rank == 1)
         return ce_value_coord(e, d, 0, sv);
     const char *r = ce_value_coord(e, d, 0, sv), *c = ce_value_coord(e, d, 1, sv);
@@ -272,10 +272,6 @@ static const char *linear_text(Emit *e, const Dist *d, Type t, const char *sv) {
     if (strcmp(c, "0") == 0)
         return ce_fmt(e, "%s * %d", r, t.shape[1]);
     return ce_fmt(e, "%s * %d + %s", r, t.shape[1], c);
-}
-
-const char *ce_linear(Emit *e, const Dist *d, Type t, const char *sv) {
-    return linear_text(e, d, t, sv);
 }
 
 /* ---------------------------------------------------- shared memory use */
@@ -329,8 +325,8 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     const char *out = new_tmp(e, "mt_cv");
     const Dist *s = &e->dist[x];
     const char *sm = ce_scratch(e, ty);
-    const char *wr = ce_smem_text(e, buf, "0", "0", linear_text(e, s, ty, CE_SLOT));
-    const char *rd = ce_smem_text(e, buf, "0", "0", linear_text(e, t, ty, CE_SLOT));
+    const char *wr = ce_smem_text(e, buf, "0", "0", ce_linear_text(e, s, ty, CE_SLOT));
+    const char *rd = ce_smem_text(e, buf, "0", "0", ce_linear_text(e, t, ty, CE_SLOT));
     ce_unroll(e);
     ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, s->nE, CE_SLOT);
     const char *own = ce_owner(e, s, CE_SLOT);

@@ -98,7 +98,7 @@ static int store_operand(Emit *e, Op *op, const SharedBuffer *buf, const char *s
                           "operand %%%d of '%s' has no distribution", (int)x,
                           op_info[op->code].name);
     const Dist *s = &e->dist[x];
-    const char *idx = ce_linear(e, s, t, CE_SLOT);
+    const char *idx = ce_linear_text(e, s, t, CE_SLOT);
     if (off)
         idx = ce_fmt(e, "%s + %s", offt, idx);
     const char *own = ce_owner(e, s, CE_SLOT);

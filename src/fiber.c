@@ -43,6 +43,12 @@
  *     after the other as plain calls on the worker's stack, which is what
  *     makes a one-element program at 32 warps cost 1024 calls rather than
  *     1024 stack switches; the wait operations then only report misuse;
+ *   - a failed atomic compare-and-swap (a spin lock's wait) yields: its
+ *     fiber lets the others of its program run, its OS thread lets the
+ *     other workers run, and a program that keeps spinning may wait for a
+ *     program not started yet (on the GPU every program of a small grid
+ *     runs at once), so after SPIN_LIMIT failures in one program another
+ *     worker is started for the programs left (at most MAX_WORKERS);
  *   - no global state: the launching thread's stacks are kept from one
  *     launch to the next in the caller's FiberStacks (mapping them, setting
  *     the guard pages and faulting the first pages in again cost about a
@@ -65,6 +71,8 @@
 #define MAX_WARPS (MT_MAX_THREADS / WARP)
 #define FIBER_STACK (1024 * 1024) /* mapped lazily (MAP_NORESERVE) */
 #define MAX_WORKERS 256
+#define SPIN_LIMIT 256 /* failed compare-and-swaps of one program before
+                          another worker starts */
 
 #if defined(__x86_64__)
 /* fiber_switch(save, to): pushes the callee-saved registers, stores the
@@ -150,6 +158,7 @@ typedef struct Worker {
     bool started;
     bool is_caller; /* worker 0 runs on the launching thread */
     FiberStacks *keep;
+    unsigned spins; /* failed compare-and-swaps of the current program */
 } Worker;
 
 struct Run {
@@ -161,6 +170,12 @@ struct Run {
     atomic_int failed;
     pthread_mutex_t err_lock;
     char err[256];
+    /* workers started by spinning programs (spin_wait), under grow_lock */
+    pthread_mutex_t grow_lock;
+    unsigned nworkers, threads;
+    mt_uint3 grid;
+    Worker *extra[MAX_WORKERS];
+    unsigned nextra;
 };
 
 static void to_scheduler(Worker *w, Fiber *f) {
@@ -230,7 +245,18 @@ static unsigned long long op_shfl_xor(void *p, unsigned long long value, int lan
     return slots[base + partner];
 }
 
-static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor};
+static void spin_wait(Worker *w);
+
+/* A failed compare-and-swap: the other fibers of the program run first. */
+static void op_spin(void *p) {
+    Worker *w = p;
+    spin_wait(w);
+    Fiber *f = w->current;
+    f->state = FIBER_READY;
+    to_scheduler(w, f);
+}
+
+static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin};
 
 /* A kernel run without fibers never waits; were one to, the launch fails
  * (its threads cannot be suspended) instead of computing a wrong result. */
@@ -247,7 +273,9 @@ static unsigned long long op_straight_shfl(void *p, unsigned long long value, in
     straight_misuse(p);
     return value;
 }
-static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl};
+static void op_straight_spin(void *p) { spin_wait(p); }
+static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl,
+                                         op_straight_spin};
 
 /* Runs the threads of one program of a kernel that never waits. */
 static void straight_program(Worker *w) {
@@ -386,6 +414,7 @@ static bool next_program(Worker *w) {
     unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
     if (pid >= run->nprograms)
         return false;
+    w->spins = 0;
     unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
     w->view.block_idx.x = (unsigned)(pid % gx);
     w->view.block_idx.y = (unsigned)((pid / gx) % gy);
@@ -459,26 +488,86 @@ static unsigned worker_count(unsigned long long nprograms) {
     return n;
 }
 
+static void init_worker(Worker *w, Run *run, Fiber *fibers, FiberStacks *keep) {
+    w->view.block_dim = (mt_uint3){run->threads, 1, 1};
+    w->view.grid_dim = run->grid;
+    w->view.ops = run->waits ? &scheduler_ops : &straight_ops;
+    w->view.worker = w;
+    w->run = run;
+    w->fibers = fibers;
+    w->nfibers = run->threads;
+    w->keep = keep;
+}
+
+static bool start_thread(Worker *w) {
+    pthread_attr_t attr;
+    bool ok = pthread_attr_init(&attr) == 0;
+    if (ok && pthread_attr_setstacksize(&attr, 256 * 1024) == 0)
+        ok = pthread_create(&w->tid, &attr, worker_main, w) == 0;
+    else
+        ok = false;
+    pthread_attr_destroy(&attr);
+    w->started = ok;
+    return ok;
+}
+
+/* One more worker for the programs not started yet, when there are any;
+ * without one a program spinning for a later program would wait forever.
+ * (A failure to start one only leaves the spinning as it is.) */
+static void add_worker(Run *run) {
+    pthread_mutex_lock(&run->grow_lock);
+    if (run->nworkers + run->nextra < MAX_WORKERS &&
+        atomic_load(&run->next_program) < run->nprograms) {
+        Worker *w = calloc(1, sizeof *w);
+        Fiber *fibers = calloc(run->threads, sizeof *fibers);
+        if (w && fibers) {
+            init_worker(w, run, fibers, NULL);
+            if (start_thread(w)) {
+                run->extra[run->nextra++] = w;
+                w = NULL;
+                fibers = NULL;
+            }
+        }
+        free(fibers);
+        free(w);
+    }
+    pthread_mutex_unlock(&run->grow_lock);
+}
+
+static void spin_wait(Worker *w) {
+    sched_yield();
+    if (++w->spins % SPIN_LIMIT == 0)
+        add_worker(w->run);
+}
+
+/* Joins the workers spinning programs started; one may start another until
+ * it is joined, so the count is read again after every join. */
+static void join_extra(Run *run) {
+    for (unsigned i = 0;; i++) {
+        pthread_mutex_lock(&run->grow_lock);
+        Worker *w = i < run->nextra ? run->extra[i] : NULL;
+        pthread_mutex_unlock(&run->grow_lock);
+        if (!w)
+            return;
+        pthread_join(w->tid, NULL);
+        free(w->fibers);
+        free(w);
+    }
+}
+
 /* Starts the extra workers and runs worker 0 on this thread; extra
  * workers only add speed, so a failed pthread_create means fewer of
  * them, not a failed launch. */
 static void run_workers(Worker *workers, unsigned nworkers) {
-    pthread_attr_t attr;
-    bool attr_ok = pthread_attr_init(&attr) == 0;
-    if (attr_ok && pthread_attr_setstacksize(&attr, 256 * 1024) != 0)
-        attr_ok = false;
-    for (unsigned i = 1; i < nworkers && attr_ok; i++) {
-        if (pthread_create(&workers[i].tid, &attr, worker_main, &workers[i]) != 0)
+    for (unsigned i = 1; i < nworkers; i++)
+        if (!start_thread(&workers[i]))
             break;
-        workers[i].started = true;
-    }
-    if (attr_ok)
-        pthread_attr_destroy(&attr);
     workers[0].is_caller = true;
     worker_main(&workers[0]);
     for (unsigned i = 1; i < nworkers; i++)
         if (workers[i].started)
             pthread_join(workers[i].tid, NULL);
+    join_extra(workers[0].run);
 }
 
 int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsigned threads,
@@ -512,22 +601,18 @@ int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsi
     atomic_init(&run->next_program, 0);
     atomic_init(&run->failed, 0);
     pthread_mutex_init(&run->err_lock, NULL);
-    for (unsigned i = 0; i < nworkers; i++) {
-        Worker *w = &workers[i];
-        w->view.block_dim = (mt_uint3){threads, 1, 1};
-        w->view.grid_dim = (mt_uint3){grid[0], grid[1], grid[2]};
-        w->view.ops = waits ? &scheduler_ops : &straight_ops;
-        w->view.worker = w;
-        w->run = run;
-        w->fibers = &fibers[(size_t)i * threads];
-        w->nfibers = threads;
-        w->keep = keep;
-    }
+    pthread_mutex_init(&run->grow_lock, NULL);
+    run->nworkers = nworkers;
+    run->threads = threads;
+    run->grid = (mt_uint3){grid[0], grid[1], grid[2]};
+    for (unsigned i = 0; i < nworkers; i++)
+        init_worker(&workers[i], run, &fibers[(size_t)i * threads], keep);
     run_workers(workers, nworkers);
     int result = atomic_load(&run->failed) ? -1 : 0;
     if (result != 0 && err && errlen)
         snprintf(err, errlen, "%s", run->err);
     pthread_mutex_destroy(&run->err_lock);
+    pthread_mutex_destroy(&run->grow_lock);
     free(run);
     free(workers);
     free(fibers);

@@ -25,6 +25,10 @@ const OpInfo op_info[OP_COUNT] = {
 static const char *const precisions[] = {"ieee", "tf32", "tf32x3"};
 /* In ConvertHow order. */
 static const char *const convert_hows[] = {"shared", "recompute"};
+/* An atomic's sem * 3 + scope (MemSem, MemScope). */
+static const char *const memory_orders[] = {
+    "relaxed_gpu", "relaxed_cta", "relaxed_sys", "acquire_gpu", "acquire_cta", "acquire_sys",
+    "release_gpu", "release_cta", "release_sys", "acq_rel_gpu", "acq_rel_cta", "acq_rel_sys"};
 
 const AttrInfo attr_info[AS_COUNT] = {
     [AS_NONE] = {0, {0, 0}, NULL, 0},
@@ -34,6 +38,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
     [AS_INDEX] = {1, {"index", 0}, NULL, 0},
+    [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12},
 };
 
 Func *func_new(Ctx *c, const char *name) {

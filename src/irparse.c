@@ -644,6 +644,7 @@ static const struct AttrKey {
     {"input_precision", AV_ENUM, 0, AS_PRECISION},
     {"via", AV_ENUM, 0, AS_CONVERT},
     {"index", AV_INT, 0, AS_NONE},
+    {"mem", AV_ENUM, 0, AS_MEMORY},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
 };

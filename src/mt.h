@@ -439,6 +439,7 @@ enum {
     R_RESHAPE, R_TRANS, R_JOIN, R_SPLIT, R_CAT, R_FLIP,
     R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
     R_PHILOX, /* random numbers (issue 9) */
+    R_ATOMIC, /* tlatomic.c */
     R_COUNT
 };
 enum {
@@ -451,6 +452,7 @@ typedef enum OpKind {
 } OpKind;
 typedef enum AttrSchema {
     AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_INDEX,
+    AS_MEMORY, /* atomics: attr[0] = memory order (MemSem, MemScope) */
     AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
@@ -832,6 +834,10 @@ int64_t cuda_gather_scratch(Func *f, const Op *op);
  * passes: layout_assign, axis_analyze, plan_dots, smem_plan).  (cuda.c,
  * with cuda_dist.c and cuda_dot.c) */
 int cuda_emit(Func *f, StrBuf *out);
+/* Does an atomic op's used result go through shared memory (a scalar, or a
+ * block whose layout replicates elements)?  smemplan.c plans its scratch.
+ * (cuda_atomic.c) */
+bool atomic_result_shared(Func *f, const Op *op);
 
 /* ------------------------------------------- CUDA emitter internals
  * Shared by cuda_dist.c (distributions, operand texts), cuda_dot.c (dot
@@ -866,6 +872,7 @@ typedef struct Emit {
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
+    const char *pre;     /* cuda_atomic.c: helpers written before the kernel */
 } Emit;
 
 /* A block operand as a reader sees it: its array and its distribution. */
@@ -899,8 +906,8 @@ const char *ce_coord(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner_along(Emit *e, const Dist *d, int p, const char *s);
 const char *ce_owner(Emit *e, const Dist *d, const char *sv);
 const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv);
-/* Row-major index of slot sv of a value of type t within its own shape. */
-const char *ce_linear(Emit *e, const Dist *d, Type t, const char *sv);
+/* Row-major index of slot sv within the value's own shape t. */
+const char *ce_linear_text(Emit *e, const Dist *d, Type t, const char *sv);
 const char *ce_scratch(Emit *e, Type t);
 const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
                          const char *row, const char *column);
@@ -924,6 +931,7 @@ int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
+int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1217,6 +1225,14 @@ int h_uint_to_uniform_float(Elab *E, Call *c, CV *out);
 int h_pair_uniform_to_normal(Elab *E, Call *c, CV *out);
 int h_philox(Elab *E, Call *c, CV *out);
 int h_philox_impl(Elab *E, Call *c, CV *out);
+/* tlatomic.c: the tl.atomic_* builtins.  An atomic op's attr[0] is its
+ * memory order, sem * MEM_NSCOPES + scope (printed "acq_rel_gpu"). */
+typedef enum MemSem { SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, MEM_NSEMS } MemSem;
+typedef enum MemScope { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, MEM_NSCOPES } MemScope;
+int h_atomic_rmw(Elab *E, Call *c, CV *out);
+/* Can an atomic op (OP_ATOMIC_*) work on elements of d?  (verify.c asks) */
+bool atomic_dtype_ok(int code, DType d);
+int h_atomic_cas(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -17,7 +17,8 @@
  *     only read them;
  *   - a kernel waits only through ops (__syncthreads, __shfl_xor_sync),
  *     which switch to other fibers of the same worker, never to another
- *     OS thread.
+ *     OS thread; a failed atomic compare-and-swap calls `spin`, which lets
+ *     the other fibers, threads and programs run.
  * Invariants of the CUDA surface:
  *   - __shared__ is `static thread_local`: a worker runs one program at a
  *     time and its fibers never move to another OS thread, so its copy is
@@ -35,7 +36,8 @@
  * __float_as_int __uint_as_float __float_as_uint __longlong_as_double
  * __double_as_longlong float2 float4 int2 int4 uint2 uint4 longlong2
  * ulonglong2 double2 and their make_ functions, plus <cmath>'s expf logf sqrtf fabsf
- * fmaxf fminf floorf fmodf isnan isinf.
+ * fmaxf fminf floorf fmodf isnan isinf; for the atomics' helpers
+ * (cuda_atomic.c) mt_host_atomic_update and mt_host_atomic_cas.
  * This file is embedded in the library as a string (tools/embed.sh) and
  * written next to each kernel it compiles, so it is self-contained. */
 #ifndef MT_HOST_H
@@ -57,6 +59,9 @@ typedef struct mt_host_ops {
     /* value of lane (lane ^ lane_mask) within segments of width lanes */
     unsigned long long (*shfl_xor)(void *worker, unsigned long long value,
                                    int lane_mask, int width);
+    /* a compare-and-swap failed: the thread may spin on a lock another
+     * thread or program holds, so let the others run */
+    void (*spin)(void *worker);
 } mt_host_ops;
 
 /* One per worker thread: what the kernel reads as blockIdx & co. */
@@ -172,6 +177,34 @@ static inline T __shfl_xor_sync(unsigned mask, T value, int lane_mask,
     T out;
     std::memcpy(&out, &slot, sizeof(T));
     return out;
+}
+
+/* ---- atomics: what cuda_atomic.c's helpers do on the host ---- */
+
+/* The old value at p after *p = f(*p), atomically for every worker
+ * thread: a compare-and-swap loop on the element's bytes, sequentially
+ * consistent (at least what any sem= and scope= ask). */
+template <typename T, typename F>
+static inline T mt_host_atomic_update(T *p, F f) {
+    T old;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    for (;;) {
+        T next = f(old);
+        if (__atomic_compare_exchange(p, &old, &next, false, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED))
+            return old;
+    }
+}
+
+/* Triton's atomic_cas: val replaces *p where its bits equal cmp's; the old
+ * value.  A failure may be a spin lock's wait: the scheduler runs others. */
+template <typename T>
+static inline T mt_host_atomic_cas(T *p, T cmp, T val) {
+    T old = cmp;
+    if (!__atomic_compare_exchange(p, &old, &val, false, __ATOMIC_SEQ_CST,
+                                   __ATOMIC_SEQ_CST))
+        mt_host_self->ops->spin(mt_host_self->worker);
+    return old;
 }
 
 #endif /* __cplusplus */

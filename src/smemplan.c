@@ -18,6 +18,8 @@
  *   - a shape op (K_GATHER) that cuda_gather_free does not find free: the
  *     values it reads at their row-major indices, one after the other,
  *     [1][their total size] (cuda_gather_scratch).
+ *   - an atomic whose used result goes to every thread (cuda_atomic.c):
+ *     the old values at their row-major index, [1][numel].
  * Conversions and reductions share the scratch array mt_smem at offset 0:
  * each use ends with a barrier, so one use never overlaps the next and
  * the scratch is as large as the largest use.  All dots share dot_lhs
@@ -125,6 +127,14 @@ static void plan_region(Planner *pl, const Region *r) {
         case OP_MAX:
         case OP_MIN:
             plan_reduce(pl, op);
+            break;
+        case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
+        case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG: case OP_ATOMIC_CAS:
+            if (atomic_result_shared(f, op)) { /* the old values, row-major */
+                Type t = val_type(f, op->res[0]);
+                SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t), (DType)t.dtype, 0, 1};
+                add(pl, op, &b, SMEM_SCRATCH);
+            }
             break;
         case OP_DOT:
             add(pl, op, &op->plan->A, SMEM_DOT_LHS);

@@ -613,6 +613,36 @@ static int rule_fpred(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* Atomics (tlatomic.c): a pointer and operands of its pointee type (cas:
+ * compare and value; the others: value and an optional bool mask) that
+ * broadcast to its shape, a pointee the op supports (atomic_dtype_ok); the
+ * result is the old value, of the pointer's shape; attr[0] a memory
+ * order. */
+static int rule_atomic(const RuleIn *in, Type *out, char *msg) {
+    Type p = in->a, want = with_dtype(p, (DType)p.dtype);
+    const char *name = in->oi->name;
+    if (!p.is_ptr)
+        return fail(msg, "%s expects a pointer, got %s", name, tt(p).s);
+    if (!atomic_dtype_ok(in->code, (DType)p.dtype))
+        return fail(msg, "%s does not support %s", name, dtype_name((DType)p.dtype));
+    for (int i = 1; i < 3; i++) {
+        if (!in->args[i])
+            continue;
+        Type t = val_type(in->f, in->args[i]), r;
+        DType d = in->code != OP_ATOMIC_CAS && i == 2 ? DT_I1 : (DType)p.dtype;
+        if (t.is_ptr || t.dtype != d)
+            return fail(msg, "%s operand %d expected %s, got %s", name, i + 1,
+                        dtype_name(d), tt(t).s);
+        if (broadcast_shapes(p, t, &r) < 0 || !same_shape(r, p))
+            return fail(msg, "%s cannot broadcast shape %s to %s", name,
+                        shape_text(t).s, shape_text(p).s);
+    }
+    if (in->attr[0] < 0 || in->attr[0] >= MEM_NSEMS * MEM_NSCOPES)
+        return fail(msg, "invalid memory order %lld", (long long)in->attr[0]);
+    *out = want;
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -641,6 +671,7 @@ static const struct {
     [R_FLOAT2] = {rule_float2, false, 1}, [R_FLOAT3] = {rule_float3, false, 1},
     [R_FPRED] = {rule_fpred, false, 1},
     [R_PHILOX] = {rule_philox, false, 1},
+    [R_ATOMIC] = {rule_atomic, false, 1},
 };
 
 bool op_has_result(OpCode code) {
