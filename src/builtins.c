@@ -169,6 +169,9 @@ static const Builtin builtins[] = {
         "static_print(*values): printed at compile time"},
     {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
         "device_print(prefix, *values): printed by the kernel"},
+    {"tl.pointer_type", TL_, h_pointer_type, OP_COUNT, 1, {ANY("element_ty"),
+        ANY("address_space"), ANY("const")},
+        "pointer_type(element_ty): the type of pointers to element_ty (for x.to(...))"},
     {"tl.debug_barrier", TL_, h_effect, OP_BARRIER, 0, {{0}},
         "debug_barrier(): every thread of the program waits for the others"},
     {"tl.assume", TL_, h_assume, OP_COUNT, 1, {ANY("cond")},
@@ -527,10 +530,11 @@ static int check_param(Elab *E, Call *c, int i) {
         c->block = type_block(type_scalar(c->dtype), c->rank, c->shape);
         return 0;
     case P_DTYPE:
-        if (v.kind != CV_DTYPE || v.i)
-            return elab_err(E, loc, MT_ERR_TYPE, "%s() dtype must be a scalar tl dtype, got %s",
-                            fn, v.kind == CV_DTYPE ? "a pointer type" : cv_kind_name(E, v));
+        if (v.kind != CV_DTYPE)
+            return elab_err(E, loc, MT_ERR_TYPE, "%s() dtype must be a tl dtype, got %s", fn,
+                            cv_kind_name(E, v));
         c->dtype = (DType)v.sub;
+        c->dtype_ptr = v.i != 0;
         return 0;
     }
     return 0;

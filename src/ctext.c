@@ -161,6 +161,10 @@ static const char *bits_of(Arena *a, const char *x, DType d) {
 
 static const char *bitcast(Arena *a, const char *x, Type from, Type to) {
     DType f = (DType)from.dtype, t = (DType)to.dtype;
+    if (to.is_ptr) /* an address (verify.c's rule_bitcast) */
+        return arena_printf(a, "((%s*)(%s))", dtype_mtype(t), x);
+    if (from.is_ptr)
+        return arena_printf(a, "((%s)(%s))", dtype_ctype(t), x);
     if (f == t)
         return x;
     const char *b = bits_of(a, x, f);

@@ -1123,7 +1123,7 @@ typedef enum ParamCheck {
     P_NEW_AXIS,    /* an axis of parameter 0's rank + 1, normalised (Call.i) */
     P_SHAPE,       /* a block shape: int or tuple of ints (Call.rank, shape) */
     P_BLOCK_DTYPE, /* the dtype of a new block (Call.dtype, Call.block) */
-    P_DTYPE        /* a target dtype (Call.dtype) */
+    P_DTYPE        /* a target dtype, maybe a pointer type (Call.dtype, dtype_ptr) */
 } ParamCheck;
 
 typedef struct BuiltinParam {
@@ -1158,6 +1158,7 @@ struct Call {
     int rank;                       /* P_SHAPE */
     int32_t shape[MT_MAX_RANK];
     DType dtype;                    /* P_BLOCK_DTYPE, P_DTYPE */
+    bool dtype_ptr;                 /* P_DTYPE: a pointer to dtype */
     Type block;                     /* P_BLOCK, or P_SHAPE with P_BLOCK_DTYPE */
 };
 
@@ -1186,6 +1187,7 @@ int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
 int h_effect(Elab *E, Call *c, CV *out);
+int h_pointer_type(Elab *E, Call *c, CV *out);
 int h_assume(Elab *E, Call *c, CV *out);
 /* tlshape.c: the shape builtins; x.T is tl_shape_transpose */
 int h_reshape(Elab *E, Call *c, CV *out);

@@ -267,8 +267,12 @@ int h_abs(Elab *E, Call *c, CV *out) {
 int h_where(Elab *E, Call *c, CV *out) {
     ValId x[3];
     CV cond = c->a[0];
-    if (cond.kind == CV_TENSOR)
+    if (cond.kind == CV_TENSOR) { /* Triton casts the condition to int1 */
         x[0] = cond.v;
+        Type ct = cv_type(E, cond);
+        if (!ct.is_ptr && ct.dtype != DT_I1 && elab_cast(E, x[0], DT_I1, c->locs[0], &x[0]) < 0)
+            return -1;
+    }
     else if (cv_is_num(cond) || cond.kind == CV_NONE) {
         bool t = false;
         if (cv_truth(E, cond, c->locs[0], "", &t) < 0)
@@ -401,6 +405,48 @@ int h_dot(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* Casts that involve pointers, as Triton's cast does them: an integer to a
+ * pointer (through i64), a pointer to i64/u64 (its address) or to bool
+ * (address != 0), a pointer to a pointer of another element type. */
+static int pointer_cast(Elab *E, Call *c, ValId x, CV *out) {
+    Type t = val_type(E->f, x);
+    Type want = type_with_elem(t, type_scalar(c->dtype));
+    want.is_ptr = c->dtype_ptr;
+    ValId r = x;
+    if (c->dtype_ptr && !t.is_ptr) {
+        if (!type_is_int(t))
+            return elab_err(E, c->locs[0], MT_ERR_TYPE, "cannot cast %s to a pointer",
+                            elab_type_text(E, t));
+        if (t.dtype != DT_I64 && t.dtype != DT_U64 && elab_cast(E, x, DT_I64, c->loc, &r) < 0)
+            return -1;
+    } else if (!c->dtype_ptr) {
+        if (c->dtype == DT_I1) {
+            ValId a = 0, zero = const_int(E->f, DT_I64, 0), ne[2];
+            Type ti = type_with_elem(t, type_scalar(DT_I64));
+            if (elab_emit_typed(E, OP_BITCAST, c->loc, &x, 1, 0, 0, ti, &a) < 0)
+                return -1;
+            ne[0] = a;
+            ne[1] = zero;
+            if (elab_emit(E, OP_CMP_NE, c->loc, ne, 2, 0, 0, &r) < 0)
+                return -1;
+            *out = cv_tensor(r);
+            return 0;
+        }
+        if (c->dtype != DT_I64 && c->dtype != DT_U64)
+            return elab_err(E, c->locs[0], MT_ERR_TYPE,
+                            "a pointer casts only to int64, uint64 or bool, not %s",
+                            dtype_info[c->dtype].tl_name);
+    }
+    if (type_eq(val_type(E->f, r), want)) {
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (elab_emit_typed(E, OP_BITCAST, c->loc, &r, 1, 0, 0, want, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
 /* tl.cast and x.to: a compile-time number is converted at compile time;
  * bitcast=True reinterprets bits of the same width; fp_downcast_rounding
  * ("rtne", the default, or "rtz") only for a float to a narrower float,
@@ -432,6 +478,8 @@ int h_cast(Elab *E, Call *c, CV *out) {
     if (cv_materialise(E, x, c->locs[0], &r) < 0)
         return -1;
     Type t = val_type(E->f, r);
+    if (c->dtype_ptr || t.is_ptr)
+        return pointer_cast(E, c, r, out);
     if (bits) {
         if (!t.is_ptr && t.dtype == c->dtype) {
             *out = cv_tensor(r);
@@ -474,6 +522,23 @@ int h_static_assert(Elab *E, Call *c, CV *out) {
     if (msg.kind == CV_STR && msg.n)
         return elab_err(E, c->loc, MT_ERR_TYPE, "static assertion failed: %s", msg.s);
     return elab_err(E, c->loc, MT_ERR_TYPE, "static assertion failed");
+}
+
+/* tl.pointer_type(dtype): a dtype value with the pointer flag, as
+ * x.dtype of a pointer tensor is. */
+int h_pointer_type(Elab *E, Call *c, CV *out) {
+    CV t = c->a[0];
+    if (t.kind != CV_DTYPE || t.i)
+        return elab_err(E, c->locs[0], MT_ERR_UNSUPPORTED,
+                        "tl.pointer_type() needs a scalar tl dtype (pointers to pointers are "
+                        "not supported), got %s",
+                        t.kind == CV_DTYPE ? "a pointer type" : cv_kind_name(E, t));
+    if (c->have[1] && !(cv_is_intlike(c->a[1]) && c->a[1].i == 1))
+        return elab_err(E, c->locs[1], MT_ERR_UNSUPPORTED,
+                        "tl.pointer_type() supports only address space 1 (global)");
+    *out = cv_dtype(t.sub);
+    out->i = 1;
+    return 0;
 }
 
 /* The row's op: an effect without operands or result (debug_barrier). */

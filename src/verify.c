@@ -309,6 +309,12 @@ static int rule_cast(const RuleIn *in, Type *out, char *msg) {
 /* the bits of one type read as another of the same width */
 static int rule_bitcast(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, t = *out;
+    /* an address: a pointer from or to a 64-bit integer, or to a pointer */
+    bool addr = (a.is_ptr || t.is_ptr) && same_shape(a, t) &&
+                (a.is_ptr || a.dtype == DT_I64 || a.dtype == DT_U64) &&
+                (t.is_ptr || t.dtype == DT_I64 || t.dtype == DT_U64);
+    if (addr)
+        return 0;
     if (a.is_ptr || t.is_ptr || !valid_dtype(a.dtype) || !valid_dtype(t.dtype) ||
         !same_shape(a, t))
         return fail(msg, "cannot bitcast %s to %s", tt(a).s, tt(t).s);

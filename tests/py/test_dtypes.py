@@ -252,3 +252,19 @@ def test_float_remainder_is_tritons_frem(device):
     float_rem_kernel[(1,)](x, y, o, N=8)
     assert o.tolist() == [0.0, 256.0, 1.5, -1.5, 3.0, 1.0, 0.0, 0.0]
     assert not torch.signbit(o[0])
+
+
+@triton.jit
+def negate_kernel(x, o, N: tl.constexpr):
+    r = tl.arange(0, N)
+    tl.store(o + r, -tl.load(x + r))
+
+
+def test_integer_negation_wraps(device):
+    """-INT_MIN wraps to INT_MIN (two's complement, as Triton); the C text
+    negates in the unsigned type, so no signed overflow is ever formed."""
+    x = torch.tensor([-2**31, 5, -7, 2**31 - 1], dtype=torch.int32, device=device)
+    o = torch.zeros(4, dtype=torch.int32, device=device)
+    negate_kernel[(1,)](x, o, N=4)
+    assert o.tolist() == [-2**31, -5, 7, -2**31 + 1]
+    assert "(-((unsigned)" in negate_kernel.compile(x, o, N=4).asm["cuda"]

@@ -1,0 +1,60 @@
+"""Pointers as values (issue 9, tutorial 08's grouped GEMM): an int64 tensor
+of addresses cast to pointers with x.to(tl.pointer_type(dtype)), pointers
+to int64 and bool, and tl.where on a non-bool condition (cast to int1, as
+Triton does)."""
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+from mtutil import assert_compile_error, close, poisoned
+
+
+@triton.jit
+def gather_groups_kernel(ptrs, out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    for g in range(2):
+        p = tl.load(ptrs + g).to(tl.pointer_type(tl.float16))
+        tl.store(out + g * N + r, tl.load(p + r).to(tl.float32))
+    addr = out.to(tl.int64)
+    tl.store(out + 2 * N + r, (addr != 0).to(tl.float32) + out.to(tl.int1).to(tl.float32))
+    back = addr.to(tl.pointer_type(tl.float32))
+    tl.store(back + 3 * N + r, tl.where(r % 2, 1.0, -1.0))
+
+
+def test_addresses_become_pointers(device):
+    a = torch.arange(8, dtype=torch.float16, device=device)
+    b = -torch.arange(8, dtype=torch.float16, device=device)
+    ptrs = torch.tensor([a.data_ptr(), b.data_ptr()], dtype=torch.int64, device=device)
+    out = poisoned(device, 32)
+    gather_groups_kernel[(1,)](ptrs, out, N=8)
+    want = torch.cat([a.float().cpu(), b.float().cpu(), torch.full((8,), 2.0),
+                      torch.tensor([-1.0, 1.0] * 4)])
+    close(out, want, rtol=0, atol=0)
+
+
+@triton.jit
+def bad_pointer_cast_kernel(out, x):
+    tl.store(out, out.to(tl.float32))
+
+
+@triton.jit
+def float_to_pointer_kernel(out, x):
+    p = x.to(tl.pointer_type(tl.float32))
+    tl.store(p, 1.0)
+
+
+@triton.jit
+def pointer_to_pointer_type_kernel(out, x):
+    t = tl.pointer_type(tl.pointer_type(tl.float32))
+    tl.store(out, x)
+
+
+def test_pointer_cast_errors():
+    zeros = torch.zeros(4)
+    assert_compile_error(bad_pointer_cast_kernel, (zeros, 1.0), needle="out.to(tl.float32)",
+                         pattern="a pointer casts only to int64, uint64 or bool")
+    assert_compile_error(float_to_pointer_kernel, (zeros, 1.0), needle="x.to(",
+                         pattern="cannot cast f32 to a pointer")
+    assert_compile_error(pointer_to_pointer_type_kernel, (zeros, 1.0),
+                         needle="tl.pointer_type(tl.pointer_type",
+                         pattern="pointers to pointers are not supported")
