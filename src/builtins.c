@@ -175,6 +175,15 @@ static const Builtin builtins[] = {
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
     {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
+    /* tlscan.c: reductions and scans */
+    {"tl.xor_sum", TLM, h_xor_sum, OP_XOR_SUM, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
+        "xor_sum(input, axis=None, keep_dims=False): xor reduction of integers"},
+    {"tl.cumsum", TLM, h_scan, OP_CUMSUM, 1,
+        {ANY("input"), ANY("axis"), ANY("reverse"), ANY("dtype")},
+        "cumsum(input, axis=0, reverse=False, dtype=None): inclusive prefix sum "
+        "(integers narrower than 32 bits in int32/uint32, bf16 in float32)"},
+    {"tl.cumprod", TLM, h_scan, OP_CUMPROD, 1, {ANY("input"), ANY("axis"), ANY("reverse")},
+        "cumprod(input, axis=0, reverse=False): inclusive prefix product (bf16 in float32)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

@@ -543,9 +543,6 @@ int ce_emit_op(Emit *e, Op *op) {
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
     case OP_STORE: return emit_store(e, op);
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN: return emit_reduce(e, op);
     case OP_DOT:
         if (!op->plan)
             return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
@@ -553,6 +550,10 @@ int ce_emit_op(Emit *e, Op *op) {
         return ce_emit_dot(e, op);
     case OP_EXPAND_DIMS: return emit_expand_dims(e, op);
     default:
+        if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
+            return emit_reduce(e, op);
+        if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
+            return ce_emit_combine(e, op); /* cuda_scan.c */
         if (!op->nres)
             return unsupported(e, op);
         return emit_elementwise(e, op);

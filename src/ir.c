@@ -33,6 +33,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_SHAPE] = {0, {0, 0}, NULL, 0},
     [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
+    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0}, /* tlscan.c */
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -637,6 +637,7 @@ static const struct AttrKey {
     {"via", AV_ENUM, 0, AS_CONVERT},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
+    {"reverse", AV_INT, 1, AS_NONE}, /* scans (tlscan.c) */
 };
 
 /* One "key=value"; appends it to canon as the printer would write it. */

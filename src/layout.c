@@ -79,7 +79,8 @@ static int check_value(Func *f, ValId v, Loc loc) {
 /* Ops whose result element i goes with operand element i (ops.def kinds). */
 static bool is_elementwise(int code) {
     int k = op_info[code].kind;
-    return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY;
+    return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY ||
+           k == K_SCAN; /* a scan's results sit where its operands do */
 }
 
 static int walk(Assign *a, Region *r) {
@@ -110,9 +111,10 @@ static int walk(Assign *a, Region *r) {
                 add_link(a, op->args[0], op->res[0], (int)op->attr[0]);
             continue;
         }
-        if (op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN) {
-            if (rank_of(f, op->args[0]) == 2)
-                add_link(a, op->res[0], op->args[0], (int)op->attr[0]);
+        if (op_info[op->code].kind == K_REDUCE) {
+            for (int k = 0; k < op->nres; k++)
+                if (rank_of(f, op->args[0]) == 2)
+                    add_link(a, op->res[k], op->args[0], (int)op->attr[0]);
             continue;
         }
         if (op->code == OP_DOT) {
@@ -335,9 +337,11 @@ static ValId reference(Func *f, const Op *op) {
     switch (op->code) {
     case OP_STORE:
         return val_type(f, op->args[0]).rank ? op->args[0] : 0;
-    case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR: case OP_CONVERT_LAYOUT:
+    case OP_FOR: case OP_CONVERT_LAYOUT:
         return 0;
     default:
+        if (op_info[op->code].kind == K_REDUCE)
+            return 0;
         return op->nres && val_type(f, op->res[0]).rank ? op->res[0] : 0;
     }
 }
@@ -405,7 +409,7 @@ static int reduce_layouts(Func *f, Region *r) {
         Op *op = r->ops[i];
         if (op->body && reduce_layouts(f, op->body) < 0)
             return -1;
-        if ((op->code != OP_SUM && op->code != OP_MAX && op->code != OP_MIN) ||
+        if (op_info[op->code].kind != K_REDUCE ||
             val_type(f, op->args[0]).rank != 2)
             continue;
         Layout l = f->layouts[val(f, op->args[0])->layout];
@@ -415,7 +419,8 @@ static int reduce_layouts(Func *f, Region *r) {
         int li = intern_layout(f, &l);
         if (li < 0)
             return -1;
-        val(f, op->res[0])->layout = li;
+        for (int k = 0; k < op->nres; k++)
+            val(f, op->res[k])->layout = li;
     }
     return 0;
 }

@@ -433,7 +433,9 @@ typedef enum OpCode {
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
-    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_COUNT
+    R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST,
+    R_SCAN, R_COMBINE, /* tlscan.c's ops */
+    R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -441,10 +443,14 @@ enum {
 };
 typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
-    K_CONVERT, K_COUNT
+    K_CONVERT,
+    K_SCAN, /* tlscan.c: a prefix combine along attr[0] (attr[1]: reverse) */
+    K_COUNT
 } OpKind;
 typedef enum AttrSchema {
-    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_COUNT
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT,
+    AS_SCAN, /* tlscan.c: attr[0] = axis, attr[1] = reverse */
+    AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
@@ -883,6 +889,9 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                        const Dist *r);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
+/* cuda_scan.c: scans, and reductions of several operands or a region */
+#define MT_MAX_COMBINE 8 /* operands of one reduce or scan */
+int ce_emit_combine(Emit *e, Op *op);
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 
@@ -1133,6 +1142,9 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+/* tlscan.c: reductions and scans */
+int h_xor_sum(Elab *E, Call *c, CV *out);
+int h_scan(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -86,6 +86,23 @@ static void plan_reduce(Planner *pl, const Op *op) {
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
+/* A scan, or a reduction of several operands (tlscan.c): one 8-byte slot
+ * per operand, coordinate along the other parent dim and warp along the
+ * axis, so every operand crosses the warps at once (cuda_scan.c). */
+static void plan_combine(Planner *pl, const Op *op) {
+    Func *f = pl->f;
+    ValId x = op->args[0];
+    Type t = val_type(f, x);
+    const Layout *l = &f->layouts[val(f, x)->layout];
+    int axis = (int)op->attr[0];
+    int pa = l->rank == t.rank ? axis : (l->slice_dim == 0 ? 1 : 0);
+    if (l->wpc[pa] <= 1)
+        return;
+    int32_t rows = l->rank == 2 && t.rank == 2 ? t.shape[1 - axis] : 1;
+    SharedBuffer b = {"mt_smem", rows * op->nargs, l->wpc[pa], DT_I64, 0, 1};
+    add(pl, op, &b, SMEM_SCRATCH);
+}
+
 static void plan_region(Planner *pl, const Region *r) {
     Func *f = pl->f;
     for (int i = 0; i < r->nops; i++) {
@@ -102,16 +119,15 @@ static void plan_region(Planner *pl, const Region *r) {
                 add(pl, op, &b, SMEM_SCRATCH);
             }
             break;
-        case OP_SUM:
-        case OP_MAX:
-        case OP_MIN:
-            plan_reduce(pl, op);
-            break;
         case OP_DOT:
             add(pl, op, &op->plan->A, SMEM_DOT_LHS);
             add(pl, op, &op->plan->B, SMEM_DOT_RHS);
             break;
         default:
+            if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
+                plan_reduce(pl, op);
+            else if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
+                plan_combine(pl, op);
             break;
         }
     }

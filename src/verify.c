@@ -473,6 +473,22 @@ static int rule_loop(const RuleIn *in, Type *out, char *msg) {
 
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
+/* tlscan.c: a scan keeps its operand's type; attr[0] is an axis of it,
+ * attr[1] (reverse) 0 or 1. */
+static int rule_scan(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (a.rank == 0)
+        return fail(msg, "%s expects a block, got %s", in->oi->name, tt(a).s);
+    if (!type_is_numeric(a))
+        return fail(msg, "cannot scan elements of type %s", tt_elem(a).s);
+    if (in->attr[0] < 0 || in->attr[0] >= a.rank)
+        return fail(msg, "invalid scan axis %lld for %s", (long long)in->attr[0], tt(a).s);
+    if (in->attr[1] != 0 && in->attr[1] != 1)
+        return fail(msg, "reverse must be 0 or 1, got %lld", (long long)in->attr[1]);
+    *out = a;
+    return 0;
+}
+
 static const struct {
     RuleFn fn;
     bool rtype_in;
@@ -491,6 +507,7 @@ static const struct {
     [R_DOT] = {rule_dot, false, 1},       [R_LOOP] = {rule_loop, false, -1},
     [R_CONVERT] = {rule_convert, false, 1},
     [R_BITCAST] = {rule_bitcast, true, 1},
+    [R_SCAN] = {rule_scan, false, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
