@@ -184,6 +184,22 @@ static const Builtin builtins[] = {
         "(integers narrower than 32 bits in int32/uint32, bf16 in float32)"},
     {"tl.cumprod", TLM, h_scan, OP_CUMPROD, 1, {ANY("input"), ANY("axis"), ANY("reverse")},
         "cumprod(input, axis=0, reverse=False): inclusive prefix product (bf16 in float32)"},
+    {"tl.reduce", TLM, h_reduce_fn, OP_REDUCE, 3,
+        {ANY("input"), ANY("axis"), ANY("combine_fn"), ANY("keep_dims")},
+        "reduce(input, axis, combine_fn, keep_dims=False): reduction of a tensor or a tuple "
+        "of tensors with a @jit combine function"},
+    {"tl.associative_scan", TLM, h_scan_fn, OP_SCAN, 3,
+        {ANY("input"), ANY("axis"), ANY("combine_fn"), ANY("reverse")},
+        "associative_scan(input, axis, combine_fn, reverse=False): inclusive scan of a tensor "
+        "or a tuple of tensors with a @jit combine function"},
+    {"tl.argmax", TLM, h_argmax, OP_REDUCE, 2,
+        {ANY("input"), ANY("axis"), ANY("tie_break_left"), ANY("keep_dims")},
+        "argmax(input, axis, tie_break_left=True, keep_dims=False) -> int32 index of the "
+        "maximum (the first among equal values)"},
+    {"tl.argmin", TLM, h_argmax, OP_REDUCE, 2,
+        {ANY("input"), ANY("axis"), ANY("tie_break_left"), ANY("keep_dims")},
+        "argmin(input, axis, tie_break_left=True, keep_dims=False) -> int32 index of the "
+        "minimum (the first among equal values)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

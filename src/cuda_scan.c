@@ -101,9 +101,10 @@ static void combine(Comb *cb, const char *const *dst, const char *const *a,
     ce_line(e, "}");
 }
 
-/* p = have ? combine(p, x) : x; have = true (under `cond` when not ""). */
+/* p = have ? combine(p, x) : x (x_left: combine(x, p)); have = true;
+ * under `cond` when not "". */
 static void accumulate(Comb *cb, const char *have, const char *const *p,
-                       const char *const *x, const char *cond) {
+                       const char *const *x, const char *cond, bool x_left) {
     Emit *e = cb->e;
     if (*cond) {
         ce_line(e, "if (%s) {", cond);
@@ -111,7 +112,7 @@ static void accumulate(Comb *cb, const char *have, const char *const *p,
     }
     ce_line(e, "if (%s) {", have);
     e->indent++;
-    combine(cb, p, p, x);
+    combine(cb, p, x_left ? x : p, x_left ? p : x);
     e->indent--;
     ce_line(e, "} else {");
     e->indent++;
@@ -203,16 +204,7 @@ static void lanes(Comb *cb, const Along *a, const char *const *t,
          * x and t hold so far */
         ce_line(e, "if ((%s & %d) %s 0) {", a->lane, m, rev ? "==" : "!=");
         e->indent++;
-        ce_line(e, "if (%s) {", hl);
-        e->indent++;
-        combine(cb, x, o, x);
-        e->indent--;
-        ce_line(e, "} else {");
-        e->indent++;
-        assign(cb, x, o);
-        ce_line(e, "%s = true;", hl);
-        e->indent--;
-        ce_line(e, "}");
+        accumulate(cb, hl, x, o, "", true);
         combine(cb, t, o, t);
         e->indent--;
         ce_line(e, "} else {");
@@ -298,7 +290,7 @@ static int emit_scan(Comb *cb) {
             rd[k] = scratch(cb, &a, k, "mt_wi");
         declare(cb, wv, NULL);
         assign(cb, wv, rd);
-        accumulate(cb, hw, w, wv, ce_fmt(e, "mt_wi %s %s", rev ? ">" : "<", a.warp));
+        accumulate(cb, hw, w, wv, ce_fmt(e, "mt_wi %s %s", rev ? ">" : "<", a.warp), false);
         if (a.R > 1) {
             ce_line(e, "if (mt_i) {");
             e->indent++;
@@ -320,11 +312,11 @@ static int emit_scan(Comb *cb) {
     ce_line(e, "bool %s = false;", h);
     declare(cb, p, NULL);
     if (a.R > 1)
-        accumulate(cb, h, p, cy, "mt_q > 0");
+        accumulate(cb, h, p, cy, "mt_q > 0", false);
     if (a.segW > 1)
-        accumulate(cb, h, p, w, hw);
+        accumulate(cb, h, p, w, hw, false);
     if (a.segL > 1)
-        accumulate(cb, h, p, x, hl);
+        accumulate(cb, h, p, x, hl, false);
     ce_line(e, "if (%s) {", h);
     e->indent++;
     ce_line(e, "for (int mt_s = 0; mt_s < %d; ++mt_s) {", a.S);

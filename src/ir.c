@@ -210,3 +210,40 @@ Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
         region_push(f, r, op);
     return op;
 }
+
+/* tlscan.c's reduce and scan: results typed from operand 0's shape (a
+ * reduce drops the axis), one per operand with its element type; 2n
+ * scalar combine parameters (the left partial's n, then the right's),
+ * n yields to fill, an empty body. */
+Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
+                   int n, int64_t axis, int64_t reverse) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = (uint16_t)code;
+    op->loc = loc;
+    op->nargs = op->nres = n;
+    op->attr[0] = axis;
+    op->attr[1] = reverse;
+    op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)(2 * n));
+    op->yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    Type t0 = f->vals[args[0]].type, rt = t0;
+    if (op_info[code].kind == K_REDUCE && t0.rank > 0 && axis >= 0 && axis < t0.rank) {
+        rt.rank = (uint8_t)(t0.rank - 1);
+        for (int i = (int)axis; i < rt.rank; i++)
+            rt.shape[i] = t0.shape[i + 1];
+        rt.shape[rt.rank] = 0;
+    }
+    for (int k = 0; k < n; k++) {
+        Type e = type_elem(f->vals[args[k]].type);
+        op->args[k] = args[k];
+        op->res[k] = func_new_value(f, VK_OP, type_with_elem(rt, e));
+        f->vals[op->res[k]].def = op;
+    }
+    for (int k = 0; k < 2 * n; k++)
+        op->iters[k] = func_new_value(f, VK_LOOP_ARG, type_elem(f->vals[args[k % n]].type));
+    if (r)
+        region_push(f, r, op);
+    return op;
+}

@@ -39,6 +39,10 @@ static void number_region(Printer *p, const Region *r) {
                 number_value(p, op->iters[k]);
             if (op->body)
                 number_region(p, op->body);
+        } else if (op->body) { /* reduce, scan (tlscan.c) */
+            for (int k = 0; k < 2 * op->nres && op->iters; k++)
+                number_value(p, op->iters[k]);
+            number_region(p, op->body);
         }
         for (int k = 0; k < op->nres && op->res; k++)
             number_value(p, op->res[k]);
@@ -180,10 +184,42 @@ static void print_for(Printer *p, const Op *op, int depth) {
     sb_putc(sb, '}');
 }
 
+/* tlscan.c's reduce and scan: "%r, ... = reduce %x, ... {axis=0}
+ * combine(%a, ..., %b, ...) : T, ... {" body "yield %y, ..." "}" */
+static void print_combine(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
+    begin_line(p, depth);
+    print_values(p, op->res, op->nres);
+    sb_printf(sb, " = %s ", op_info[op->code].name);
+    print_values(p, op->args, op->nargs);
+    print_attrs(p, op);
+    sb_puts(sb, " combine(");
+    if (op->iters)
+        print_values(p, op->iters, 2 * op->nres);
+    sb_puts(sb, ") : ");
+    for (int k = 0; k < op->nres; k++) {
+        if (k)
+            sb_puts(sb, ", ");
+        type_print(sb, val_type(p->f, op->res[k]));
+    }
+    sb_puts(sb, " {");
+    print_region(p, op->body, depth + 1);
+    begin_line(p, depth + 1);
+    sb_puts(sb, "yield ");
+    if (op->yields)
+        print_values(p, op->yields, op->nres);
+    begin_line(p, depth);
+    sb_putc(sb, '}');
+}
+
 static void print_op(Printer *p, const Op *op, int depth) {
     StrBuf *sb = p->sb;
     if (op->code == OP_FOR) {
         print_for(p, op, depth);
+        return;
+    }
+    if (op->body && op->nres) {
+        print_combine(p, op, depth);
         return;
     }
     begin_line(p, depth);

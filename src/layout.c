@@ -79,8 +79,7 @@ static int check_value(Func *f, ValId v, Loc loc) {
 /* Ops whose result element i goes with operand element i (ops.def kinds). */
 static bool is_elementwise(int code) {
     int k = op_info[code].kind;
-    return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY ||
-           k == K_SCAN; /* a scan's results sit where its operands do */
+    return k == K_ELEMENTWISE || k == K_CONSTRUCTOR || k == K_MEMORY;
 }
 
 static int walk(Assign *a, Region *r) {
@@ -112,9 +111,18 @@ static int walk(Assign *a, Region *r) {
             continue;
         }
         if (op_info[op->code].kind == K_REDUCE) {
-            for (int k = 0; k < op->nres; k++)
+            for (int k = 0; k < op->nres; k++) {
+                unite(a, op->args[0], op->args[k]);
                 if (rank_of(f, op->args[0]) == 2)
                     add_link(a, op->res[k], op->args[0], (int)op->attr[0]);
+            }
+            continue;
+        }
+        if (op_info[op->code].kind == K_SCAN) { /* results where operands are */
+            for (int k = 0; k < op->nres; k++) {
+                unite(a, op->args[0], op->args[k]);
+                unite(a, op->args[0], op->res[k]);
+            }
             continue;
         }
         if (op->code == OP_DOT) {
@@ -368,6 +376,9 @@ static int convert_op(Conv *cv, Op *op) {
         return 0;
     }
     ValId ref = reference(f, op);
+    if (op_info[op->code].kind == K_REDUCE) /* operands where the first is */
+        for (int k = 1; k < op->nargs; k++)
+            op->args[k] = converted(cv, op->args[k], op->args[0], NULL, op->loc);
     if (!ref)
         return 0;
     if (op->code == OP_DOT) { /* only the accumulator; A and B go to

@@ -35,6 +35,10 @@ static void number_region(Numbering *n, const Region *r) {
             for (int k = 0; k < op->nres; k++)
                 number(n, op->iters[k]);
             number_region(n, op->body);
+        } else if (op->body) { /* reduce, scan (tlscan.c): as irprint.c */
+            for (int k = 0; k < 2 * op->nres; k++)
+                number(n, op->iters[k]);
+            number_region(n, op->body);
         }
         for (int k = 0; k < op->nres; k++)
             number(n, op->res[k]);

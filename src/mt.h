@@ -572,6 +572,10 @@ Op *op_new(Func *f, Region *r, OpCode code, Loc loc, Type rtype,
 Op *op_new_for(Func *f, Region *r, Loc loc, ValId start, ValId stop,
                ValId step, const ValId *inits, int ncarry);
 void region_push(Func *f, Region *r, Op *op);
+/* A reduce or scan (tlscan.c) over n operands with its region to fill:
+ * iters (2n combine parameters), yields (n), results typed. */
+Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
+                   int n, int64_t axis, int64_t reverse);
 
 /* Textual IR in the original's syntax (see docs/ir.md).  Values are
  * renumbered %0, %1, ... in definition order; params print by name,
@@ -1023,6 +1027,8 @@ static inline Type cv_type(Elab *E, CV v) { return val_type(E->f, v.v); }
 
 /* elab.c: every error of the elaborator, located; the first one wins. */
 int elab_err(Elab *E, Loc loc, mt_status st, const char *fmt, ...) MT_PRINTF(4, 5);
+/* elab.c: a @jit function inlined at loc (tlscan.c's combine regions). */
+int elab_call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
 
 /* ctval.c: values, their Python operators, and the ops made from them.
  * Every op goes through elab_emit, which types it by ir_infer_type (none
@@ -1145,6 +1151,12 @@ int h_jit(Elab *E, Call *c, CV *out);
 /* tlscan.c: reductions and scans */
 int h_xor_sum(Elab *E, Call *c, CV *out);
 int h_scan(Elab *E, Call *c, CV *out);
+int h_reduce_fn(Elab *E, Call *c, CV *out);      /* tl.reduce */
+int h_scan_fn(Elab *E, Call *c, CV *out);        /* tl.associative_scan */
+int h_argmax(Elab *E, Call *c, CV *out);         /* tl.argmax, tl.argmin */
+/* max/min(return_indices=True): (values, indices) as Triton's
+ * _reduce_with_indices; the row's op says which */
+int h_reduce_indices(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -68,8 +68,10 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
 
 /* The partials of a reduction across warps: rows = the size of x along
  * the other parent dim (1 when x has none), columns = warps along the
- * axis. */
-static void plan_reduce(Planner *pl, const Op *op) {
+ * axis.  A scan, or a reduction of several operands (tlscan.c, `slots`):
+ * those rows for each operand, one 8-byte slot each, so every operand
+ * crosses the warps at once (cuda_scan.c). */
+static void plan_reduce(Planner *pl, const Op *op, bool slots) {
     Func *f = pl->f;
     ValId x = op->args[0];
     Type t = val_type(f, x);
@@ -83,23 +85,10 @@ static void plan_reduce(Planner *pl, const Op *op) {
         rows = t.shape[1 - axis];
     SharedBuffer b = {"mt_smem", rows, l->wpc[pa],
                       scratch_elem(type_elem(t)), 0, 1};
-    add(pl, op, &b, SMEM_SCRATCH);
-}
-
-/* A scan, or a reduction of several operands (tlscan.c): one 8-byte slot
- * per operand, coordinate along the other parent dim and warp along the
- * axis, so every operand crosses the warps at once (cuda_scan.c). */
-static void plan_combine(Planner *pl, const Op *op) {
-    Func *f = pl->f;
-    ValId x = op->args[0];
-    Type t = val_type(f, x);
-    const Layout *l = &f->layouts[val(f, x)->layout];
-    int axis = (int)op->attr[0];
-    int pa = l->rank == t.rank ? axis : (l->slice_dim == 0 ? 1 : 0);
-    if (l->wpc[pa] <= 1)
-        return;
-    int32_t rows = l->rank == 2 && t.rank == 2 ? t.shape[1 - axis] : 1;
-    SharedBuffer b = {"mt_smem", rows * op->nargs, l->wpc[pa], DT_I64, 0, 1};
+    if (slots) {
+        b.rows *= op->nargs;
+        b.elem = DT_I64;
+    }
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
@@ -124,10 +113,9 @@ static void plan_region(Planner *pl, const Region *r) {
             add(pl, op, &op->plan->B, SMEM_DOT_RHS);
             break;
         default:
-            if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
-                plan_reduce(pl, op);
-            else if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
-                plan_combine(pl, op);
+            if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
+                plan_reduce(pl, op, op->nres != 1 || op->body ||
+                                    op_info[op->code].kind == K_SCAN);
             break;
         }
     }
