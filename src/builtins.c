@@ -200,6 +200,10 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("axis"), ANY("tie_break_left"), ANY("keep_dims")},
         "argmin(input, axis, tie_break_left=True, keep_dims=False) -> int32 index of the "
         "minimum (the first among equal values)"},
+    {"tl.histogram", TLM, h_histogram, OP_COUNT, 2,
+        {ANY("input"), ANY("num_bins"), ANY("mask")},
+        "histogram(input, num_bins, mask=None) -> int32 counts of the values 0..num_bins-1 "
+        "of a 1-D integer block"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

@@ -2,7 +2,8 @@
  * tl.cumsum, tl.cumprod (ops with a C text, ops.def), tl.reduce and
  * tl.associative_scan (reduce and scan ops whose combine is a region),
  * tl.argmax, tl.argmin and tl.max/tl.min(return_indices=True) (a reduce of
- * (value, index) pairs with Triton's combine built here).
+ * (value, index) pairs with Triton's combine built here), tl.histogram (a
+ * sum of comparisons).
  *
  * Input: a Call bound and checked by builtins.c.  Output: reduce and scan
  * ops in the elaboration's current region (elab_emit types each one by
@@ -383,5 +384,53 @@ int h_reduce_indices(Elab *E, Call *c, CV *out) {
     if (with_indices(E, c, c->b->op == OP_MAX, 3, 4, rs) < 0)
         return -1;
     *out = results(E, rs, 2, true);
+    return 0;
+}
+
+/* ------------------------------------------------------------- histogram */
+
+/* histogram(input, num_bins, mask=None): int32 counts of the values
+ * 0..num_bins-1 of a 1-D integer block; masked-off elements and values
+ * outside the bins count nowhere.  Built from existing ops: the sum over
+ * the input of (x == bin) & mask, a [num_bins, N] comparison (so the
+ * product is bounded by the elements a thread may hold). */
+int h_histogram(Elab *E, Call *c, CV *out) {
+    ValId x, m = 0, bins, eq, cnt, r;
+    if (block_arg(E, c, &x) < 0)
+        return -1;
+    Type t = val_type(E->f, x);
+    if (t.rank != 1)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "histogram() only supports 1D input, got %s",
+                        elab_type_text(E, t));
+    if (!type_is_int(t))
+        return elab_err(E, c->locs[0], MT_ERR_TYPE,
+                        "histogram() only supports integer input, got %s", elab_type_text(E, t));
+    int64_t nb;
+    if (cv_need_int(E, c->a[1], c->locs[1], "num_bins", &nb) < 0)
+        return -1;
+    if (nb < 1 || nb > MAX_BLOCK_NUMEL || (nb & (nb - 1)))
+        return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                        "histogram() num_bins must be a power of two, got %lld", (long long)nb);
+    if (c->have[2] && c->a[2].kind != CV_NONE) {
+        if (builtin_need_tensor(E, c->a[2], c->locs[2], "histogram", &m) < 0)
+            return -1;
+        Type mt = val_type(E->f, m);
+        if (!type_is_bool(mt) || mt.rank > 1)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE,
+                            "histogram() mask must be bool of the input's shape, got %s",
+                            elab_type_text(E, mt));
+        if (mt.rank == 1 && elab_expand_dims(E, m, 0, c->loc, &m) < 0)
+            return -1;
+    }
+    int32_t n = (int32_t)nb;
+    if (elab_emit_typed(E, OP_ARANGE, c->loc, NULL, 0, 0, n,
+                        type_block(type_scalar(DT_I32), 1, &n), &bins) < 0 ||
+        elab_expand_dims(E, bins, 1, c->loc, &bins) < 0 ||
+        elab_expand_dims(E, x, 0, c->loc, &x) < 0 || emit2(E, OP_CMP_EQ, c->loc, x, bins, &eq) < 0 ||
+        (m && emit2(E, OP_AND, c->loc, eq, m, &eq) < 0) ||
+        elab_cast(E, eq, DT_I32, c->loc, &cnt) < 0 ||
+        elab_emit(E, OP_SUM, c->loc, &cnt, 1, 1, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
     return 0;
 }

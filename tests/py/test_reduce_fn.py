@@ -250,3 +250,55 @@ def bad_scan_axis(x, y):
 def test_reduce_fn_errors(kernel, needle, pattern):
     x = torch.zeros(8, dtype=torch.int32)
     assert_compile_error(kernel, [x, x], needle=needle, pattern=pattern)
+
+
+@triton.jit
+def hist_kernel(x, y, N: tl.constexpr, B: tl.constexpr, MASKED: tl.constexpr):
+    o = tl.arange(0, N)
+    v = tl.load(x + o)
+    if MASKED:
+        h = tl.histogram(v, B, mask=o % 3 != 0)
+    else:
+        h = v.histogram(B)
+    tl.store(y + tl.arange(0, B), h)
+
+
+@pytest.mark.parametrize("n,bins,masked,dtype,warps", [
+    (64, 8, False, torch.int32, 4), (256, 16, True, torch.uint8, 8), (1024, 4, True, torch.int64, 1),
+    (32, 32, False, torch.int16, 4)])
+def test_histogram(device, n, bins, masked, dtype, warps):
+    g = torch.Generator().manual_seed(n + bins)
+    x = torch.randint(0, bins, (n,), generator=g).to(dtype)
+    y = torch.empty(bins, dtype=torch.int32, device=device)
+    hist_kernel[(1,)](x.to(device), y, N=n, B=bins, MASKED=masked, num_warps=warps)
+    keep = np.arange(n) % 3 != 0 if masked else np.ones(n, bool)
+    want = np.bincount(x.numpy().astype(np.int64)[keep], minlength=bins)
+    np.testing.assert_array_equal(y.cpu().numpy(), want)
+
+
+@triton.jit
+def bad_hist_2d(x, y):
+    v = tl.load(x + tl.arange(0, 8)[:, None] + tl.arange(0, 8)[None, :])
+    tl.store(y + tl.arange(0, 8), tl.histogram(v, 8))
+
+
+@triton.jit
+def bad_hist_float(x, y):
+    v = tl.load(x + tl.arange(0, 8)).to(tl.float32)
+    tl.store(y + tl.arange(0, 8), tl.histogram(v, 8))
+
+
+@triton.jit
+def bad_hist_bins(x, y):
+    v = tl.load(x + tl.arange(0, 8))
+    tl.store(y + tl.arange(0, 8), tl.histogram(v, 6))
+
+
+@pytest.mark.parametrize("kernel,needle,pattern", [
+    (bad_hist_2d, "tl.histogram(v", r"histogram\(\) only supports 1D input, got block<8x8 x i32>"),
+    (bad_hist_float, "tl.histogram(v", r"histogram\(\) only supports integer input, got vector<8 x f32>"),
+    (bad_hist_bins, "v, 6)", r"histogram\(\) num_bins must be a power of two, got 6"),
+])
+def test_histogram_errors(kernel, needle, pattern):
+    x = torch.zeros(8, dtype=torch.int32)
+    assert_compile_error(kernel, [x, x], needle=needle, pattern=pattern)
