@@ -204,6 +204,9 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("num_bins"), ANY("mask")},
         "histogram(input, num_bins, mask=None) -> int32 counts of the values 0..num_bins-1 "
         "of a 1-D integer block"},
+    {"tl.sort", TLM, h_sort, OP_COUNT, 1, {ANY("x"), ANY("dim"), ANY("descending")},
+        "sort(x, dim=None, descending=False) -> x sorted (1-D blocks; NaN last, first when "
+        "descending)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

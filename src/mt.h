@@ -1158,6 +1158,7 @@ int h_argmax(Elab *E, Call *c, CV *out);         /* tl.argmax, tl.argmin */
  * _reduce_with_indices; the row's op says which */
 int h_reduce_indices(Elab *E, Call *c, CV *out);
 int h_histogram(Elab *E, Call *c, CV *out);      /* tl.histogram */
+int h_sort(Elab *E, Call *c, CV *out);           /* tl.sort */
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -3,7 +3,8 @@
  * tl.associative_scan (reduce and scan ops whose combine is a region),
  * tl.argmax, tl.argmin and tl.max/tl.min(return_indices=True) (a reduce of
  * (value, index) pairs with Triton's combine built here), tl.histogram (a
- * sum of comparisons).
+ * sum of comparisons), tl.sort of 1-D blocks (ranks by comparison, then a
+ * reduce that places each element at its rank).
  *
  * Input: a Call bound and checked by builtins.c.  Output: reduce and scan
  * ops in the elaboration's current region (elab_emit types each one by
@@ -139,6 +140,7 @@ typedef struct Combiner {
     CV fn;            /* CV_JITFN, or none for arg_max */
     Loc fn_loc;
     bool arg_max;     /* argmax (true) or argmin, on (value, index) */
+    bool pick;        /* tl.sort's placement: (flag, value) -> the flagged value */
     bool is_max;
     bool tie_left;
 } Combiner;
@@ -168,6 +170,17 @@ static int argmax_body(Elab *E, Op *op, const Combiner *cb, Loc loc) {
         return -1;
     op->yields[0] = v;
     op->yields[1] = i;
+    return 0;
+}
+
+/* (f1 | f2, f1 ? v1 : v2): the value of the one flagged element, bit for
+ * bit, whatever the order of the combines. */
+static int pick_body(Elab *E, Op *op, Loc loc) {
+    ValId f1 = op->iters[0], v1 = op->iters[1], f2 = op->iters[2], v2 = op->iters[3];
+    ValId sv[3] = {f1, v1, v2};
+    if (emit2(E, OP_OR, loc, f1, f2, &op->yields[0]) < 0 ||
+        elab_emit(E, OP_SELECT, loc, sv, 3, 0, 0, &op->yields[1]) < 0)
+        return -1;
     return 0;
 }
 
@@ -219,6 +232,7 @@ static int combine_op(Elab *E, Call *c, OpCode code, const ValId *xs, int n, int
     Region *saved = E->region;
     E->region = op->body;
     int rc = cb->arg_max ? argmax_body(E, op, cb, c->loc)
+             : cb->pick  ? pick_body(E, op, c->loc)
                          : jit_body(E, op, cb, c->b->display + 3, c->loc);
     E->region = saved;
     for (int k = 0; k < n; k++)
@@ -432,5 +446,85 @@ int h_histogram(Elab *E, Call *c, CV *out) {
         elab_emit(E, OP_SUM, c->loc, &cnt, 1, 1, 0, &r) < 0)
         return -1;
     *out = cv_tensor(r);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ sort */
+
+/* a before b in the order of tl.sort: a < b (descending: a > b), NaN after
+ * every number (descending: before), as torch.sort orders them. */
+static int sort_before(Elab *E, ValId a, ValId b, bool desc, bool fl, Loc loc, ValId *out) {
+    if (emit2(E, desc ? OP_CMP_GT : OP_CMP_LT, loc, a, b, out) < 0)
+        return -1;
+    if (!fl)
+        return 0;
+    ValId an, bn, nan_side;
+    if (emit2(E, OP_CMP_NE, loc, a, a, &an) < 0 || emit2(E, OP_CMP_NE, loc, b, b, &bn) < 0)
+        return -1;
+    ValId num = desc ? bn : an; /* the side that must be the number */
+    ValId other = desc ? an : bn;
+    ValId nn;
+    if (elab_emit(E, OP_NOT, loc, &num, 1, 0, 0, &nn) < 0 ||
+        emit2(E, OP_AND, loc, other, nn, &nan_side) < 0)
+        return -1;
+    return emit2(E, OP_OR, loc, *out, nan_side, out);
+}
+
+/* sort(x, dim=None, descending=False) of a 1-D block: element i goes to
+ * its rank, the number of elements before it in the order (ties by
+ * index), an [N, N] comparison; then each position takes the one element
+ * of its rank, through a reduce that moves bits unchanged. */
+int h_sort(Elab *E, Call *c, CV *out) {
+    ValId x;
+    if (block_arg(E, c, &x) < 0)
+        return -1;
+    Type t = val_type(E->f, x);
+    if (t.rank != 1)
+        return elab_err(E, c->locs[0], MT_ERR_UNSUPPORTED,
+                        "sort() of a rank-%d block is not supported (only 1-D blocks)", t.rank);
+    if (c->have[1] && c->a[1].kind != CV_NONE) {
+        int64_t d;
+        if (builtin_norm_axis(E, c->a[1], 1, 0, c->locs[1], &d) < 0)
+            return -1;
+    }
+    bool desc;
+    if (flag_arg(E, c, 2, "descending", false, &desc) < 0)
+        return -1;
+    bool fl = type_is_float(t);
+    int32_t n = t.shape[0];
+    Type sq = t;
+    sq.rank = 2;
+    sq.shape[0] = sq.shape[1] = n;
+    ValId xi, xj, ii, jj, idx, before, eq, lo, tie, cnt, rank, sel, vals, rs[2];
+    /* element i along dim 0, the others (j) along dim 1 */
+    if (elab_expand_dims(E, x, 1, c->loc, &xi) < 0 || elab_expand_dims(E, x, 0, c->loc, &xj) < 0 ||
+        elab_emit_typed(E, OP_ARANGE, c->loc, NULL, 0, 0, n,
+                        type_block(type_scalar(DT_I32), 1, &n), &idx) < 0 ||
+        elab_expand_dims(E, idx, 1, c->loc, &ii) < 0 || elab_expand_dims(E, idx, 0, c->loc, &jj) < 0 ||
+        sort_before(E, xj, xi, desc, fl, c->loc, &before) < 0 ||
+        emit2(E, OP_CMP_EQ, c->loc, xj, xi, &eq) < 0)
+        return -1;
+    if (fl) { /* NaN ties with NaN */
+        ValId in, jn, both;
+        if (emit2(E, OP_CMP_NE, c->loc, xi, xi, &in) < 0 ||
+            emit2(E, OP_CMP_NE, c->loc, xj, xj, &jn) < 0 ||
+            emit2(E, OP_AND, c->loc, in, jn, &both) < 0 || emit2(E, OP_OR, c->loc, eq, both, &eq) < 0)
+            return -1;
+    }
+    if (emit2(E, OP_CMP_LT, c->loc, jj, ii, &lo) < 0 || emit2(E, OP_AND, c->loc, eq, lo, &tie) < 0 ||
+        emit2(E, OP_OR, c->loc, before, tie, &before) < 0 ||
+        elab_cast(E, before, DT_I32, c->loc, &cnt) < 0 ||
+        elab_emit(E, OP_SUM, c->loc, &cnt, 1, 1, 0, &rank) < 0 ||
+        elab_expand_dims(E, rank, 1, c->loc, &rank) < 0 ||
+        emit2(E, OP_CMP_EQ, c->loc, rank, jj, &sel) < 0 ||
+        elab_emit_typed(E, OP_BROADCAST, c->loc, &xi, 1, 0, 0, sq, &vals) < 0)
+        return -1;
+    Combiner cb;
+    memset(&cb, 0, sizeof cb);
+    cb.pick = true;
+    ValId xs[2] = {sel, vals};
+    if (combine_op(E, c, OP_REDUCE, xs, 2, 0, false, &cb, rs) < 0)
+        return -1;
+    *out = cv_tensor(rs[1]);
     return 0;
 }

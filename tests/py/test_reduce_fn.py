@@ -302,3 +302,41 @@ def bad_hist_bins(x, y):
 def test_histogram_errors(kernel, needle, pattern):
     x = torch.zeros(8, dtype=torch.int32)
     assert_compile_error(kernel, [x, x], needle=needle, pattern=pattern)
+
+
+@triton.jit
+def sort_kernel(x, y, N: tl.constexpr, DESC: tl.constexpr):
+    o = tl.arange(0, N)
+    v = tl.load(x + o)
+    if DESC:
+        s = tl.sort(v, descending=True)
+    else:
+        s = v.sort(0)
+    tl.store(y + o, s)
+
+
+@pytest.mark.parametrize("n,desc,dtype,warps", [
+    (1, False, torch.float32, 4), (8, True, torch.int32, 1), (64, False, torch.float32, 8),
+    (128, True, torch.float16, 4), (32, False, torch.int8, 4), (256, True, torch.int64, 8)])
+def test_sort(device, n, desc, dtype, warps):
+    g = torch.Generator().manual_seed(n)
+    x = (torch.randn(n, generator=g) * 50).to(dtype)  # integers: many ties
+    if dtype.is_floating_point and n >= 8:
+        x[1] = float("nan")
+        x[3] = -0.0
+    y = torch.empty_like(x).to(device)
+    sort_kernel[(1,)](x.to(device), y, N=n, DESC=desc, num_warps=warps)
+    want = torch.sort(x.float(), descending=desc, stable=True).values.to(dtype)
+    np.testing.assert_array_equal(y.cpu().float().numpy(), want.float().numpy())
+
+
+@triton.jit
+def bad_sort_2d(x, y):
+    v = tl.load(x + tl.arange(0, 8)[:, None] + tl.arange(0, 8)[None, :])
+    tl.store(y + tl.arange(0, 8)[:, None] + tl.arange(0, 8)[None, :], tl.sort(v))
+
+
+def test_sort_errors():
+    x = torch.zeros(8, dtype=torch.int32)
+    assert_compile_error(bad_sort_2d, [x, x], needle="tl.sort(v)",
+                         pattern=r"sort\(\) of a rank-2 block is not supported")
