@@ -101,8 +101,25 @@ static void combine(Comb *cb, const char *const *dst, const char *const *a,
     ce_line(e, "}");
 }
 
-/* p = have ? combine(p, x) : x (x_left: combine(x, p)); have = true;
- * under `cond` when not "". */
+/* p = cond ? combine(p, x) : x (x_left: combine(x, p)); with `flag`, cond
+ * is a flag variable, set once p holds a value. */
+static void combine_or_set(Comb *cb, const char *cond, const char *const *p,
+                           const char *const *x, bool x_left, bool flag) {
+    Emit *e = cb->e;
+    ce_line(e, "if (%s) {", cond);
+    e->indent++;
+    combine(cb, p, x_left ? x : p, x_left ? p : x);
+    e->indent--;
+    ce_line(e, "} else {");
+    e->indent++;
+    assign(cb, p, x);
+    if (flag)
+        ce_line(e, "%s = true;", cond);
+    e->indent--;
+    ce_line(e, "}");
+}
+
+/* combine_or_set on the flag `have`, under `cond` when not "". */
 static void accumulate(Comb *cb, const char *have, const char *const *p,
                        const char *const *x, const char *cond, bool x_left) {
     Emit *e = cb->e;
@@ -110,16 +127,7 @@ static void accumulate(Comb *cb, const char *have, const char *const *p,
         ce_line(e, "if (%s) {", cond);
         e->indent++;
     }
-    ce_line(e, "if (%s) {", have);
-    e->indent++;
-    combine(cb, p, x_left ? x : p, x_left ? p : x);
-    e->indent--;
-    ce_line(e, "} else {");
-    e->indent++;
-    assign(cb, p, x);
-    ce_line(e, "%s = true;", have);
-    e->indent--;
-    ce_line(e, "}");
+    combine_or_set(cb, have, p, x, x_left, true);
     if (*cond) {
         e->indent--;
         ce_line(e, "}");
@@ -291,17 +299,8 @@ static int emit_scan(Comb *cb) {
         declare(cb, wv, NULL);
         assign(cb, wv, rd);
         accumulate(cb, hw, w, wv, ce_fmt(e, "mt_wi %s %s", rev ? ">" : "<", a.warp), false);
-        if (a.R > 1) {
-            ce_line(e, "if (mt_i) {");
-            e->indent++;
-            combine(cb, all, all, wv);
-            e->indent--;
-            ce_line(e, "} else {");
-            e->indent++;
-            assign(cb, all, wv);
-            e->indent--;
-            ce_line(e, "}");
-        }
+        if (a.R > 1)
+            combine_or_set(cb, "mt_i", all, wv, false, false);
         e->indent--;
         ce_line(e, "}");
         ce_line(e, "__syncthreads();");
@@ -326,17 +325,8 @@ static int emit_scan(Comb *cb) {
     ce_line(e, "}");
     e->indent--;
     ce_line(e, "}");
-    if (a.R > 1) {
-        ce_line(e, "if (mt_q > 0) {");
-        e->indent++;
-        combine(cb, cy, cy, all);
-        e->indent--;
-        ce_line(e, "} else {");
-        e->indent++;
-        assign(cb, cy, all);
-        e->indent--;
-        ce_line(e, "}");
-    }
+    if (a.R > 1)
+        combine_or_set(cb, "mt_q > 0", cy, all, false, false);
     e->indent--;
     ce_line(e, "}");
     e->indent--;
