@@ -349,6 +349,38 @@ static const Builtin builtins[] = {
         {{"pointer", P_POINTER}, ANY("cmp"), ANY("val"), ANY("sem"), ANY("scope")},
         "atomic_cas(pointer, cmp, val, sem=None, scope=None) -> old values: atomic "
         "compare-and-swap (16/32/64-bit elements, bits compared)"},
+    /* tlscan.c: reductions and scans */
+    {"tl.xor_sum", TLM, h_xor_sum, OP_XOR_SUM, 1, {ANY("input"), ANY("axis"), ANY("keep_dims")},
+        "xor_sum(input, axis=None, keep_dims=False): xor reduction of integers"},
+    {"tl.cumsum", TLM, h_scan, OP_CUMSUM, 1,
+        {ANY("input"), ANY("axis"), ANY("reverse"), ANY("dtype")},
+        "cumsum(input, axis=0, reverse=False, dtype=None): inclusive prefix sum "
+        "(integers narrower than 32 bits in int32/uint32, bf16 in float32)"},
+    {"tl.cumprod", TLM, h_scan, OP_CUMPROD, 1, {ANY("input"), ANY("axis"), ANY("reverse")},
+        "cumprod(input, axis=0, reverse=False): inclusive prefix product (bf16 in float32)"},
+    {"tl.reduce", TLM, h_reduce_fn, OP_REDUCE, 3,
+        {ANY("input"), ANY("axis"), ANY("combine_fn"), ANY("keep_dims")},
+        "reduce(input, axis, combine_fn, keep_dims=False): reduction of a tensor or a tuple "
+        "of tensors with a @jit combine function"},
+    {"tl.associative_scan", TLM, h_scan_fn, OP_SCAN, 3,
+        {ANY("input"), ANY("axis"), ANY("combine_fn"), ANY("reverse")},
+        "associative_scan(input, axis, combine_fn, reverse=False): inclusive scan of a tensor "
+        "or a tuple of tensors with a @jit combine function"},
+    {"tl.argmax", TLM, h_argmax, OP_REDUCE, 2,
+        {ANY("input"), ANY("axis"), ANY("tie_break_left"), ANY("keep_dims")},
+        "argmax(input, axis, tie_break_left=True, keep_dims=False) -> int32 index of the "
+        "maximum (the first among equal values)"},
+    {"tl.argmin", TLM, h_argmax, OP_REDUCE, 2,
+        {ANY("input"), ANY("axis"), ANY("tie_break_left"), ANY("keep_dims")},
+        "argmin(input, axis, tie_break_left=True, keep_dims=False) -> int32 index of the "
+        "minimum (the first among equal values)"},
+    {"tl.histogram", TLM, h_histogram, OP_COUNT, 2,
+        {ANY("input"), ANY("num_bins"), ANY("mask")},
+        "histogram(input, num_bins, mask=None) -> int32 counts of the values 0..num_bins-1 "
+        "of a 1-D integer block"},
+    {"tl.sort", TLM, h_sort, OP_COUNT, 1, {ANY("x"), ANY("dim"), ANY("descending")},
+        "sort(x, dim=None, descending=False) -> x sorted (1-D blocks; NaN last, first when "
+        "descending)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW

@@ -639,9 +639,6 @@ int ce_emit_op(Emit *e, Op *op) {
     case OP_BARRIER: ce_line(e, "__syncthreads();"); return 0;
     case OP_WHILE: return emit_while(e, op);
     case OP_STORE: return emit_store(e, op);
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN: return emit_reduce(e, op);
     case OP_DOT:
         if (!op->plan)
             return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
@@ -652,6 +649,10 @@ int ce_emit_op(Emit *e, Op *op) {
     case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG:
     case OP_ATOMIC_CAS: return ce_emit_atomic(e, op);
     default:
+        if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
+            return emit_reduce(e, op);
+        if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
+            return ce_emit_combine(e, op); /* cuda_scan.c */
         if (!op->nres)
             return unsupported(e, op);
         if (op_info[op->code].kind == K_GATHER)

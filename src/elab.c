@@ -704,6 +704,11 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
     return rc;
 }
 
+/* tlscan.c inlines a combine function into a reduce or scan region. */
+int elab_call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
+    return call_jit(E, tf, a, loc, out);
+}
+
 /* -------------------------------------------------------------- statements */
 
 static int assign_target(Elab *E, Node *t, CV v) {

@@ -39,6 +39,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
     [AS_INDEX] = {1, {"index", 0}, NULL, 0},
     [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12},
+    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0}, /* tlscan.c */
 };
 
 Func *func_new(Ctx *c, const char *name) {
@@ -271,6 +272,12 @@ Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry) {
     return op;
 }
 
+int op_niters(const Op *op) {
+    if (!op->iters)
+        return 0;
+    return op_info[op->code].rule == R_COMBINE ? 2 * op->nres : op->nres;
+}
+
 int op_regions(const Op *op, Region *out[2]) {
     int n = 0;
     if (op->code == OP_WHILE && op->alt)
@@ -280,4 +287,41 @@ int op_regions(const Op *op, Region *out[2]) {
     if (op->code == OP_IF && op->alt)
         out[n++] = op->alt;
     return n;
+}
+
+/* tlscan.c's reduce and scan: results typed from operand 0's shape (a
+ * reduce drops the axis), one per operand with its element type; 2n
+ * scalar combine parameters (the left partial's n, then the right's),
+ * n yields to fill, an empty body. */
+Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
+                   int n, int64_t axis, int64_t reverse) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = (uint16_t)code;
+    op->loc = loc;
+    op->nargs = op->nres = n;
+    op->attr[0] = axis;
+    op->attr[1] = reverse;
+    op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)(2 * n));
+    op->yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    Type t0 = f->vals[args[0]].type, rt = t0;
+    if (op_info[code].kind == K_REDUCE && t0.rank > 0 && axis >= 0 && axis < t0.rank) {
+        rt.rank = (uint8_t)(t0.rank - 1);
+        for (int i = (int)axis; i < rt.rank; i++)
+            rt.shape[i] = t0.shape[i + 1];
+        rt.shape[rt.rank] = 0;
+    }
+    for (int k = 0; k < n; k++) {
+        Type e = type_elem(f->vals[args[k]].type);
+        op->args[k] = args[k];
+        op->res[k] = func_new_value(f, VK_OP, type_with_elem(rt, e));
+        f->vals[op->res[k]].def = op;
+    }
+    for (int k = 0; k < 2 * n; k++)
+        op->iters[k] = func_new_value(f, VK_LOOP_ARG, type_elem(f->vals[args[k % n]].type));
+    if (r)
+        region_push(f, r, op);
+    return op;
 }

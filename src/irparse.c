@@ -647,6 +647,7 @@ static const struct AttrKey {
     {"mem", AV_ENUM, 0, AS_MEMORY},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
+    {"reverse", AV_INT, 1, AS_NONE}, /* scans (tlscan.c) */
 };
 
 /* One "key=value"; appends it to canon as the printer would write it. */
@@ -1006,6 +1007,84 @@ static int parse_while(Reader *r, Region *region, const DefNames *rn, Loc loc, i
     return define_results(r, op, rn);
 }
 
+/* tlscan.c's reduce and scan: "%r, ... = reduce %x, ... {axis=0}
+ * combine(%a, ..., %b, ...) : T, ... {" body "yield %y, ..." "}" */
+static int parse_combine(Reader *r, Region *region, const DefNames *rn, OpCode code,
+                         Loc loc, int depth) {
+    const char *name = op_info[code].name;
+    if (depth >= MAX_LOOP_DEPTH)
+        return rerr(r, loc, MT_ERR_SYNTAX, "regions nested deeper than %d", MAX_LOOP_DEPTH);
+    Operand *ops;
+    int n;
+    int64_t attr[2] = {0, 0};
+    StrBuf canon;
+    sb_init(&canon);
+    DefNames params;
+    memset(&params, 0, sizeof params);
+    Type types[MT_MAX_COMBINE], elems[MT_MAX_COMBINE];
+    int ntypes = 0, rc = -1;
+    if (operand_list(r, &ops, &n) < 0 || attr_dict(r, attr, &canon) < 0)
+        goto done;
+    if (n < 1 || n > MT_MAX_COMBINE || rn->n != n) {
+        rerr(r, loc, MT_ERR_SYNTAX, "'%s' takes 1 to %d operands and defines one result "
+             "per operand, got %d and %d", name, MT_MAX_COMBINE, n, rn->n);
+        goto done;
+    }
+    if (expect_word(r, "combine") < 0 || expect(r, '(') < 0)
+        goto done;
+    do {
+        DefName d;
+        if (def_name(r, &d.s, &d.len, &d.loc) < 0)
+            goto done;
+        VEC_PUSH(r->f->arena, params.v, params.n, params.cap, d);
+    } while (accept(r, ','));
+    if (expect(r, ')') < 0 || expect(r, ':') < 0)
+        goto done;
+    do {
+        if (ntypes == n) {
+            rerr(r, here(r), MT_ERR_SYNTAX, "'%s' has %d results", name, n);
+            goto done;
+        }
+        if (parse_type(r, &types[ntypes]) < 0)
+            goto done;
+        ntypes++;
+    } while (accept(r, ','));
+    if (params.n != 2 * n || ntypes != n) {
+        rerr(r, loc, MT_ERR_SYNTAX, "'%s' of %d operands has %d combine parameters and "
+             "%d result types, expected %d and %d", name, n, params.n, ntypes, 2 * n, n);
+        goto done;
+    }
+    if (expect(r, '{') < 0 || expect_eol(r) < 0)
+        goto done;
+    ValId args[MT_MAX_COMBINE];
+    for (int k = 0; k < n; k++) {
+        if (not_none(r, &ops[k]) < 0)
+            goto done;
+        args[k] = default_const(r, &ops[k]);
+        elems[k] = type_elem(val_type(r->f, args[k]));
+    }
+    Op *op = op_new_combine(r->f, region, code, loc, args, n, attr[0], attr[1]);
+    for (int k = 0; k < n; k++) /* the printed types are the truth */
+        val(r->f, op->res[k])->type = types[k];
+    if (check_attrs(r, op, &canon) < 0)
+        goto done;
+    int mark = r->nnames;
+    for (int k = 0; k < 2 * n; k++)
+        if (name_define(r, params.v[k].s, params.v[k].len, params.v[k].loc, op->iters[k]) < 0)
+            goto done;
+    if (parse_region(r, op->body, depth + 1, true) < 0 ||
+        parse_terminator(r, "yield", op->yields, elems, n) < 0)
+        goto done;
+    close_scope(r, mark);
+    for (int k = 0; k < n; k++)
+        if (name_define(r, rn->v[k].s, rn->v[k].len, rn->v[k].loc, op->res[k]) < 0)
+            goto done;
+    rc = 0;
+done:
+    sb_free(&canon);
+    return rc;
+}
+
 static int op_code(Reader *r, const char *s, int len, Loc loc, OpCode *out) {
     for (int c = 0; c < OP_COUNT; c++)
         if (!(op_info[c].flags & F_REGION) && is_word(s, len, op_info[c].name)) {
@@ -1036,6 +1115,8 @@ static int parse_op(Reader *r, Region *region, int depth) {
         return rerr(r, loc, MT_ERR_SYNTAX, "'yield' outside a loop body");
     if (op_code(r, s, len, loc, &code) < 0)
         return -1;
+    if (code < OP_COUNT && op_info[code].rule == R_COMBINE)
+        return parse_combine(r, region, &rn, code, loc, depth);
     const OpInfo *oi = &op_info[code];
     bool has_result = op_has_result(code);
     if (!has_result && rn.n)

@@ -35,7 +35,7 @@ static void number_region(Printer *p, const Region *r) {
         const Op *op = r->ops[i];
         if (op->code == OP_FOR)
             number_value(p, op->index);
-        for (int k = 0; k < op->nres && op->iters; k++)
+        for (int k = 0; k < op_niters(op) && op->iters; k++)
             number_value(p, op->iters[k]);
         Region *rs[2];
         for (int k = 0, n = op_regions(op, rs); k < n; k++)
@@ -249,12 +249,44 @@ static void print_while(Printer *p, const Op *op, int depth) {
     print_block(p, op->body, "yield", op->yields, op->nres, depth);
 }
 
+/* tlscan.c's reduce and scan: "%r, ... = reduce %x, ... {axis=0}
+ * combine(%a, ..., %b, ...) : T, ... {" body "yield %y, ..." "}" */
+static void print_combine(Printer *p, const Op *op, int depth) {
+    StrBuf *sb = p->sb;
+    begin_line(p, depth);
+    print_values(p, op->res, op->nres);
+    sb_printf(sb, " = %s ", op_info[op->code].name);
+    print_values(p, op->args, op->nargs);
+    print_attrs(p, op);
+    sb_puts(sb, " combine(");
+    if (op->iters)
+        print_values(p, op->iters, 2 * op->nres);
+    sb_puts(sb, ") : ");
+    for (int k = 0; k < op->nres; k++) {
+        if (k)
+            sb_puts(sb, ", ");
+        type_print(sb, val_type(p->f, op->res[k]));
+    }
+    sb_puts(sb, " {");
+    print_region(p, op->body, depth + 1);
+    begin_line(p, depth + 1);
+    sb_puts(sb, "yield ");
+    if (op->yields)
+        print_values(p, op->yields, op->nres);
+    begin_line(p, depth);
+    sb_putc(sb, '}');
+}
+
 static void print_op(Printer *p, const Op *op, int depth) {
     StrBuf *sb = p->sb;
     if (op->code == OP_FOR || op->code == OP_IF || op->code == OP_WHILE) {
         (op->code == OP_FOR  ? print_for
          : op->code == OP_IF ? print_if
                              : print_while)(p, op, depth);
+        return;
+    }
+    if (op->body && op->nres) {
+        print_combine(p, op, depth);
         return;
     }
     begin_line(p, depth);

@@ -134,9 +134,19 @@ static int walk(Assign *a, Region *r) {
                 add_link(a, op->args[0], op->res[0], (int)op->attr[0]);
             continue;
         }
-        if (op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN) {
-            if (rank_of(f, op->args[0]) == 2)
-                add_link(a, op->res[0], op->args[0], (int)op->attr[0]);
+        if (op_info[op->code].kind == K_REDUCE) {
+            for (int k = 0; k < op->nres; k++) {
+                unite(a, op->args[0], op->args[k]);
+                if (rank_of(f, op->args[0]) == 2)
+                    add_link(a, op->res[k], op->args[0], (int)op->attr[0]);
+            }
+            continue;
+        }
+        if (op_info[op->code].kind == K_SCAN) { /* results where operands are */
+            for (int k = 0; k < op->nres; k++) {
+                unite(a, op->args[0], op->args[k]);
+                unite(a, op->args[0], op->res[k]);
+            }
             continue;
         }
         if (op->code == OP_DOT) {
@@ -361,10 +371,11 @@ static ValId reference(Func *f, const Op *op) {
     switch (op->code) {
     case OP_STORE:
         return val_type(f, op->args[0]).rank ? op->args[0] : 0;
-    case OP_SUM: case OP_MAX: case OP_MIN: case OP_FOR: case OP_IF: case OP_WHILE:
-    case OP_CONVERT_LAYOUT:
+    case OP_FOR: case OP_IF: case OP_WHILE: case OP_CONVERT_LAYOUT:
         return 0;
     default:
+        if (op_info[op->code].kind == K_REDUCE)
+            return 0;
         return op->nres && val_type(f, op->res[0]).rank ? op->res[0] : 0;
     }
 }
@@ -399,6 +410,9 @@ static int convert_op(Conv *cv, Op *op) {
         return 0;
     }
     ValId ref = reference(f, op);
+    if (op_info[op->code].kind == K_REDUCE) /* operands where the first is */
+        for (int k = 1; k < op->nargs; k++)
+            op->args[k] = converted(cv, op->args[k], op->args[0], NULL, op->loc);
     if (!ref)
         return 0;
     if (op->code == OP_DOT) { /* only the accumulator; A and B go to
@@ -442,7 +456,7 @@ static int reduce_layouts(Func *f, Region *r) {
         for (int k = 0, n = op_regions(op, rs); k < n; k++)
             if (reduce_layouts(f, rs[k]) < 0)
                 return -1;
-        if ((op->code != OP_SUM && op->code != OP_MAX && op->code != OP_MIN) ||
+        if (op_info[op->code].kind != K_REDUCE ||
             val_type(f, op->args[0]).rank != 2)
             continue;
         Layout l = f->layouts[val(f, op->args[0])->layout];
@@ -452,7 +466,8 @@ static int reduce_layouts(Func *f, Region *r) {
         int li = intern_layout(f, &l);
         if (li < 0)
             return -1;
-        val(f, op->res[0])->layout = li;
+        for (int k = 0; k < op->nres; k++)
+            val(f, op->res[k])->layout = li;
     }
     return 0;
 }

@@ -32,7 +32,7 @@ static void number_region(Numbering *n, const Region *r) {
         const Op *op = r->ops[i];
         if (op->code == OP_FOR)
             number(n, op->index);
-        for (int k = 0; k < op->nres && op->iters; k++)
+        for (int k = 0; k < op_niters(op) && op->iters; k++)
             number(n, op->iters[k]);
         Region *rs[2];
         for (int k = 0, nr = op_regions(op, rs); k < nr; k++)

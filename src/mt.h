@@ -440,6 +440,7 @@ enum {
     R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
     R_PHILOX, /* random numbers (issue 9) */
     R_ATOMIC, /* tlatomic.c */
+    R_SCAN, R_COMBINE, /* tlscan.c's ops */
     R_COUNT
 };
 enum {
@@ -448,11 +449,14 @@ enum {
 };
 typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
-    K_CONVERT, K_GATHER, K_COUNT
+    K_CONVERT, K_GATHER,
+    K_SCAN, /* tlscan.c: a prefix combine along attr[0] (attr[1]: reverse) */
+    K_COUNT
 } OpKind;
 typedef enum AttrSchema {
     AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_INDEX,
     AS_MEMORY, /* atomics: attr[0] = memory order (MemSem, MemScope) */
+    AS_SCAN, /* tlscan.c: attr[0] = axis, attr[1] = reverse */
     AS_COUNT
 } AttrSchema;
 typedef enum ReduceIdentity {
@@ -589,7 +593,15 @@ Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry);
 /* The regions of op in the order they run (while: condition, body; if:
  * then, else); returns how many (0 for an op without regions). */
 int op_regions(const Op *op, Region *out[2]);
+/* How many carried or combine parameters (Op.iters) an op has: a reduce
+ * or scan combine (R_COMBINE) has 2n for its n results, a loop one per
+ * result, others none (iters NULL). */
+int op_niters(const Op *op);
 void region_push(Func *f, Region *r, Op *op);
+/* A reduce or scan (tlscan.c) over n operands with its region to fill:
+ * iters (2n combine parameters), yields (n), results typed. */
+Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
+                   int n, int64_t axis, int64_t reverse);
 
 /* Textual IR in the original's syntax (see docs/ir.md).  Values are
  * renumbered %0, %1, ... in definition order; params print by name,
@@ -928,6 +940,9 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                        const Dist *r);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
+/* cuda_scan.c: scans, and reductions of several operands or a region */
+#define MT_MAX_COMBINE 8 /* operands of one reduce or scan */
+int ce_emit_combine(Emit *e, Op *op);
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
@@ -1067,6 +1082,8 @@ static inline Type cv_type(Elab *E, CV v) { return val_type(E->f, v.v); }
 
 /* elab.c: every error of the elaborator, located; the first one wins. */
 int elab_err(Elab *E, Loc loc, mt_status st, const char *fmt, ...) MT_PRINTF(4, 5);
+/* elab.c: a @jit function inlined at loc (tlscan.c's combine regions). */
+int elab_call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out);
 
 /* ctval.c: values, their Python operators, and the ops made from them.
  * Every op goes through elab_emit, which types it by ir_infer_type (none
@@ -1235,6 +1252,17 @@ int h_atomic_rmw(Elab *E, Call *c, CV *out);
 /* Can an atomic op (OP_ATOMIC_*) work on elements of d?  (verify.c asks) */
 bool atomic_dtype_ok(int code, DType d);
 int h_atomic_cas(Elab *E, Call *c, CV *out);
+/* tlscan.c: reductions and scans */
+int h_xor_sum(Elab *E, Call *c, CV *out);
+int h_scan(Elab *E, Call *c, CV *out);
+int h_reduce_fn(Elab *E, Call *c, CV *out);      /* tl.reduce */
+int h_scan_fn(Elab *E, Call *c, CV *out);        /* tl.associative_scan */
+int h_argmax(Elab *E, Call *c, CV *out);         /* tl.argmax, tl.argmin */
+/* max/min(return_indices=True): (values, indices) as Triton's
+ * _reduce_with_indices; the row's op says which */
+int h_reduce_indices(Elab *E, Call *c, CV *out);
+int h_histogram(Elab *E, Call *c, CV *out);      /* tl.histogram */
+int h_sort(Elab *E, Call *c, CV *out);           /* tl.sort */
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

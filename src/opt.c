@@ -252,6 +252,7 @@ static bool cse_equal(Func *f, const Op *a, const Op *b) {
 
 static bool cse_candidate(const Op *op) {
     return op->code < OP_COUNT && !is_region_op(op) &&
+           !op->body && /* a combine region is not part of the key */
            (op_info[op->code].flags & F_PURE) && op->nres == 1 &&
            op->nargs <= 3;
 }

@@ -73,8 +73,10 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
 
 /* The partials of a reduction across warps: rows = the size of x along
  * the other parent dim (1 when x has none), columns = warps along the
- * axis. */
-static void plan_reduce(Planner *pl, const Op *op) {
+ * axis.  A scan, or a reduction of several operands (tlscan.c, `slots`):
+ * those rows for each operand, one 8-byte slot each, so every operand
+ * crosses the warps at once (cuda_scan.c). */
+static void plan_reduce(Planner *pl, const Op *op, bool slots) {
     Func *f = pl->f;
     ValId x = op->args[0];
     Type t = val_type(f, x);
@@ -88,6 +90,10 @@ static void plan_reduce(Planner *pl, const Op *op) {
         rows = t.shape[1 - axis];
     SharedBuffer b = {"mt_smem", rows, l->wpc[pa],
                       scratch_elem(type_elem(t)), 0, 1};
+    if (slots) {
+        b.rows *= op->nargs;
+        b.elem = DT_I64;
+    }
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
@@ -123,11 +129,6 @@ static void plan_region(Planner *pl, const Region *r) {
                 add(pl, op, &b, SMEM_SCRATCH);
             }
             break;
-        case OP_SUM:
-        case OP_MAX:
-        case OP_MIN:
-            plan_reduce(pl, op);
-            break;
         case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
         case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG: case OP_ATOMIC_CAS:
             if (atomic_result_shared(f, op)) { /* the old values, row-major */
@@ -143,6 +144,9 @@ static void plan_region(Planner *pl, const Region *r) {
         default:
             if (op_info[op->code].kind == K_GATHER)
                 plan_gather(pl, op);
+            if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
+                plan_reduce(pl, op, op->nres != 1 || op->body ||
+                                    op_info[op->code].kind == K_SCAN);
             break;
         }
     }

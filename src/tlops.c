@@ -76,9 +76,7 @@ int h_reduce(Elab *E, Call *c, CV *out) {
     } else { /* max, min: Triton widens types narrower than 32 bits */
         if (c->have[2] && c->a[2].kind != CV_NONE &&
             !(cv_is_intlike(c->a[2]) && c->a[2].i == 0))
-            return elab_err(E, c->locs[2], MT_ERR_UNSUPPORTED,
-                            "%s() with return_indices is not supported yet",
-                            op_info[code].name);
+            return h_reduce_indices(E, c, out); /* tlscan.c */
         DType d = (DType)t.dtype;
         if (!t.is_ptr && dtype_info[d].bits < 32) {
             d = dtype_is_float(d) ? DT_F32 : DT_I32;

@@ -651,6 +651,29 @@ static int rule_atomic(const RuleIn *in, Type *out, char *msg) {
 
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
+/* tlscan.c: reduce and scan ops with a region have several results; the
+ * verifier checks them (verify_combine). */
+static int rule_combine(const RuleIn *in, Type *out, char *msg) {
+    (void)out;
+    return fail(msg, "'%s' is checked by the verifier", in->oi->name);
+}
+
+/* tlscan.c: a scan keeps its operand's type; attr[0] is an axis of it,
+ * attr[1] (reverse) 0 or 1. */
+static int rule_scan(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a;
+    if (a.rank == 0)
+        return fail(msg, "%s expects a block, got %s", in->oi->name, tt(a).s);
+    if (!type_is_numeric(a))
+        return fail(msg, "cannot scan elements of type %s", tt_elem(a).s);
+    if (in->attr[0] < 0 || in->attr[0] >= a.rank)
+        return fail(msg, "invalid scan axis %lld for %s", (long long)in->attr[0], tt(a).s);
+    if (in->attr[1] != 0 && in->attr[1] != 1)
+        return fail(msg, "reverse must be 0 or 1, got %lld", (long long)in->attr[1]);
+    *out = a;
+    return 0;
+}
+
 static const struct {
     RuleFn fn;
     bool rtype_in;
@@ -678,6 +701,8 @@ static const struct {
     [R_FPRED] = {rule_fpred, false, 1},
     [R_PHILOX] = {rule_philox, false, 1},
     [R_ATOMIC] = {rule_atomic, false, 1},
+    [R_SCAN] = {rule_scan, false, 1},
+    [R_COMBINE] = {rule_combine, false, -1},
 };
 
 bool op_has_result(OpCode code) {
@@ -924,6 +949,69 @@ static int verify_while(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return define_results(v, op, idx, scope, op->iters, op->nres);
 }
 
+/* tlscan.c's reduce and scan: n operands of one block shape, n results
+ * (reduce: the axis dropped), 2n scalar combine parameters (the operands'
+ * element types, twice), a body of scalar ops, n yields of those types. */
+static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    int n = op->nargs;
+    bool scan = op_info[op->code].kind == K_SCAN;
+    if (n < 1 || n > MT_MAX_COMBINE || op->nres != n || !op->body || !op->iters ||
+        !op->yields || !op->res)
+        return vfail(v, op, idx, "expected 1 to %d operands, as many results and a "
+                     "combine region", MT_MAX_COMBINE);
+    for (int k = 0; k < n; k++)
+        if (!defined(v, scope, op->args[k]))
+            return vfail(v, op, idx, "%%%d used before definition", (int)op->args[k]);
+    Type t0 = val_type(f, op->args[0]);
+    if (t0.rank == 0 || op->attr[0] < 0 || op->attr[0] >= t0.rank)
+        return vfail(v, op, idx, "invalid axis %lld for %s", (long long)op->attr[0],
+                     tt(t0).s);
+    if (op->attr[1] != 0 && !(scan && op->attr[1] == 1))
+        return vfail(v, op, idx, "unexpected attribute 1 = %lld", (long long)op->attr[1]);
+    uint8_t *inner = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!inner)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    memcpy(inner, scope, (size_t)f->nvals);
+    for (int k = 0; k < 2 * n; k++) {
+        Type t = val_type(f, op->args[k % n]), e = type_elem(t);
+        if (t.is_ptr || !type_eq(type_with_elem(t0, e), t))
+            return vfail(v, op, idx, "operand %d is %s, not a block of the shape of %s",
+                         k % n + 1, tt(t).s, tt(t0).s);
+        ValId it = op->iters[k];
+        if (!fresh(v, it) || !type_eq(val_type(f, it), e))
+            return vfail(v, op, idx, "combine parameter %d must be a new value of type %s",
+                         k + 1, tt(e).s);
+        define(v, inner, it);
+    }
+    if (verify_region(v, op->body, inner) < 0)
+        return -1;
+    for (int i = 0; i < op->body->nops; i++)
+        for (int k = 0; k < op->body->ops[i]->nres; k++)
+            if (val_type(f, op->body->ops[i]->res[k]).rank)
+                return vfail(v, op, idx, "the combine region computes on scalars only");
+    for (int k = 0; k < n; k++) {
+        ValId y = op->yields[k], res = op->res[k];
+        Type e = type_elem(val_type(f, op->args[k])), rt = type_with_elem(t0, e);
+        if (!defined(v, inner, y) || !type_eq(val_type(f, y), e))
+            return vfail(v, op, idx, "combine result %d must be %s, got %s", k + 1, tt(e).s,
+                         in_range(v, y) ? tt(val_type(f, y)).s : "none");
+        if (!scan) {
+            rt.rank--;
+            for (int i = (int)op->attr[0]; i < rt.rank; i++)
+                rt.shape[i] = t0.shape[i + 1];
+            rt.shape[rt.rank] = 0;
+        }
+        if (!in_range(v, res) || !type_eq(val_type(f, res), rt))
+            return vfail(v, op, idx, "result %d expected %s, got %s", k + 1, tt(rt).s,
+                         in_range(v, res) ? tt(val_type(f, res)).s : "none");
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
 static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     Func *f = v->f;
     if (op->code >= OP_COUNT)
@@ -933,6 +1021,8 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
         return oi->rule == R_IF      ? verify_if(v, op, idx, scope)
                : oi->rule == R_WHILE ? verify_while(v, op, idx, scope)
                                      : verify_for(v, op, idx, scope);
+    if (oi->rule == R_COMBINE)
+        return verify_combine(v, op, idx, scope);
     if (op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);

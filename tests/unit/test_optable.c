@@ -83,7 +83,8 @@ static void test_table_rows_consistent(void **state) {
         int n = oi->nargs < 0 ? 0 : oi->nargs;
         if (oi->optional >> n)
             fail_msg("'%s': optional operand beyond its %d", oi->name, n);
-        bool reduce = oi->kind == K_REDUCE;
+        /* reduce and scan rows of a region (tlscan.c) have no text */
+        bool reduce = oi->kind == K_REDUCE && oi->nargs > 0;
         if (reduce != (oi->identity != ID_NONE))
             fail_msg("'%s': an identity belongs to reductions", oi->name);
         if ((reduce || oi->kind == K_SHAPE) && oi->attrs != AS_AXIS)
@@ -93,7 +94,7 @@ static void test_table_rows_consistent(void **state) {
                      oi->name);
         if ((oi->kind == K_REGION) != ((oi->flags & F_REGION) != 0))
             fail_msg("'%s': regions are F_REGION", oi->name);
-        int nops = reduce ? 2 : n;
+        int nops = reduce || oi->kind == K_SCAN ? 2 : n;
         /* the float functions' text is only ever used on floats */
         bool on_floats = oi->rule == R_FLOAT1 || oi->rule == R_FLOAT2 ||
                          oi->rule == R_FLOAT3 || oi->rule == R_FPRED;
@@ -143,10 +144,12 @@ static void test_table_reduce_identity(void **state) {
     static const double xs[] = {0.0, -3.0, 5.0, 2147483647.0};
     for (int code = 0; code < OP_COUNT; code++) {
         const OpInfo *oi = &op_info[code];
-        if (oi->kind != K_REDUCE)
+        if (oi->kind != K_REDUCE || !oi->text) /* tlscan.c's reduce: a region */
             continue;
         for (size_t k = 0; k < sizeof ds / sizeof *ds; k++) {
             DType d = ds[k];
+            if (code == OP_XOR_SUM && d == DT_F32) /* integers only */
+                continue;
             const char *idt = oi->identity == ID_ZERO
                                   ? "0"
                                   : ctext_limit(d, oi->identity == ID_HIGHEST);
