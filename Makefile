@@ -98,11 +98,11 @@ $(PYMOD): $(PYSRC) python/mtmodule.h $(OBJ) include/mytriton.h
 
 # ---- tests ----
 
-$(B)/tests/%: tests/unit/%.c $(B)/libmytriton.a $(HDR) tests/unit/ctx_fixture.h
+$(B)/tests/%: tests/unit/%.c $(B)/libmytriton.a $(HDR) tests/unit/ctx_fixture.h tests/unit/host_fixture.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -Isrc -o $@ $< $(B)/libmytriton.a -lcmocka $(LDLIBS)
 
-$(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h
+$(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h tests/unit/host_fixture.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -O1 $(SANFLAGS) -Isrc -o $@ $< $(ASAN_OBJ) -lcmocka $(LDLIBS)
 

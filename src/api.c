@@ -55,6 +55,7 @@ struct mt_context {
     StrBuf cuda_err;          /* why CUDA could not be opened */
     mt_kernel *kernels;       /* in-memory cache */
     locale_t c_locale;        /* "C": numbers read and print the same anywhere */
+    HostStacks *host_stacks;  /* host launches: their lock and kept stacks */
 };
 
 int mt_version(void) { return MT_API_VERSION; }
@@ -77,6 +78,14 @@ mt_status mt_context_create(mt_context **out) {
     if (!*out)
         return MT_ERR_NOMEM;
     (*out)->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    (*out)->host_stacks = host_stacks_new();
+    if (!(*out)->host_stacks) {
+        if ((*out)->c_locale)
+            freelocale((*out)->c_locale);
+        free(*out);
+        *out = NULL;
+        return MT_ERR_NOMEM;
+    }
     return MT_OK;
 }
 
@@ -108,6 +117,7 @@ void mt_context_destroy(mt_context *ctx) {
         kernel_free(k);
         k = next;
     }
+    host_stacks_free(ctx->host_stacks);
     if (ctx->cuda)
         cuda_driver_close(ctx->cuda);
     if (ctx->nvrtc)
@@ -634,7 +644,7 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
                   void **args) {
     int threads = 32 * k->num_warps;
     if (k->backend == MT_BACKEND_HOST)
-        return host_launch(c, k->host, grid, threads, args);
+        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args);
     CudaModule *m;
     if (current_module(c, k, &m) < 0)
         return -1;

@@ -20,8 +20,9 @@
  *   - the compiler runs through posix_spawn with an argument vector, no
  *     shell; its stdout and stderr come back through a pipe and become the
  *     error text; the temporary directory is removed on every path;
- *   - launches of one module are serialised by its mutex, which also
- *     guards the fiber stacks it keeps between launches. */
+ *   - launches of one context are serialised by its HostStacks' mutex,
+ *     which also guards the fiber stacks kept between launches (one set
+ *     per context, whatever the number of modules). */
 #include "mt.h"
 
 #include <dlfcn.h>
@@ -56,9 +57,29 @@ struct HostModule {
     mt_host_entry_fn *entry;
     bool waits;      /* the kernel calls __syncthreads or a warp shuffle */
     bool one_thread; /* only thread 0 of a program has any effect */
+};
+
+struct HostStacks {
     pthread_mutex_t lock;
     FiberStacks stacks; /* the launching thread's, kept between launches */
 };
+
+HostStacks *host_stacks_new(void) {
+    HostStacks *s = calloc(1, sizeof *s);
+    if (s && pthread_mutex_init(&s->lock, NULL) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void host_stacks_free(HostStacks *s) {
+    if (!s)
+        return;
+    pthread_mutex_destroy(&s->lock);
+    fiber_stacks_free(&s->stacks);
+    free(s);
+}
 
 /* --as-needed: the object uses nothing of libstdc++, and not loading it
  * keeps a C process C (libstdc++'s emergency EH pool, never freed, shows
@@ -344,8 +365,7 @@ static int open_module(Ctx *c, const char *path, HostModule **out) {
     }
     memcpy(&entry, &entry_sym, sizeof entry);
     HostModule *m = calloc(1, sizeof *m);
-    if (!m || pthread_mutex_init(&m->lock, NULL) != 0) {
-        free(m);
+    if (!m) {
         dlclose(dl);
         return diag_error(c, no_loc, MT_ERR_NOMEM,
                           "out of memory for a host module");
@@ -490,9 +510,9 @@ done:
     return rc;
 }
 
-int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
+int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
                 void **args) {
-    if (!m)
+    if (!m || !s)
         return diag_error(c, no_loc, MT_ERR_ARG, "launch of a kernel that "
                                                  "was not built for the host");
     static const uint32_t max_grid[3] = {2147483647u, 65535u, 65535u};
@@ -507,10 +527,10 @@ int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                           "threads per program must be in 1..%d, got %d",
                           MT_MAX_THREADS, threads);
     char err[512];
-    pthread_mutex_lock(&m->lock);
+    pthread_mutex_lock(&s->lock);
     int rc = fiber_run(m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads, m->waits,
-                       &m->stacks, err, sizeof err);
-    pthread_mutex_unlock(&m->lock);
+                       &s->stacks, err, sizeof err);
+    pthread_mutex_unlock(&s->lock);
     if (rc != 0)
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
                           "host launch failed: %s",
@@ -521,8 +541,6 @@ int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
 void host_module_free(HostModule *m) {
     if (!m)
         return;
-    pthread_mutex_destroy(&m->lock);
-    fiber_stacks_free(&m->stacks);
     /* The shared object stays loaded, like a CUDA module for the life of
      * its context: its thread_local state (blockIdx, threadIdx, shared
      * memory) would otherwise leave dangling dynamic-TLS records, which

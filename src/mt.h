@@ -1378,7 +1378,14 @@ typedef struct HostModule HostModule;
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */
 int host_build(Ctx *c, const char *cuda_src, const char *kernel,
                const char *const *ctypes, int nparams, HostModule **out);
-int host_launch(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
+/* The fiber stacks a context keeps between host launches, and the lock
+ * that serialises its launches: one set per context, not per module (two
+ * mappings per fiber for its guard page, kept by hundreds of modules,
+ * would exhaust the process's memory-map limit). */
+typedef struct HostStacks HostStacks;
+HostStacks *host_stacks_new(void); /* NULL: out of memory */
+void host_stacks_free(HostStacks *s);
+int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
 /* True when a launch runs thread 0 of each program alone (a kernel of

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "mt.h"
+#include "host_fixture.h"
 
 /* ------------------------------------------------------------ builder */
 
@@ -206,7 +207,7 @@ static void runner_free(Runner *rn) {
 static void launch(Runner *rn, void **args, unsigned gx, unsigned gy,
                    unsigned threads) {
     uint32_t grid[3] = {gx, gy, 1};
-    if (host_launch(&rn->c, rn->m, grid, (int)threads, args) != 0)
+    if (launch_host(&rn->c, rn->m, grid, (int)threads, args) != 0)
         fail_msg("host launch failed: %s", sb_str(&rn->c.err));
 }
 

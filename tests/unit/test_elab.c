@@ -898,7 +898,7 @@ static const BadCase builtin_cases[] = {
     {"out, n", "*fp32,i32", "    x = tl.full((4,), 1.0, 3)\n", MT_ERR_TYPE,
      "k.py:13:28: error: block dtype must be a scalar tl dtype, got int"},
     {"out, n", "*fp32,i32", "    x = n.to(\"f\")\n", MT_ERR_TYPE,
-     "k.py:13:14: error: to() dtype must be a scalar tl dtype, got str"},
+     "k.py:13:14: error: to() dtype must be a tl dtype, got str"},
     /* checks run in parameter order: the tensor before the axis */
     {"out, n", "*fp32,i32", "    x = tl.expand_dims(\"a\", \"b\")\n", MT_ERR_TYPE,
      "k.py:13:24: error: tl.expand_dims() expects a tensor, got str"},

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ctx_fixture.h"
+#include "host_fixture.h"
 #include "mt_kernel_rt.h"
 
 /* the header's own bit access (memcpy; trivially right) */
@@ -610,7 +611,7 @@ static void test_host_backend(void **state) {
     int n = N;
     void *args[] = {&px, &pd, &pv, &po, &n};
     const uint32_t grid[3] = {(N + 127) / 128, 1, 1};
-    rc = host_launch(c, m, grid, 128, args);
+    rc = launch_host(c, m, grid, 128, args);
     assert_int_equal(rc, 0);
     host_module_free(m);
     for (int i = 0; i < N; i++) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "mt.h"
+#include "host_fixture.h"
 
 #include "ctx_fixture.h"
 
@@ -313,7 +314,7 @@ static int run_in_child(Ctx *c, const char *src, void *outs[4]) {
                          &outs[0], &outs[1], &outs[2], &outs[3]};
         const uint32_t grid[3] = {1, 1, 1};
         int rc = host_build(c, src, "fold_check", ctypes, 8, &m) == 0 &&
-                 host_launch(c, m, grid, 1, args) == 0;
+                 launch_host(c, m, grid, 1, args) == 0;
         if (!rc)
             fprintf(stderr, "%s", sb_str(&c->err));
         if (m)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "mt.h"
+#include "host_fixture.h"
 
 static char test_root[256];   /* everything the tests write lives here */
 static char cache_root[300];  /* MYTRITON_CACHE_DIR */
@@ -104,7 +105,7 @@ static void launch_ok(HostModule *m, uint32_t gx, uint32_t gy, uint32_t gz,
     Ctx c;
     ctx_init(&c);
     const uint32_t grid[3] = {gx, gy, gz};
-    int rc = host_launch(&c, m, grid, threads, args);
+    int rc = launch_host(&c, m, grid, threads, args);
     if (rc != 0)
         fprintf(stderr, "%s", sb_str(&c.err));
     assert_int_equal(rc, 0);
@@ -412,7 +413,7 @@ static void test_early_return_and_deadlock(void **state) {
     Ctx c;
     ctx_init(&c);
     const uint32_t grid[3] = {1, 1, 1};
-    assert_int_equal(host_launch(&c, m, grid, 64, args), -1);
+    assert_int_equal(launch_host(&c, m, grid, 64, args), -1);
     assert_non_null(strstr(sb_str(&c.err), "deadlock"));
     ctx_fini(&c);
     host_module_free(m);
@@ -659,7 +660,7 @@ static void test_bad_launch_shape(void **state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Ctx c;
         ctx_init(&c);
-        assert_int_equal(host_launch(&c, m, cases[i].g, cases[i].threads, args),
+        assert_int_equal(launch_host(&c, m, cases[i].g, cases[i].threads, args),
                          -1);
         assert_int_equal(c.status, cases[i].st);
         assert_non_null(strstr(sb_str(&c.err), cases[i].text));
@@ -728,7 +729,7 @@ static void *concurrent_launch(void *p) {
         Ctx c;
         ctx_init(&c);
         const uint32_t grid[3] = {4, 1, 1};
-        job->rc = host_launch(&c, job->m, grid, 128, args);
+        job->rc = launch_host(&c, job->m, grid, 128, args);
         ctx_fini(&c);
     }
     return NULL;
