@@ -951,7 +951,9 @@ Func *elaborate(Ctx *c, const ElabInput *in);
  * tensor. */
 typedef enum CVKind {
     CV_NONE, CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_TUPLE, CV_DTYPE, CV_MODULE,
-    CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR
+    CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR,
+    CV_BLOCKPTR /* tlblockptr.c: items hold base, shape, strides, offsets,
+                   block_shape, order (n = 1 + 5 * rank) */
 } CVKind;
 
 typedef enum ModKind { MOD_TL, MOD_TRITON, MOD_MATH, MOD_OTHER } ModKind;
@@ -1152,6 +1154,12 @@ int h_static_assert(Elab *E, Call *c, CV *out);
 int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
+/* tlblockptr.c: block pointers, and tl.load / tl.store (through a block
+ * pointer, or checked and handed to h_load / h_store). */
+int h_make_block_ptr(Elab *E, Call *c, CV *out);
+int h_advance(Elab *E, Call *c, CV *out);
+int h_mem_load(Elab *E, Call *c, CV *out);
+int h_mem_store(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
