@@ -25,6 +25,9 @@ const OpInfo op_info[OP_COUNT] = {
 static const char *const precisions[] = {"ieee", "tf32", "tf32x3"};
 /* In ConvertHow order. */
 static const char *const convert_hows[] = {"shared", "recompute"};
+/* In MemHint order. */
+static const char *const mem_hints[] = {"none", "ca", "cg", "cv", "wb", "cs", "wt",
+                                        "volatile", "evict_first", "evict_last"};
 
 const AttrInfo attr_info[AS_COUNT] = {
     [AS_NONE] = {0, {0, 0}, NULL, 0},
@@ -33,6 +36,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_SHAPE] = {0, {0, 0}, NULL, 0},
     [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
+    [AS_MEMORY] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -643,6 +643,8 @@ static const struct AttrKey {
     {"end", AV_INT, 1, AS_NONE},
     {"input_precision", AV_ENUM, 0, AS_PRECISION},
     {"via", AV_ENUM, 0, AS_CONVERT},
+    {"cache", AV_ENUM, 0, AS_MEMORY},
+    {"evict", AV_ENUM, 1, AS_MEMORY},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
 };

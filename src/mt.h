@@ -445,8 +445,16 @@ typedef enum OpKind {
     K_CONVERT, K_COUNT
 } OpKind;
 typedef enum AttrSchema {
-    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_COUNT
+    AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_MEMORY,
+    AS_COUNT
 } AttrSchema;
+/* The values of AS_MEMORY (load and store): attr[0] is Triton's cache
+ * modifier, or volatile (PTX's ld.volatile takes no cache operator);
+ * attr[1] its eviction policy.  0 is the default of both. */
+typedef enum MemHint {
+    MEM_DEFAULT, MEM_CA, MEM_CG, MEM_CV, MEM_WB, MEM_CS, MEM_WT, MEM_VOLATILE,
+    MEM_EVICT_FIRST, MEM_EVICT_LAST, MEM_NHINTS
+} MemHint;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
 } ReduceIdentity;
@@ -474,6 +482,7 @@ typedef struct AttrInfo {
     const char *names[2];
     const char *const *values;
     int nvalues;
+    bool sparse; /* only attributes that are not 0 print (and read back) */
 } AttrInfo;
 extern const AttrInfo attr_info[AS_COUNT];
 
@@ -897,6 +906,9 @@ void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
                       const char *a[3], Type at[3]);
 const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                        const Dist *r);
+/* The intrinsic (__ldcg, __stcs, ...) of a load's or store's memory
+ * hints for element type d; NULL: a plain access. */
+const char *ce_mem_intrinsic(const Op *op, DType d);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */

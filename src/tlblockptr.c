@@ -284,6 +284,43 @@ static int str_option(Elab *E, Call *c, int i, const char *what, const char *con
 enum { PAD_NONE, PAD_ZERO, PAD_NAN };
 static const char *const paddings[] = {"", "zero", "nan"};
 
+/* cache_modifier=, eviction_policy= and (loads) volatile= as the op's
+ * AS_MEMORY attributes, checked in Triton's order. */
+static int mem_hints(Elab *E, Call *c, bool store, int64_t h[2]) {
+    static const char *const load_caches[] = {"", ".ca", ".cg", ".cv"};
+    static const char *const store_caches[] = {"", ".wb", ".cg", ".cs", ".wt"};
+    static const int64_t load_hint[] = {MEM_DEFAULT, MEM_CA, MEM_CG, MEM_CV};
+    static const int64_t store_hint[] = {MEM_DEFAULT, MEM_WB, MEM_CG, MEM_CS, MEM_WT};
+    static const char *const evictions[] = {"", "evict_first", "evict_last"};
+    static const int64_t evict_hint[] = {MEM_DEFAULT, MEM_EVICT_FIRST, MEM_EVICT_LAST};
+    int ci = store ? 4 : 5, k;
+    if (str_option(E, c, ci, "cache_modifier", store ? store_caches : load_caches,
+                   store ? 5 : 4, &k) < 0)
+        return -1;
+    h[0] = store ? store_hint[k] : load_hint[k];
+    if (str_option(E, c, ci + 1, "eviction_policy", evictions, 3, &k) < 0)
+        return -1;
+    h[1] = evict_hint[k];
+    CV v = c->a[7];
+    if (store || !c->have[7] || v.kind == CV_NONE)
+        return 0;
+    if (!cv_is_intlike(v))
+        return elab_err(E, c->locs[7], MT_ERR_TYPE, "volatile must be a compile-time bool, got %s",
+                        cv_kind_name(E, v));
+    if (v.i) /* PTX's ld.volatile takes no cache operator */
+        h[0] = MEM_VOLATILE;
+    return 0;
+}
+
+/* The hints on the op that made a load's result or is a store (the last
+ * op of the region), which tlops.c's handlers emit without them. */
+static void set_hints(Elab *E, Op *op, const int64_t h[2]) {
+    if (op && (op->code == OP_LOAD || op->code == OP_STORE)) {
+        op->attr[0] = h[0];
+        op->attr[1] = h[1];
+    }
+}
+
 /* --------------------------------------------------- addresses and masks */
 
 /* The pointers of a block pointer's block and the mask of its checked
@@ -348,7 +385,7 @@ static int bp_addresses(Elab *E, CV bp, unsigned checked, Loc loc, ValId *ptr, V
 
 /* -------------------------------------------------- loads and stores */
 
-static int bp_load(Elab *E, Call *c, int padding, CV *out) {
+static int bp_load(Elab *E, Call *c, int padding, const int64_t h[2], CV *out) {
     CV bp = c->a[0];
     if ((c->have[1] && c->a[1].kind != CV_NONE) || (c->have[2] && c->a[2].kind != CV_NONE))
         return elab_err(E, c->locs[c->have[1] && c->a[1].kind != CV_NONE ? 1 : 2],
@@ -369,7 +406,7 @@ static int bp_load(Elab *E, Call *c, int padding, CV *out) {
         cv_convert(E, padding == PAD_NAN ? cv_float(NAN) : cv_int(0), d == DT_I1 ? DT_I8 : d,
                    c->loc, &a[2]) < 0)
         return -1;
-    if (elab_emit(E, OP_LOAD, c->loc, a, 3, 0, 0, &r) < 0)
+    if (elab_emit(E, OP_LOAD, c->loc, a, 3, h[0], h[1], &r) < 0)
         return -1;
     /* Triton loads a block pointer to bool as int8 */
     if (d == DT_I1 && elab_cast(E, r, DT_I8, c->loc, &r) < 0)
@@ -378,7 +415,7 @@ static int bp_load(Elab *E, Call *c, int padding, CV *out) {
     return 0;
 }
 
-static int bp_store(Elab *E, Call *c, CV *out) {
+static int bp_store(Elab *E, Call *c, const int64_t h[2], CV *out) {
     CV bp = c->a[0];
     if (c->have[2] && c->a[2].kind != CV_NONE)
         return elab_err(E, c->locs[2], MT_ERR_TYPE,
@@ -415,18 +452,20 @@ static int bp_store(Elab *E, Call *c, CV *out) {
     if (bp_addresses(E, bp, dims, c->loc, &a[0], &a[2]) < 0)
         return -1;
     *out = cv_none();
-    return elab_emit(E, OP_STORE, c->loc, a, 3, 0, 0, NULL);
+    return elab_emit(E, OP_STORE, c->loc, a, 3, h[0], h[1], NULL);
 }
 
 /* tl.load: through a block pointer here, else tlops.c's h_load once the
  * block-pointer-only arguments are known to be absent. */
 int h_mem_load(Elab *E, Call *c, CV *out) {
     int padding;
-    if (str_option(E, c, 4, "padding_option", paddings, 3, &padding) < 0)
+    int64_t h[2];
+    if (mem_hints(E, c, false, h) < 0 ||
+        str_option(E, c, 4, "padding_option", paddings, 3, &padding) < 0)
         return -1;
     CV p = c->a[0];
     if (p.kind == CV_BLOCKPTR)
-        return bp_load(E, c, padding, out);
+        return bp_load(E, c, padding, h, out);
     if (p.kind != CV_TENSOR || !cv_type(E, p).is_ptr)
         return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() expects a pointer, got %s",
                         c->b->display, cv_kind_name(E, p));
@@ -435,13 +474,19 @@ int h_mem_load(Elab *E, Call *c, CV *out) {
                         "padding_option and boundary_check need a block pointer (from "
                         "tl.make_block_ptr); a tensor of pointers has no known bounds");
     c->t[0] = p.v;
-    return h_load(E, c, out);
+    if (h_load(E, c, out) < 0)
+        return -1;
+    set_hints(E, out->kind == CV_TENSOR ? val(E->f, out->v)->def : NULL, h);
+    return 0;
 }
 
 int h_mem_store(Elab *E, Call *c, CV *out) {
+    int64_t h[2];
+    if (mem_hints(E, c, true, h) < 0)
+        return -1;
     CV p = c->a[0];
     if (p.kind == CV_BLOCKPTR)
-        return bp_store(E, c, out);
+        return bp_store(E, c, h, out);
     if (p.kind != CV_TENSOR || !cv_type(E, p).is_ptr)
         return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() expects a pointer, got %s",
                         c->b->display, cv_kind_name(E, p));
@@ -450,5 +495,9 @@ int h_mem_store(Elab *E, Call *c, CV *out) {
                         "boundary_check needs a block pointer (from tl.make_block_ptr); a "
                         "tensor of pointers has no known bounds");
     c->t[0] = p.v;
-    return h_store(E, c, out);
+    Region *r = E->region;
+    if (h_store(E, c, out) < 0)
+        return -1;
+    set_hints(E, r->nops ? r->ops[r->nops - 1] : NULL, h);
+    return 0;
 }

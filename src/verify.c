@@ -363,11 +363,28 @@ static int rule_addptr(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* The memory hints (AS_MEMORY) a load or a store may carry. */
+static int check_mem_hints(const RuleIn *in, bool store, char *msg) {
+    int64_t c = in->attr[0], ev = in->attr[1];
+    bool ok = store ? c == MEM_DEFAULT || c == MEM_WB || c == MEM_CG || c == MEM_CS ||
+                          c == MEM_WT
+                    : c == MEM_DEFAULT || c == MEM_CA || c == MEM_CG || c == MEM_CV ||
+                          c == MEM_VOLATILE;
+    if (!ok)
+        return fail(msg, "invalid %s cache modifier %lld", store ? "store" : "load",
+                    (long long)c);
+    if (ev != MEM_DEFAULT && ev != MEM_EVICT_FIRST && ev != MEM_EVICT_LAST)
+        return fail(msg, "invalid eviction policy %lld", (long long)ev);
+    return 0;
+}
+
 static int rule_load(const RuleIn *in, Type *out, char *msg) {
     Func *f = in->f;
     Type a = in->a, r = a;
     if (!a.is_ptr)
         return fail(msg, "load expects a pointer, got %s", tt(a).s);
+    if (check_mem_hints(in, false, msg) < 0)
+        return -1;
     if (in->args[1]) {
         Type m = val_type(f, in->args[1]);
         if (!type_is_bool(m))
@@ -391,6 +408,8 @@ static int rule_store(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, v = in->b, r;
     if (!a.is_ptr)
         return fail(msg, "store expects a pointer, got %s", tt(a).s);
+    if (check_mem_hints(in, true, msg) < 0)
+        return -1;
     if (!convertible(v, (DType)a.dtype))
         return fail(msg, "stored value must be convertible to %s, got %s",
                     dtype_name((DType)a.dtype), tt(v).s);

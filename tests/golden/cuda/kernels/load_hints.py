@@ -1,0 +1,17 @@
+import mytriton as triton
+import mytriton.language as tl
+
+
+@triton.jit
+def hints_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(x + offs, mask=mask, cache_modifier=".cg")
+    b = tl.load(y + offs, mask=mask, eviction_policy="evict_first")
+    c = tl.load(x + offs, mask=mask, volatile=True)
+    d = tl.load(y + offs, mask=mask, cache_modifier=".cv", eviction_policy="evict_last")
+    tl.store(out + offs, a + b, mask=mask, cache_modifier=".cs")
+    tl.store(out + n + offs, c + d, mask=mask, eviction_policy="evict_first")
+    tl.store(out + 2 * n + offs, a, mask=mask, cache_modifier=".wt", eviction_policy="evict_last")
+    s = tl.load(x, cache_modifier=".ca")
+    tl.store(out + 3 * n, s, cache_modifier=".wb")
