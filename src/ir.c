@@ -37,6 +37,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
     [AS_MEMORY] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true},
+    [AS_HINT] = {1, {"value", 0}, NULL, 0, false},
 };
 
 Func *func_new(Ctx *c, const char *name) {

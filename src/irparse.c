@@ -645,6 +645,7 @@ static const struct AttrKey {
     {"via", AV_ENUM, 0, AS_CONVERT},
     {"cache", AV_ENUM, 0, AS_MEMORY},
     {"evict", AV_ENUM, 1, AS_MEMORY},
+    {"value", AV_INT, 0, AS_NONE},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
 };

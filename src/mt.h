@@ -434,7 +434,7 @@ enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
     R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_IF,
-    R_WHILE, R_COUNT
+    R_WHILE, R_HINT, R_COUNT
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
@@ -446,7 +446,7 @@ typedef enum OpKind {
 } OpKind;
 typedef enum AttrSchema {
     AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_MEMORY,
-    AS_COUNT
+    AS_HINT, AS_COUNT
 } AttrSchema;
 /* The values of AS_MEMORY (load and store): attr[0] is Triton's cache
  * modifier, or volatile (PTX's ld.volatile takes no cache operator);
@@ -1172,6 +1172,8 @@ int h_make_block_ptr(Elab *E, Call *c, CV *out);
 int h_advance(Elab *E, Call *c, CV *out);
 int h_mem_load(Elab *E, Call *c, CV *out);
 int h_mem_store(Elab *E, Call *c, CV *out);
+/* tl.multiple_of, tl.max_contiguous, tl.max_constancy: the row's op */
+int h_hint(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

@@ -2,8 +2,10 @@
  * tl.store through them) and the memory hints of tl.load / tl.store.
  *
  * Input: a Call bound to its row of builtins.c's table (tl.load, tl.store,
- * tl.make_block_ptr, tl.advance); its arguments are unchecked (P_ANY) where
- * a block pointer may appear, since a block pointer is no tensor.
+ * tl.make_block_ptr, tl.advance, and the compiler hints tl.multiple_of,
+ * tl.max_contiguous, tl.max_constancy); its arguments are unchecked
+ * (P_ANY) where a block pointer may appear, since a block pointer is no
+ * tensor.
  * Output: a block pointer is a compile-time value (CV_BLOCKPTR) of runtime
  * scalars, never an IR value: a load or store through it is lowered here,
  * at elaboration time, to the pointer arithmetic Triton's
@@ -12,7 +14,9 @@
  * (0 <= offset_d + i < shape_d on the checked dims) and the padding value
  * as the masked load's `other`.  Loads and stores through tensors of
  * pointers go on to tlops.c's handlers after the checks Triton makes on
- * their block-pointer-only arguments.
+ * their block-pointer-only arguments.  Memory hints (cache modifier,
+ * eviction policy, volatile) become the load and store ops' AS_MEMORY
+ * attributes; compiler hints become ops whose promise axis.c reads.
  *
  * Invariants: a CV_BLOCKPTR's items are, for rank r, [base, shape * r,
  * strides * r, offsets * r, block_shape * r, order * r] (n = 1 + 5r): the
@@ -499,5 +503,45 @@ int h_mem_store(Elab *E, Call *c, CV *out) {
     if (h_store(E, c, out) < 0)
         return -1;
     set_hints(E, r->nops ? r->ops[r->nops - 1] : NULL, h);
+    return 0;
+}
+
+/* ---------------------------------------------------------- compiler hints */
+
+/* tl.multiple_of(input, values) and its kin: values is an int or a
+ * sequence of ints, one per dim (multiple_of of a scalar takes one), as
+ * Triton checks them; the op keeps the last dim's value, the one axis.c
+ * tracks. */
+int h_hint(Elab *E, Call *c, CV *out) {
+    const char *fn = c->b->display;
+    CV x = c->a[0], v = c->a[1];
+    if (x.kind != CV_TENSOR)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() expects a tensor, got %s", fn,
+                        cv_kind_name(E, x));
+    const CV *items = v.kind == CV_TUPLE ? v.items : &v;
+    int n = v.kind == CV_TUPLE ? v.n : 1;
+    for (int i = 0; i < n; i++) {
+        if (items[i].kind != CV_INT)
+            return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                            "%s() values must be compile-time integers, got %s", fn,
+                            cv_kind_name(E, items[i]));
+        if (items[i].i < 1)
+            return elab_err(E, c->locs[1], MT_ERR_TYPE, "%s() values must be positive, got %lld",
+                            fn, (long long)items[i].i);
+    }
+    int rank = cv_type(E, x).rank;
+    int want = c->b->op == OP_MULTIPLE_OF && rank == 0 ? 1 : rank;
+    if (n != want)
+        return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                        "%s() of a rank-%d value takes %d value%s, got %d", fn, rank, want,
+                        want == 1 ? "" : "s", n);
+    if (n == 0) { /* max_contiguous of a scalar: nothing to promise */
+        *out = x;
+        return 0;
+    }
+    ValId r;
+    if (elab_emit(E, c->b->op, c->loc, &x.v, 1, items[n - 1].i, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
     return 0;
 }

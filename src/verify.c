@@ -492,6 +492,16 @@ static int rule_loop(const RuleIn *in, Type *out, char *msg) {
     return fail(msg, "%s ops are checked by the verifier", in->oi->name);
 }
 
+/* multiple_of, max_contiguous, max_constancy: the operand unchanged; what
+ * they promise (attr[0]) is a positive count */
+static int rule_hint(const RuleIn *in, Type *out, char *msg) {
+    if (in->attr[0] < 1)
+        return fail(msg, "%s expects a positive value, got %lld", in->oi->name,
+                    (long long)in->attr[0]);
+    *out = in->a;
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -513,6 +523,7 @@ static const struct {
     [R_CONVERT] = {rule_convert, false, 1},
     [R_BITCAST] = {rule_bitcast, true, 1},
     [R_IF] = {rule_loop, false, -1},      [R_WHILE] = {rule_loop, false, -1},
+    [R_HINT] = {rule_hint, false, 1},
 };
 
 static int infer(Func *f, int code, const ValId *args, int nargs,
