@@ -4,7 +4,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
     int mt_l0_0 = mt_lane % 32;
     int mt_w0_0 = mt_warp % 4;
     int mt_b0_0 = (mt_w0_0 * 32 + mt_l0_0) * 4;
-#line 7 "tests/golden/cuda/kernels/load_hints.py"
+#line 19 "tests/lit/ssa/load_hints_kernel.py"
     int v5 = (int)blockIdx.x;
     int v7 = ((int)(((unsigned)v5) * ((unsigned)1024)));
     int v8[8];
@@ -15,12 +15,12 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v9[mt_e] = ((int)(((unsigned)v7) + ((unsigned)v8[mt_e])));
-#line 8 "tests/golden/cuda/kernels/load_hints.py"
+#line 20 "tests/lit/ssa/load_hints_kernel.py"
     bool v10[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v10[mt_e] = (v9[mt_e] < n);
-#line 9 "tests/golden/cuda/kernels/load_hints.py"
+#line 21 "tests/lit/ssa/load_hints_kernel.py"
     float* v11[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -45,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 v12[mt_e] = (v10[mt_e] ? __ldcg(v11[mt_e]) : 0.0f);
         }
     }
-#line 10 "tests/golden/cuda/kernels/load_hints.py"
+#line 22 "tests/lit/ssa/load_hints_kernel.py"
     float* v13[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -70,12 +70,12 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 v14[mt_e] = (v10[mt_e] ? __ldcs(v13[mt_e]) : 0.0f);
         }
     }
-#line 11 "tests/golden/cuda/kernels/load_hints.py"
+#line 23 "tests/lit/ssa/load_hints_kernel.py"
     float v16[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v16[mt_e] = (v10[mt_e] ? (*((const volatile float*)v11[mt_e])) : 0.0f);
-#line 12 "tests/golden/cuda/kernels/load_hints.py"
+#line 24 "tests/lit/ssa/load_hints_kernel.py"
     float v18[8];
     #pragma unroll
     for (int mt_g = 0; mt_g < 8; mt_g += 4) {
@@ -96,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 v18[mt_e] = (v10[mt_e] ? __ldcv(v13[mt_e]) : 0.0f);
         }
     }
-#line 13 "tests/golden/cuda/kernels/load_hints.py"
+#line 25 "tests/lit/ssa/load_hints_kernel.py"
     float* v19[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -126,7 +126,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 if (v10[mt_e]) __stcs(v19[mt_e], v20[mt_e]);
         }
     }
-#line 14 "tests/golden/cuda/kernels/load_hints.py"
+#line 26 "tests/lit/ssa/load_hints_kernel.py"
     float* v21 = (out + n);
     float* v22[8];
     #pragma unroll
@@ -161,7 +161,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 if (v10[mt_e]) __stcs(v22[mt_e], v23[mt_e]);
         }
     }
-#line 15 "tests/golden/cuda/kernels/load_hints.py"
+#line 27 "tests/lit/ssa/load_hints_kernel.py"
     int v25 = ((int)(((unsigned)2) * ((unsigned)n)));
     float* v26 = (out + v25);
     float* v27[8];
@@ -193,9 +193,9 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* __restrict
                 if (v10[mt_e]) __stwt(v27[mt_e], v12[mt_e]);
         }
     }
-#line 16 "tests/golden/cuda/kernels/load_hints.py"
+#line 28 "tests/lit/ssa/load_hints_kernel.py"
     float v28 = __ldca(x);
-#line 17 "tests/golden/cuda/kernels/load_hints.py"
+#line 29 "tests/lit/ssa/load_hints_kernel.py"
     int v30 = ((int)(((unsigned)3) * ((unsigned)n)));
     float* v31 = (out + v30);
     if (threadIdx.x == 0) __stwb(v31, v28);
