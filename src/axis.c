@@ -14,8 +14,10 @@
  * `constancy`.  All three are powers of two; a scalar, or a block whose
  * last dim is 1, is constant along it (AXIS_BIG).  `hinted`: a pointer
  * derived from a parameter whose signature promises 16-byte alignment;
- * only those get vector accesses.  f32 values, loop-carried values and
- * anything not modelled get the facts that promise nothing. */
+ * only those get vector accesses.  tl.multiple_of, tl.max_contiguous and
+ * tl.max_constancy raise div, contig and constancy to what they promise.
+ * f32 values, loop-carried values and anything not modelled get the facts
+ * that promise nothing. */
 #include "mt.h"
 
 static int64_t pow2_factor(int64_t v) {
@@ -155,6 +157,22 @@ static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     case OP_MUL:
     case OP_SHL:
         return mul_like(f, op, t);
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY: {
+        /* the program's promise (Triton's tt.divisibility, tt.contiguity,
+         * tt.constancy) on top of what is known: the power of two that
+         * divides the promised count holds too */
+        AxisInfo a = operand(f, op->args[0]);
+        int64_t h = pow2_factor(op->attr[0]);
+        if (op->code == OP_MULTIPLE_OF)
+            a.div = max64(a.div, h);
+        else if (op->code == OP_MAX_CONTIGUOUS)
+            a.contig = max64(a.contig, min64(h, last));
+        else
+            a.constancy = max64(a.constancy, min64(h, last));
+        return a;
+    }
     default:
         return r;
     }

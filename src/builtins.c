@@ -88,15 +88,15 @@ static const Builtin builtins[] = {
         "num_programs(axis) -> i32: grid size along axis"},
     {"tl.arange", TL_, h_arange, OP_ARANGE, 2, {ANY("start"), ANY("end")},
         "arange(start, end) -> block of i32 [start, end)"},
-    {"tl.load", TL_, h_load, OP_LOAD, 1,
-        {{"pointer", P_POINTER}, ANY("mask"), ANY("other"), ANY("boundary_check"),
+    {"tl.load", TL_, h_mem_load, OP_LOAD, 1,
+        {ANY("pointer"), ANY("mask"), ANY("other"), ANY("boundary_check"),
          ANY("padding_option"), ANY("cache_modifier"), ANY("eviction_policy"),
          ANY("volatile")},
-        "load(pointer, mask=None, other=None) -> block"},
-    {"tl.store", TL_, h_store, OP_STORE, 2,
-        {{"pointer", P_POINTER}, ANY("value"), ANY("mask"), ANY("boundary_check"),
+        "load(pointer, mask=None, other=None, boundary_check=(), padding_option='') -> block"},
+    {"tl.store", TL_, h_mem_store, OP_STORE, 2,
+        {ANY("pointer"), ANY("value"), ANY("mask"), ANY("boundary_check"),
          ANY("cache_modifier"), ANY("eviction_policy")},
-        "store(pointer, value, mask=None)"},
+        "store(pointer, value, mask=None, boundary_check=())"},
     {"tl.exp", TLM, h_math_f32_f64, OP_EXP, 1, {{"x", P_TENSOR}},
         "exp(x): elementwise e**x (f32)"},
     {"tl.log", TLM, h_math_f32_f64, OP_LOG, 1, {{"x", P_TENSOR}},
@@ -157,12 +157,14 @@ static const Builtin builtins[] = {
     {"to", IN_METHOD, h_cast, OP_CAST, 2,
         {ANY("self"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"), ANY("bitcast")},
         "to(dtype): x cast to dtype"},
-    {"tl.multiple_of", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
-        "multiple_of(input, values): a compiler hint"},
-    {"tl.max_contiguous", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
-        "max_contiguous(input, values): a compiler hint"},
-    {"tl.max_constancy", TL_, h_identity, OP_COUNT, 2, {ANY("input"), ANY("values")},
-        "max_constancy(input, values): a compiler hint"},
+    {"tl.multiple_of", TL_, h_hint, OP_MULTIPLE_OF, 2, {ANY("input"), ANY("values")},
+        "multiple_of(input, values): a compiler hint: input's values are multiples of values"},
+    {"tl.max_contiguous", TL_, h_hint, OP_MAX_CONTIGUOUS, 2, {ANY("input"), ANY("values")},
+        "max_contiguous(input, values): a compiler hint: input comes in runs of values "
+        "consecutive integers"},
+    {"tl.max_constancy", TL_, h_hint, OP_MAX_CONSTANCY, 2, {ANY("input"), ANY("values")},
+        "max_constancy(input, values): a compiler hint: input comes in runs of values "
+        "equal elements"},
     {"tl.static_assert", TL_, h_static_assert, OP_COUNT, 1, {ANY("cond"), ANY("msg")},
         "static_assert(cond, msg=''): checked at compile time"},
     {"tl.static_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
@@ -381,6 +383,14 @@ static const Builtin builtins[] = {
     {"tl.sort", TLM, h_sort, OP_COUNT, 1, {ANY("x"), ANY("dim"), ANY("descending")},
         "sort(x, dim=None, descending=False) -> x sorted (1-D blocks; NaN last, first when "
         "descending)"},
+    /* memory: block pointers (tlblockptr.c) */
+    {"tl.make_block_ptr", TL_, h_make_block_ptr, OP_COUNT, 6,
+        {ANY("base"), ANY("shape"), ANY("strides"), ANY("offsets"), ANY("block_shape"),
+         ANY("order")},
+        "make_block_ptr(base, shape, strides, offsets, block_shape, order): a pointer to a "
+        "block of a strided parent tensor"},
+    {"tl.advance", TL_, h_advance, OP_COUNT, 2, {ANY("base"), ANY("offsets")},
+        "advance(base, offsets): the block pointer moved by offsets (one per dim)"},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW
@@ -980,6 +990,10 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         int rc = tensor_attr(E, obj, name, loc, out);
         if (rc <= 0)
             return rc;
+    }
+    if (obj.kind == CV_BLOCKPTR && !strcmp(name, "advance")) { /* bp.advance(...) */
+        *out = bind_method(E, find_builtin(IN_TL, name), obj);
+        return 0;
     }
     if (obj.kind == CV_DTYPE) {
         int rc = dtype_attr(E, obj, name, loc, out);

@@ -88,6 +88,7 @@ const char *cv_kind_name(Elab *E, CV v) {
     case CV_SLICE: return "slice";
     case CV_ELLIPSIS: return "ellipsis";
     case CV_TENSOR: return elab_type_text(E, cv_type(E, v));
+    case CV_BLOCKPTR: return "block pointer";
     default: return "value";
     }
 }

@@ -130,7 +130,7 @@ static int emit_vector_load(Emit *e, Op *op) {
     Type rt = val_type(f, res);
     Dist r = ce_dist_of(e, res);
     VecPlan vp;
-    if (!vector_plan(e, op->args[0], &r, false, &vp))
+    if (op->attr[0] == MEM_VOLATILE || !vector_plan(e, op->args[0], &r, false, &vp))
         return 0;
     const char *a[3];
     Type at[3];
@@ -144,7 +144,11 @@ static int emit_vector_load(Emit *e, Op *op) {
     ce_line(e, "%s v%d[%d];", ct, res, r.nE);
     bool test = vector_open(e, &vp, r.nE, a[1], a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
-    ce_line(e, "%s mt_q = *(const %s*)(%s);", vp.vtype, vp.vtype, a[0]);
+    const char *fn = ce_mem_intrinsic(op, (DType)rt.dtype);
+    if (fn)
+        ce_line(e, "%s mt_q = %s((const %s*)(%s));", vp.vtype, fn, vp.vtype, a[0]);
+    else
+        ce_line(e, "%s mt_q = *(const %s*)(%s);", vp.vtype, vp.vtype, a[0]);
     for (int i = 0; i < w; i++) {
         if (!vp.packed) {
             ce_line(e, "v%d[mt_g + %d] = mt_q.%s;", res, i, vec_comp[i]);
@@ -172,9 +176,15 @@ static int emit_vector_load(Emit *e, Op *op) {
     return 1;
 }
 
-/* Vector store through p (distributed as r) of value text vx under mask
- * text mx ("" none); 1 when emitted. */
-static int emit_vector_store(Emit *e, ValId p, const Dist *r, const char *vx,
+/* "*p = v", or the store intrinsic of op's memory hints. */
+static const char *store_text(Emit *e, const Op *op, const char *p, const char *v) {
+    const char *fn = ce_mem_intrinsic(op, (DType)val_type(e->f, op->args[0]).dtype);
+    return fn ? ce_fmt(e, "%s(%s, %s)", fn, p, v) : ce_fmt(e, "*%s = %s", p, v);
+}
+
+/* Vector store of op through p (distributed as r) of value text vx under
+ * mask text mx ("" none); 1 when emitted. */
+static int emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, const char *vx,
                              const char *mx, DType elem) {
     VecPlan vp;
     if (!vector_plan(e, p, r, true, &vp))
@@ -215,7 +225,7 @@ static int emit_vector_store(Emit *e, ValId p, const Dist *r, const char *vx,
     }
     ce_line(e, "{");
     ce_line(e, "    const int %s = mt_g;", CE_SLOT);
-    ce_line(e, "    *(%s*)(%s) = %s;", vp.vtype, pa, sb_str(&mk));
+    ce_line(e, "    %s;", store_text(e, op, ce_fmt(e, "(%s*)(%s)", vp.vtype, pa), sb_str(&mk)));
     ce_line(e, "}");
     sb_free(&mk);
     if (test) {
@@ -225,9 +235,9 @@ static int emit_vector_store(Emit *e, ValId p, const Dist *r, const char *vx,
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
         if (*mx)
-            ce_line(e, "    if (%s) *%s = %s;", mx, pa, vx);
+            ce_line(e, "    if (%s) %s;", mx, store_text(e, op, pa, vx));
         else
-            ce_line(e, "    *%s = %s;", pa, vx);
+            ce_line(e, "    %s;", store_text(e, op, pa, vx));
         e->indent--;
         ce_line(e, "}");
     }
@@ -299,14 +309,14 @@ static int emit_store(Emit *e, Op *op) {
             const char *cond = *own ? ce_fmt(e, "%s && %s", own, mx) : mx;
             ce_unroll(e);
             ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
-            ce_line(e, "    if (%s) *%s = %s;", cond, ce_vname(e, p), val_text);
+            ce_line(e, "    if (%s) %s;", cond, store_text(e, op, ce_vname(e, p), val_text));
             return 0;
         }
         if (m)
-            ce_line(e, "if (threadIdx.x == 0 && %s) *%s = %s;", ce_vname(e, m),
-                 ce_vname(e, p), val_text);
+            ce_line(e, "if (threadIdx.x == 0 && %s) %s;", ce_vname(e, m),
+                 store_text(e, op, ce_vname(e, p), val_text));
         else
-            ce_line(e, "if (threadIdx.x == 0) *%s = %s;", ce_vname(e, p), val_text);
+            ce_line(e, "if (threadIdx.x == 0) %s;", store_text(e, op, ce_vname(e, p), val_text));
         return 0;
     }
     Dist r = e->dist[p];
@@ -316,15 +326,16 @@ static int emit_store(Emit *e, Op *op) {
     const char *cond = *own && *mx ? ce_fmt(e, "%s && %s", own, mx)
                        : *own      ? own
                                    : mx;
-    int done = emit_vector_store(e, p, &r, vx, mx, (DType)pt.dtype);
+    int done = emit_vector_store(e, op, p, &r, vx, mx, (DType)pt.dtype);
     if (done)
         return done < 0 ? -1 : 0;
     ce_unroll(e);
     ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
+    const char *pe = ce_fmt(e, "%s[%s]", e->name[p], CE_SLOT);
     if (*cond)
-        ce_line(e, "    if (%s) *%s[%s] = %s;", cond, e->name[p], CE_SLOT, vx);
+        ce_line(e, "    if (%s) %s;", cond, store_text(e, op, pe, vx));
     else
-        ce_line(e, "    *%s[%s] = %s;", e->name[p], CE_SLOT, vx);
+        ce_line(e, "    %s;", store_text(e, op, pe, vx));
     return 0;
 }
 

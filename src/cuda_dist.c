@@ -504,6 +504,33 @@ void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
  * absent optional operands) of types at: the op's C template from ops.def,
  * or for constructors and loads, which read the program's position, the
  * layout or memory, the text written here; NULL when the op has none. */
+/* The CUDA C intrinsic of a load's or store's hints (AS_MEMHINT): the
+ * cache operator asked for, else streaming (.cs, PTX's evict-first
+ * allocation) for evict_first; NULL for a plain access: evict_last has no
+ * CUDA C form, volatile is a volatile access (ce_load_ptr), and a bool in
+ * memory has no intrinsic. */
+const char *ce_mem_intrinsic(const Op *op, DType d) {
+    static const char *const fn[2][MEM_NHINTS] = {
+        {[MEM_CA] = "__ldca", [MEM_CG] = "__ldcg", [MEM_CV] = "__ldcv"},
+        {[MEM_WB] = "__stwb", [MEM_CG] = "__stcg", [MEM_CS] = "__stcs", [MEM_WT] = "__stwt"},
+    };
+    bool store = op->code == OP_STORE;
+    int64_t c = op->attr[0];
+    if (d == DT_I1 || c < 0 || c >= MEM_NHINTS)
+        return NULL;
+    if (c == MEM_DEFAULT && op->attr[1] == MEM_EVICT_FIRST)
+        return store ? "__stcs" : "__ldcs";
+    return fn[store][c];
+}
+
+/* The pointer text p a load reads through: volatile loads read through a
+ * volatile pointer. */
+static const char *load_ptr(Emit *e, const Op *op, const char *p, DType d) {
+    if (op->attr[0] != MEM_VOLATILE)
+        return p;
+    return ce_fmt(e, "((const volatile %s*)%s)", dtype_mtype(d), p);
+}
+
 const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                            const Dist *r) {
     Func *f = e->f;
@@ -524,8 +551,11 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
     case OP_LOAD: {
         /* a bool is a byte in memory: nonzero is true */
         Type pt = type_scalar((DType)rt.dtype);
-        const char *deref = rt.dtype == DT_I1 ? ce_fmt(e, "(*%s != 0)", a[0])
-                                              : ce_fmt(e, "(*%s)", a[0]);
+        const char *p = load_ptr(e, op, a[0], (DType)rt.dtype);
+        const char *fn = ce_mem_intrinsic(op, (DType)rt.dtype);
+        const char *deref = rt.dtype == DT_I1 ? ce_fmt(e, "(*%s != 0)", p)
+                            : fn              ? ce_fmt(e, "%s(%s)", fn, p)
+                                              : ce_fmt(e, "(*%s)", p);
         const char *other = a[2] ? ce_cast(e, a[2], at[2], pt)
                                  : ce_zero((DType)rt.dtype);
         if (!a[1])

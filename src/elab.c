@@ -898,14 +898,27 @@ typedef struct Carried {
 } Carried;
 
 /* Values whose parts (items) are carried and joined one by one. */
-static bool cv_has_parts(CV v) { return v.kind == CV_TUPLE; }
+static bool cv_has_parts(CV v) { return v.kind == CV_TUPLE || v.kind == CV_BLOCKPTR; }
+
+/* Whether part i of such a value may change in a loop: any item of a
+ * tuple; of a block pointer (items base, shape x r, strides x r, offsets x
+ * r, block_shape x r, order x r) only the offsets, which tl.advance moves
+ * (the rest stays what it was, so a constant stride keeps its axis facts
+ * and the block shape stays known). */
+static bool part_may_change(CV v, int i) {
+    if (v.kind != CV_BLOCKPTR)
+        return true;
+    int r = (v.n - 1) / 5;
+    return i >= 1 + 2 * r && i < 1 + 3 * r;
+}
 
 static int carry_flatten(Elab *E, Carried *cs, const char *name, CV v, Loc loc, int depth) {
     if (depth > MAX_NEST)
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "'%s' is nested too deeply", name);
     if (cv_has_parts(v)) {
         for (int i = 0; i < v.n; i++)
-            if (carry_flatten(E, cs, name, v.items[i], loc, depth + 1) < 0)
+            if (part_may_change(v, i) &&
+                carry_flatten(E, cs, name, v.items[i], loc, depth + 1) < 0)
                 return -1;
         return 0;
     }
@@ -924,7 +937,8 @@ static CV carry_rebuild(Elab *E, CV shape, const ValId *vals, int *pos) {
         CV t = shape;
         t.items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(shape.n + 1));
         for (int i = 0; i < shape.n; i++)
-            t.items[i] = carry_rebuild(E, shape.items[i], vals, pos);
+            t.items[i] = part_may_change(shape, i) ? carry_rebuild(E, shape.items[i], vals, pos)
+                                                   : shape.items[i];
         return t;
     }
     if (shape.kind != CV_TENSOR && !cv_is_num(shape))
@@ -947,9 +961,17 @@ static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, 
             return elab_err(E, loc, MT_ERR_TYPE,
                             "loop-carried variable '%s' changes from %d items to %d", name,
                             shape.n, v.n);
-        for (int i = 0; i < shape.n; i++)
+        for (int i = 0; i < shape.n; i++) {
+            if (!part_may_change(shape, i)) {
+                if (!same_ct(shape.items[i], v.items[i]))
+                    return elab_err(E, loc, MT_ERR_UNSUPPORTED,
+                                    "loop-carried block pointer '%s' changes more than its "
+                                    "offsets in the loop; only tl.advance may move it", name);
+                continue;
+            }
             if (carry_yield(E, name, shape.items[i], v.items[i], op, pos, loc) < 0)
                 return -1;
+        }
         return 0;
     }
     if (shape.kind != CV_TENSOR && !cv_is_num(shape)) {

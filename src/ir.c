@@ -29,6 +29,9 @@ static const char *const convert_hows[] = {"shared", "recompute"};
 static const char *const memory_orders[] = {
     "relaxed_gpu", "relaxed_cta", "relaxed_sys", "acquire_gpu", "acquire_cta", "acquire_sys",
     "release_gpu", "release_cta", "release_sys", "acq_rel_gpu", "acq_rel_cta", "acq_rel_sys"};
+/* In MemHint order. */
+static const char *const mem_hints[] = {"none", "ca", "cg", "cv", "wb", "cs", "wt",
+                                        "volatile", "evict_first", "evict_last"};
 
 const AttrInfo attr_info[AS_COUNT] = {
     [AS_NONE] = {0, {0, 0}, NULL, 0},
@@ -40,6 +43,8 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_INDEX] = {1, {"index", 0}, NULL, 0},
     [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12},
     [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0}, /* tlscan.c */
+    [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true},
+    [AS_HINT] = {1, {"value", 0}, NULL, 0, false},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -645,6 +645,9 @@ static const struct AttrKey {
     {"via", AV_ENUM, 0, AS_CONVERT},
     {"index", AV_INT, 0, AS_NONE},
     {"mem", AV_ENUM, 0, AS_MEMORY},
+    {"cache", AV_ENUM, 0, AS_MEMHINT},
+    {"evict", AV_ENUM, 1, AS_MEMHINT},
+    {"value", AV_INT, 0, AS_NONE},
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
     {"reverse", AV_INT, 1, AS_NONE}, /* scans (tlscan.c) */

@@ -117,15 +117,18 @@ static void print_attrs(Printer *p, const Op *op) {
         sb_printf(sb, ", dtype=%s}", dtype_name((DType)t.dtype));
         return;
     }
+    int n = 0;
     for (int i = 0; i < ai->nattr; i++) {
         int64_t v = op->attr[i];
-        sb_printf(sb, "%s%s=", i ? ", " : " {", ai->names[i]);
+        if (ai->sparse && v == 0)
+            continue;
+        sb_printf(sb, "%s%s=", n++ ? ", " : " {", ai->names[i]);
         if (ai->values && v >= 0 && v < ai->nvalues)
             sb_puts(sb, ai->values[v]);
         else
             sb_printf(sb, "%lld", (long long)v);
     }
-    if (ai->nattr)
+    if (n)
         sb_putc(sb, '}');
 }
 

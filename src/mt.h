@@ -441,6 +441,7 @@ enum {
     R_PHILOX, /* random numbers (issue 9) */
     R_ATOMIC, /* tlatomic.c */
     R_SCAN, R_COMBINE, /* tlscan.c's ops */
+    R_HINT, /* tlblockptr.c's compiler hints */
     R_COUNT
 };
 enum {
@@ -457,8 +458,16 @@ typedef enum AttrSchema {
     AS_NONE, AS_AXIS, AS_RANGE, AS_SHAPE, AS_PRECISION, AS_CONVERT, AS_INDEX,
     AS_MEMORY, /* atomics: attr[0] = memory order (MemSem, MemScope) */
     AS_SCAN, /* tlscan.c: attr[0] = axis, attr[1] = reverse */
-    AS_COUNT
+    AS_MEMHINT, /* load/store: attr[0] cache modifier, attr[1] eviction (MemHint) */
+    AS_HINT, AS_COUNT
 } AttrSchema;
+/* The values of AS_MEMHINT (load and store): attr[0] is Triton's cache
+ * modifier, or volatile (PTX's ld.volatile takes no cache operator);
+ * attr[1] its eviction policy.  0 is the default of both. */
+typedef enum MemHint {
+    MEM_DEFAULT, MEM_CA, MEM_CG, MEM_CV, MEM_WB, MEM_CS, MEM_WT, MEM_VOLATILE,
+    MEM_EVICT_FIRST, MEM_EVICT_LAST, MEM_NHINTS
+} MemHint;
 typedef enum ReduceIdentity {
     ID_NONE, ID_ZERO, ID_LOWEST, ID_HIGHEST
 } ReduceIdentity;
@@ -486,6 +495,7 @@ typedef struct AttrInfo {
     const char *names[2];
     const char *const *values;
     int nvalues;
+    bool sparse; /* only attributes that are not 0 print (and read back) */
 } AttrInfo;
 extern const AttrInfo attr_info[AS_COUNT];
 
@@ -938,6 +948,9 @@ void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
                       const char *a[3], Type at[3]);
 const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                        const Dist *r);
+/* The intrinsic (__ldcg, __stcs, ...) of a load's or store's memory
+ * hints for element type d; NULL: a plain access. */
+const char *ce_mem_intrinsic(const Op *op, DType d);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 /* cuda_scan.c: scans, and reductions of several operands or a region */
@@ -997,7 +1010,9 @@ Func *elaborate(Ctx *c, const ElabInput *in);
  * tensor. */
 typedef enum CVKind {
     CV_NONE, CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_TUPLE, CV_DTYPE, CV_MODULE,
-    CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR
+    CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR,
+    CV_BLOCKPTR /* tlblockptr.c: items hold base, shape, strides, offsets,
+                   block_shape, order (n = 1 + 5 * rank) */
 } CVKind;
 
 typedef enum ModKind {
@@ -1263,6 +1278,14 @@ int h_argmax(Elab *E, Call *c, CV *out);         /* tl.argmax, tl.argmin */
 int h_reduce_indices(Elab *E, Call *c, CV *out);
 int h_histogram(Elab *E, Call *c, CV *out);      /* tl.histogram */
 int h_sort(Elab *E, Call *c, CV *out);           /* tl.sort */
+/* tlblockptr.c: block pointers, and tl.load / tl.store (through a block
+ * pointer, or checked and handed to h_load / h_store). */
+int h_make_block_ptr(Elab *E, Call *c, CV *out);
+int h_advance(Elab *E, Call *c, CV *out);
+int h_mem_load(Elab *E, Call *c, CV *out);
+int h_mem_store(Elab *E, Call *c, CV *out);
+/* tl.multiple_of, tl.max_contiguous, tl.max_constancy: the row's op */
+int h_hint(Elab *E, Call *c, CV *out);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */

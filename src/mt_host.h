@@ -35,7 +35,9 @@
  * threadIdx blockDim gridDim dim3 __syncthreads __shfl_xor_sync __int_as_float
  * __float_as_int __uint_as_float __float_as_uint __longlong_as_double
  * __double_as_longlong float2 float4 int2 int4 uint2 uint4 longlong2
- * ulonglong2 double2 and their make_ functions, plus <cmath>'s expf logf sqrtf fabsf
+ * ulonglong2 double2 and their make_ functions, the cache-hinted accesses
+ * __ldca __ldcg __ldcs __ldcv __stwb __stcg __stcs __stwt (plain accesses),
+ * plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf; for the atomics' helpers
  * (cuda_atomic.c) mt_host_atomic_update and mt_host_atomic_cas.
  * This file is embedded in the library as a string (tools/embed.sh) and
@@ -157,6 +159,24 @@ static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
 static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
     return uint4{x, y, z, w};
 }
+
+/* ---- cache hints (tl.load/tl.store's cache_modifier, eviction_policy):
+ * the host has one level of memory, so each is the plain access ---- */
+
+#define MT_HOST_LOAD_HINT(name) \
+    template <typename T> static inline T name(const T *p) { return *p; }
+MT_HOST_LOAD_HINT(__ldca)
+MT_HOST_LOAD_HINT(__ldcg)
+MT_HOST_LOAD_HINT(__ldcs)
+MT_HOST_LOAD_HINT(__ldcv)
+#define MT_HOST_STORE_HINT(name) \
+    template <typename T, typename V> static inline void name(T *p, V v) { *p = (T)v; }
+MT_HOST_STORE_HINT(__stwb)
+MT_HOST_STORE_HINT(__stcg)
+MT_HOST_STORE_HINT(__stcs)
+MT_HOST_STORE_HINT(__stwt)
+#undef MT_HOST_LOAD_HINT
+#undef MT_HOST_STORE_HINT
 
 /* ---- waiting: through the scheduler ---- */
 

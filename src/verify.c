@@ -369,11 +369,28 @@ static int rule_addptr(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* The memory hints (AS_MEMHINT) a load or a store may carry. */
+static int check_mem_hints(const RuleIn *in, bool store, char *msg) {
+    int64_t c = in->attr[0], ev = in->attr[1];
+    bool ok = store ? c == MEM_DEFAULT || c == MEM_WB || c == MEM_CG || c == MEM_CS ||
+                          c == MEM_WT
+                    : c == MEM_DEFAULT || c == MEM_CA || c == MEM_CG || c == MEM_CV ||
+                          c == MEM_VOLATILE;
+    if (!ok)
+        return fail(msg, "invalid %s cache modifier %lld", store ? "store" : "load",
+                    (long long)c);
+    if (ev != MEM_DEFAULT && ev != MEM_EVICT_FIRST && ev != MEM_EVICT_LAST)
+        return fail(msg, "invalid eviction policy %lld", (long long)ev);
+    return 0;
+}
+
 static int rule_load(const RuleIn *in, Type *out, char *msg) {
     Func *f = in->f;
     Type a = in->a, r = a;
     if (!a.is_ptr)
         return fail(msg, "load expects a pointer, got %s", tt(a).s);
+    if (check_mem_hints(in, false, msg) < 0)
+        return -1;
     if (in->args[1]) {
         Type m = val_type(f, in->args[1]);
         if (!type_is_bool(m))
@@ -403,6 +420,8 @@ static int rule_store(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, v = in->b, r;
     if (!a.is_ptr)
         return fail(msg, "store expects a pointer, got %s", tt(a).s);
+    if (check_mem_hints(in, true, msg) < 0)
+        return -1;
     if (!convertible(v, (DType)a.dtype))
         return fail(msg, "stored value must be convertible to %s, got %s",
                     dtype_name((DType)a.dtype), tt(v).s);
@@ -649,8 +668,16 @@ static int rule_atomic(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
-/* Each rule, whether the caller passes the result type in (the type is not
- * a function of the operands), and how many results its ops have. */
+/* multiple_of, max_contiguous, max_constancy: the operand unchanged; what
+ * they promise (attr[0]) is a positive count */
+static int rule_hint(const RuleIn *in, Type *out, char *msg) {
+    if (in->attr[0] < 1)
+        return fail(msg, "%s expects a positive value, got %lld", in->oi->name,
+                    (long long)in->attr[0]);
+    *out = in->a;
+    return 0;
+}
+
 /* tlscan.c: reduce and scan ops with a region have several results; the
  * verifier checks them (verify_combine). */
 static int rule_combine(const RuleIn *in, Type *out, char *msg) {
@@ -674,6 +701,8 @@ static int rule_scan(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* Each rule, whether the caller passes the result type in (the type is not
+ * a function of the operands), and how many results its ops have. */
 static const struct {
     RuleFn fn;
     bool rtype_in;
@@ -703,6 +732,7 @@ static const struct {
     [R_ATOMIC] = {rule_atomic, false, 1},
     [R_SCAN] = {rule_scan, false, 1},
     [R_COMBINE] = {rule_combine, false, -1},
+    [R_HINT] = {rule_hint, false, 1},
 };
 
 bool op_has_result(OpCode code) {
