@@ -275,7 +275,7 @@ static const Builtin builtins[] = {
     LD1(isnan, OP_ISNAN, "-> bool, x is NaN") LD1(isinf, OP_ISINF, "-> bool, x is infinite")
     LD2(atan2, OP_ATAN2, "arc tangent of arg0 / arg1") LD2(hypot, OP_HYPOT, "sqrt(x*x + y*y)")
     LD2(copysign, OP_COPYSIGN, "arg0 with the sign of arg1")
-    LD2(fmod, OP_REM, "remainder with the sign of arg0")
+    LD2(fmod, OP_FMOD, "remainder with the sign of arg0")
     LD2(div_rn, OP_DIV, "arg0 / arg1, correctly rounded")
     LD(fma, h_libdevice, OP_FMA, 3,
        "(arg0, arg1, arg2): arg0 * arg1 + arg2 rounded once (fp32, fp64)")

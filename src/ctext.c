@@ -453,6 +453,7 @@ struct CFunc {
 
 static double is_nan(double x) { return isnan(x) ? 1.0 : 0.0; }
 static double is_inf(double x) { return isinf(x) ? 1.0 : 0.0; }
+static double sign_bit(double x) { return signbit(x) ? 1.0 : 0.0; }
 
 #define F1(name) {#name "f", FN_F1, false, name##f, 0, name, 0, 0, 0}
 #define F2(name) {#name "f", FN_F2, false, 0, name##f, 0, name, 0, 0}
@@ -466,6 +467,7 @@ static const CFunc funcs[] = {
     F2(hypot), F2(copysign), F2(mt_frem),
     {"fmodf", FN_F2, true, 0, fmodf, 0, fmod, 0, 0},
     {"isnan", FN_PRED, false, 0, 0, is_nan, 0, 0, 0},
+    {"signbit", FN_PRED, false, 0, 0, sign_bit, 0, 0, 0},
     {"isinf", FN_PRED, false, 0, 0, is_inf, 0, 0, 0},
     {"__int_as_float", FN_BITS, false, 0, 0, 0, 0, 0, 0},
     /* the math set (issue 9): fma rounds once; the runtime's functions

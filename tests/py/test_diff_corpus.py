@@ -17,21 +17,19 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "diff"))
 import diffrun  # noqa: E402
 
-# still failing: fp8<->f64 casts (Triton's recording fails too)
-PENDING = {
-    "dtype_casts_fp8",
-}
+# cases mytriton cannot pass yet (none now)
+PENDING = set()
 
 # cases whose tensors need torch >= 2.3 (uint16/32/64, fp8): CI's Debian
 # torch is 1.13; the GPU machine (torch 2.11) and a torch 2 venv run them
-NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_dot", "dtype_int_semantics",
+NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_semantics",
                    "dtype_introspection", "dtype_load_store", "dtype_promotion",
                    "dtype_reduce"}
 
 
 # cases Triton's interpreter cannot run (libdevice: no extern_elementwise),
 # so they wait for their GPU recording; until then mytriton must run them
-AWAITING_GPU = {"math_libdevice"}
+AWAITING_GPU = set()
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases()

@@ -1,10 +1,12 @@
 """Casts to and from fp8 (issue 8): every one of the 256 bit patterns of
 e4m3 (torch.float8_e4m3fn, tl.float8e4nv: no inf, max 448) and e5m2 (max
-57344) widened to fp16, bf16, fp32, fp64 and converted to the other fp8;
-special values of fp16, bf16, fp32, fp64 narrowed to both fp8 types
+57344) widened to fp16, bf16, fp32;
+special values of fp16, bf16, fp32 narrowed to both fp8 types
 (round to nearest even: halfway cases, denormals, overflow past the
 largest finite value, inf, NaN); bitcasts to and from uint8 and int8.
-Triton has no cast between fp8 and an integer type ("cannot cast")."""
+Triton has no cast between fp8 and an integer type ("cannot cast"), and
+its LLVM lowering fails on fp8 with fp64 and between the two fp8 types
+(mytriton refuses those casts)."""
 import numpy as np
 import torch
 import triton
@@ -23,15 +25,12 @@ SPECIAL = [0.0, -0.0, float("inf"), -float("inf"), float("nan"), 1.0, -1.0, 0.1,
 
 
 @triton.jit
-def widen(x_ptr, f16, bf16, f32, f64, e4, e5, BLOCK: tl.constexpr):
+def widen(x_ptr, f16, bf16, f32, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
     tl.store(f16 + offs, x.to(tl.float16))
     tl.store(bf16 + offs, x.to(tl.bfloat16))
     tl.store(f32 + offs, x.to(tl.float32))
-    tl.store(f64 + offs, x.to(tl.float64))
-    tl.store(e4 + offs, x.to(tl.float8e4nv))
-    tl.store(e5 + offs, tl.cast(x, tl.float8e5))
 
 
 @triton.jit
@@ -65,15 +64,13 @@ def floats(dtype):
 
 def run(device):
     out = {}
-    outs = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-            "f64": torch.float64, "e4": E4, "e5": E5}
+    outs = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
     for src, dtype in (("e4", E4), ("e5", E5)):
         x = torch.arange(-128, 128, dtype=torch.int8).view(dtype).to(device)
         res = {k: torch.zeros(BLOCK, dtype=t, device=device) for k, t in outs.items()}
         widen[(1,)](x, *res.values(), BLOCK=BLOCK)
-        del res[src]
         out.update({f"{src}_to_{k}": v for k, v in res.items()})
-    for src in ("f16", "bf16", "f32", "f64"):
+    for src in ("f16", "bf16", "f32"):
         x = floats(outs[src]).to(device)
         e4 = torch.zeros(64, dtype=E4, device=device)
         e5 = torch.zeros(64, dtype=E5, device=device)

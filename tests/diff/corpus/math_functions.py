@@ -14,7 +14,11 @@ BLOCK = 64
 TOLERANCE = {"ulp": 0}
 TOLERANCE_FOR = {f"{t}_{op}": {"ulp": 2} for t in ("f32", "f64")
                  for op in ("exp2", "log2", "rsqrt", "erf", "sigmoid")}
-TOLERANCE_FOR.update({"f32_fma": {"ulp": 1}, "f64_fma": {"ulp": 1}})
+TOLERANCE_FOR.update({"f32_fma": {"ulp": 1}, "f64_fma": {"ulp": 1},
+                      # Triton's fdiv (ieee_rounding=False) is div.full.f32: 2 ulp
+                      "f32_fdiv": {"ulp": 2},
+                      # Triton's exp is ex2.approx of x * log2(e); ours is expf
+                      "f32_sigmoid": {"ulp": 4}})
 
 
 @triton.jit

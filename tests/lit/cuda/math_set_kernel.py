@@ -31,8 +31,8 @@ def math_set_kernel(x, out, iout, BLOCK: tl.constexpr):
 # CHECK: = exp2f(v{{[0-9]+}}[0]);
 # CHECK: = mt_rsqrtf(v{{[0-9]+}}[0]);
 # CHECK: = fmaf(v{{[0-9]+}}[0], v{{[0-9]+}}[0], 1.0f);
-# CHECK: = (isnan(v[[X:[0-9]+]][0]) ? 0.0f : (isnan(0.0f) ? v[[X]][0] : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f)));
-# CHECK: = (isnan(v[[X]][0]) ? v[[X]][0] : (isnan(0.0f) ? 0.0f : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f)));
+# CHECK: = (isnan(v[[X:[0-9]+]][0]) ? 0.0f : (isnan(0.0f) ? v[[X]][0] : (v[[X]][0] == 0.0f ? (signbit(v[[X]][0]) ? 0.0f : v[[X]][0]) : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f))));
+# CHECK: = (isnan(v[[X]][0]) ? v[[X]][0] : (isnan(0.0f) ? 0.0f : (v[[X]][0] == 0.0f ? (signbit(v[[X]][0]) ? 0.0f : v[[X]][0]) : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f))));
 # CHECK: = powf(v[[X]][0], v[[X]][0]);
 # CHECK: = isnan(v{{[0-9]+}}[0]);
 # CHECK: = mt_umulhi(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
