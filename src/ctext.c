@@ -107,6 +107,8 @@ static const char *convert_scalar(Arena *a, const char *x, DType from, DType to)
         if (dtype_is_int(from) && to == DT_BF16 && dtype_info[from].bits > 16)
             return arena_printf(a, "mt_%s_to_bf16(%s)",
                                 dtype_is_unsigned(from) ? "u64" : "i64", x);
+        if (from == DT_F8E5 && to == DT_BF16) /* Triton's own rebias */
+            return arena_printf(a, "mt_f8e5_to_bf16(%s)", x);
         if (fn)
             return narrow(a, widen(a, x, from), to);
         if (from == DT_F32)

@@ -346,7 +346,7 @@ MT_RT unsigned char mt_f32_to_f8e5_rtz(float f) {
 /* e5m2 -> bf16 as Triton 3.6 lowers it (a bit manipulation that does not
  * know e5m2's exponent 31): 0x7c (inf) gives 65536 and the NaN codes give
  * finite values, sign kept.  Differs from rounding mt_f8e5_to_f32 only
- * there; it takes bits, so from a register: mt_f8e5_to_bf16(mt_f8e5_store(x)). */
+ * there (ctext.c's conversion of e5m2 to bf16 calls it). */
 MT_RT unsigned short mt_f8e5_to_bf16(unsigned char b) {
     unsigned short s = (unsigned short)((b & 0x80u) << 8);
     unsigned e = (b >> 2) & 0x1fu, m = b & 3u;
