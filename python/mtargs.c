@@ -436,13 +436,14 @@ static int classify_dlpack(JITObject *self, Call *c, int i) {
     return set_device(self, c, i, d);
 }
 
-/* A torch.Tensor: dtype, device (CPU or CUDA only), data_ptr. */
-static int classify_torch(JITObject *self, Call *c, int i) {
-    PyObject *o = c->bound[i];
+/* A torch.Tensor o for argument i: dtype (or `forced`, an mt_dtype, when
+ * it is not -1: triton.reinterpret's), device (CPU or CUDA only),
+ * data_ptr. */
+static int classify_torch_as(JITObject *self, Call *c, int i, PyObject *o, int forced) {
     PyObject *dt = PyObject_GetAttr(o, str_dtype);
     if (!dt)
         return -1;
-    int code = -1;
+    int code = forced;
     for (int k = 0; k < MT_DTYPE_COUNT && code < 0; k++)
         if (dt == torch_dtypes[k])
             code = k;
@@ -490,6 +491,34 @@ static int classify_torch(JITObject *self, Call *c, int i) {
         return -1;
     c->kind[i] = ptr_kind((int)d, code, c->val[i].p);
     return set_device(self, c, i, (int)d);
+}
+
+static int classify_torch(JITObject *self, Call *c, int i) {
+    return classify_torch_as(self, c, i, c->bound[i], -1);
+}
+
+/* triton.reinterpret(tensor, dtype): a TensorWrapper (registered by
+ * Python) whose torch tensor `base` is passed as a pointer to `_mt_dtype`
+ * (the mt_dtype of its tl dtype), whatever the tensor's own dtype. */
+static int classify_wrapper(JITObject *self, Call *c, int i) {
+    PyObject *o = c->bound[i];
+    PyObject *base = PyObject_GetAttrString(o, "base");
+    if (!base)
+        return -1;
+    PyObject *code = PyObject_GetAttrString(o, "_mt_dtype");
+    long d = code ? PyLong_AsLong(code) : -1;
+    Py_XDECREF(code);
+    int rc = -1;
+    if (!PyErr_Occurred()) {
+        if (d < 0 || d >= MT_DTYPE_COUNT || !torch_tensor_type ||
+            !PyObject_TypeCheck(base, (PyTypeObject *)torch_tensor_type))
+            arg_error(self, i, PyExc_TypeError,
+                      "a reinterpreted tensor needs a torch tensor and a tl dtype, got ", o);
+        else
+            rc = classify_torch_as(self, c, i, base, (int)d);
+    }
+    Py_DECREF(base);
+    return rc;
 }
 
 /* A numpy.ndarray: dtype, and the address from __array_interface__. */
@@ -600,6 +629,8 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         return classify_torch(self, c, i);
     if (np_ndarray_type && PyObject_TypeCheck(o, (PyTypeObject *)np_ndarray_type))
         return classify_ndarray(self, c, i);
+    if (tensor_wrapper_cls && PyObject_TypeCheck(o, (PyTypeObject *)tensor_wrapper_cls))
+        return classify_wrapper(self, c, i);
     int found = classify_cuda_array(self, c, i);
     if (found <= 0)
         return found;

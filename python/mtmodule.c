@@ -32,6 +32,7 @@ PyObject *triton_error; /* mytriton.TritonError, the base of our errors */
 ContextObject *the_context;
 PyObject *constexpr_cls;
 PyObject *dtype_cls;
+PyObject *tensor_wrapper_cls;
 PyObject *true_key, *false_key, *float_tag;
 PyObject *torch_tensor_type, *torch_dtypes[MT_DTYPE_COUNT], *torch_stream_fn;
 PyObject *np_ndarray_type, *np_dtypes[MT_DTYPE_COUNT];
@@ -495,6 +496,11 @@ static PyObject *mod_register(PyObject *mod, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
+static PyObject *mod_register_tensor_wrapper(PyObject *mod, PyObject *cls) {
+    Py_XSETREF(tensor_wrapper_cls, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
 static PyObject *mod_register_dtype(PyObject *mod, PyObject *cls) {
     Py_XSETREF(dtype_cls, Py_NewRef(cls));
     Py_RETURN_NONE;
@@ -537,6 +543,7 @@ static PyMethodDef module_methods[] = {
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
     {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
+    {"_register_tensor_wrapper", (PyCFunction)mod_register_tensor_wrapper, METH_O, NULL},
     {"_pack_scalar", (PyCFunction)mod_pack_scalar, METH_VARARGS,
      "_pack_scalar(type, value) -> bytes: a scalar as a launch passes it"},
     {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,

@@ -23,8 +23,9 @@ from . import knobs, runtime, testing
 from .runtime.allocation import set_allocator
 from .runtime.autotuner import Config, KernelInterface, autotune, heuristics
 from .triton_alias import install_as_triton
+from .tensor_wrapper import TensorWrapper, reinterpret
 
-__all__ = ["jit", "JITFunction", "CompiledKernel", "TritonError", "CompilationError", "cdiv",
+__all__ = ["jit", "JITFunction", "TensorWrapper", "reinterpret", "CompiledKernel", "TritonError", "CompilationError", "cdiv",
            "next_power_of_2", "cuda_available", "language", "knobs", "runtime", "testing",
            "set_allocator", "install_as_triton", "autotune", "Config", "heuristics",
            "KernelInterface", "__version__"]
