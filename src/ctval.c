@@ -741,6 +741,28 @@ general:;
     } else if (op == OT_DSLASH && (type_is_float(tx) || type_is_float(ty))) {
         return elab_err(E, loc, MT_ERR_TYPE, "'//' on floats is not supported");
     }
+    /* Triton picks ashr by the left operand's own signedness (tensor
+     * __rshift__), before promotion: int32 >> uint64 shifts the
+     * sign-extended value arithmetically, in the unsigned promoted type */
+    if (op == OT_SHR && !ptr_eq && dtype_is_int((DType)tx.dtype) &&
+        !dtype_is_unsigned((DType)tx.dtype) && dtype_is_unsigned(d)) {
+        DType sd = d == DT_U8 ? DT_I8 : d == DT_U16 ? DT_I16 : d == DT_U32 ? DT_I32 : DT_I64;
+        if (elab_cast(E, x, d, loc, &x) < 0 || elab_cast(E, y, d, loc, &y) < 0)
+            return -1;
+        Type st = type_with_elem(val_type(E->f, x), type_scalar(sd));
+        Type yt = type_with_elem(val_type(E->f, y), type_scalar(sd));
+        if (elab_emit_typed(E, OP_BITCAST, loc, &x, 1, 0, 0, st, &x) < 0 ||
+            elab_emit_typed(E, OP_BITCAST, loc, &y, 1, 0, 0, yt, &y) < 0)
+            return -1;
+        ValId sh[2] = {x, y};
+        if (elab_emit(E, OP_SHR, loc, sh, 2, 0, 0, &r) < 0)
+            return -1;
+        Type ut = type_with_elem(val_type(E->f, r), type_scalar(d));
+        if (elab_emit_typed(E, OP_BITCAST, loc, &r, 1, 0, 0, ut, &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
     ValId xy[2] = {x, y};
     if (elab_emit(E, code, loc, xy, 2, 0, 0, &r) < 0)
         return -1;

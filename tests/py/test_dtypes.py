@@ -268,3 +268,20 @@ def test_integer_negation_wraps(device):
     negate_kernel[(1,)](x, o, N=4)
     assert o.tolist() == [-2**31, -5, 7, -2**31 + 1]
     assert "(-((unsigned)" in negate_kernel.compile(x, o, N=4).asm["cuda"]
+
+
+@triton.jit
+def signed_shift_kernel(x, y, o, N: tl.constexpr):
+    r = tl.arange(0, N)
+    tl.store(o + r, tl.load(x + r) >> tl.load(y + r))
+
+
+def test_right_shift_follows_the_left_operands_signedness(device):
+    """int32 >> uint64 computes in uint64 (Triton's promotion) but shifts
+    arithmetically, as Triton picks ashr by the left operand's own type."""
+    x = torch.tensor([-8, -1, 100, -2**31], dtype=torch.int32, device=device)
+    y = torch.tensor([1, 63, 2, 4], dtype=torch.int64, device=device)
+    o = torch.zeros(4, dtype=torch.int64, device=device)
+    signed_shift_kernel[(1,)](x, triton.reinterpret(y, tl.uint64),
+                              triton.reinterpret(o, tl.uint64), N=4)
+    assert o.tolist() == (x.long() >> y).tolist()
