@@ -611,8 +611,9 @@ static int binary_operands(Elab *E, CV a, CV b, bool div_or_mod, const char *opn
     if (d == DT_VOID) {
         if (div_or_mod && dtype_is_int((DType)ta.dtype) && dtype_is_int((DType)tb.dtype))
             return elab_err(E, loc, MT_ERR_TYPE,
-                            "cannot use %s with %s and %s because they have different "
-                            "signedness; cast them to the same signedness",
+                            "Cannot use %s with triton.language.%s and triton.language.%s "
+                            "because they have different signedness; cast them to the same "
+                            "signedness (Triton's words)",
                             opname, dtype_info[ta.dtype].tl_name, dtype_info[tb.dtype].tl_name);
         return elab_err(E, loc, MT_ERR_TYPE, "unsupported operand types for %s: %s and %s",
                         opname, dtype_info[ta.dtype].tl_name, dtype_info[tb.dtype].tl_name);
@@ -728,6 +729,12 @@ general:;
         return -1;
     }
     Type tx = val_type(E->f, x), ty = val_type(E->f, y);
+    bool bitwise = op == OT_AMP || op == OT_PIPE || op == OT_CARET || op == OT_SHL ||
+                   op == OT_SHR;
+    if (bitwise && (tx.is_ptr || ty.is_ptr || type_is_float(tx) || type_is_float(ty)))
+        return elab_err(E, loc, MT_ERR_TYPE, /* Triton's IncompatibleTypeErrorImpl */
+                        "invalid operands of type %s and %s", elab_type_text(E, tx),
+                        elab_type_text(E, ty));
     /* the pair's type: the operands may still differ where the verifier's
      * implicit promotion gives the computation type */
     DType d = ptr_eq ? (DType)tx.dtype : promote_dtype((DType)tx.dtype, (DType)ty.dtype);

@@ -285,3 +285,25 @@ def test_right_shift_follows_the_left_operands_signedness(device):
     signed_shift_kernel[(1,)](x, triton.reinterpret(y, tl.uint64),
                               triton.reinterpret(o, tl.uint64), N=4)
     assert o.tolist() == (x.long() >> y).tolist()
+
+
+@triton.jit
+def bitwise_float_kernel(x, y, o):
+    tl.store(o, tl.load(x) & tl.load(y))
+
+
+@triton.jit
+def mixed_sign_div_kernel(x, y, o):
+    tl.store(o, tl.load(x) // tl.load(y))
+
+
+def test_type_errors_in_tritons_words():
+    """The messages Triton's own tests match (test_bitwise_op, test_bin_op)."""
+    f32 = torch.zeros(1)
+    with pytest.raises(triton.CompilationError, match="invalid operands of type"):
+        bitwise_float_kernel.compile(f32, f32, f32, stages_only=True)
+    i16 = torch.zeros(1, dtype=torch.int16)
+    u8 = torch.zeros(1, dtype=torch.uint8)
+    with pytest.raises(triton.CompilationError,
+                       match="Cannot use .* because they have different signedness"):
+        mixed_sign_div_kernel.compile(i16, u8, i16, stages_only=True)
