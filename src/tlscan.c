@@ -354,6 +354,9 @@ static int with_indices(Elab *E, Call *c, bool is_max, int ti, int ki, ValId rs[
     if (t.rank == 0 || t.is_ptr)
         return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() expects a block, got %s", fn,
                         elab_type_text(E, t));
+    if (t.rank > 2) /* the index below is built for ranks 1 and 2 */
+        return elab_err(E, c->locs[0], MT_ERR_UNSUPPORTED,
+                        "blocks of rank %d are not supported (at most 2)", t.rank);
     if (!c->have[1] || c->a[1].kind == CV_NONE)
         return elab_err(E, c->have[1] ? c->locs[1] : c->loc, MT_ERR_TYPE,
                         "%s() with indices needs an integer axis, got None", fn);
