@@ -58,3 +58,17 @@ def test_pointer_cast_errors():
     assert_compile_error(pointer_to_pointer_type_kernel, (zeros, 1.0),
                          needle="tl.pointer_type(tl.pointer_type",
                          pattern="pointers to pointers are not supported")
+
+
+@triton.jit
+def method_forms_kernel(X, Z):
+    r = tl.arange(0, 4)
+    x = tl.load(X + r)
+    (Z + r).store(x.cast(tl.int32) * 2)
+
+
+def test_cast_and_store_as_tensor_methods(device):
+    # Triton's tensor member functions: x.cast(dtype), ptr.store(value)
+    z = torch.zeros(4, dtype=torch.int32, device=device)
+    method_forms_kernel[(1,)](torch.tensor([1.5, 2.5, -3.7, 4.0], device=device), z)
+    assert z.tolist() == [2, 4, -6, 8]
