@@ -495,8 +495,9 @@ static int block_shape(Elab *E, CV v, Loc loc, int *rank, int32_t shape[MT_MAX_R
         items = &one;
         n = 1;
     }
-    if (n == 0 || (v.kind != CV_TUPLE && v.kind != CV_INT && v.kind != CV_BOOL))
-        return elab_err(E, loc, MT_ERR_TYPE, "block shape must be a non-empty int sequence");
+    if (v.kind != CV_TUPLE && v.kind != CV_INT && v.kind != CV_BOOL)
+        return elab_err(E, loc, MT_ERR_TYPE, "block shape must be an int or a sequence of ints");
+    /* () is the shape of a scalar (tl.full((), v, dtype), as Triton's) */
     if (n > MT_MAX_RANK)
         return elab_err(E, loc, MT_ERR_TYPE, "block rank %d exceeds the maximum %d", n,
                         MT_MAX_RANK);

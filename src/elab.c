@@ -352,7 +352,8 @@ static int eval_subscript(Elab *E, Node *n, CV *out) {
                           it.items[1].kind == CV_NONE && it.items[2].kind == CV_NONE;
         if (!full_slice && it.kind != CV_NONE)
             return elab_err(E, n->loc, MT_ERR_UNSUPPORTED,
-                            "only ':' and None are supported when indexing a tensor");
+                            "unsupported tensor index: only ':' and None are supported "
+                            "when indexing a tensor");
         if (full_slice)
             nslices++;
     }

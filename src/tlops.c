@@ -144,6 +144,13 @@ int h_fill(Elab *E, Call *c, CV *out) {
     int n = c->b->op == OP_FULL;
     if (n && fill_value(E, c->a[1], (DType)c->block.dtype, c->locs[1], &x) < 0)
         return -1;
+    if (c->block.rank == 0) { /* shape (): a scalar of the dtype */
+        DType d = (DType)c->block.dtype;
+        if (!n && cv_convert(E, d == DT_I1 ? cv_bool(false) : cv_int(0), d, c->loc, &x) < 0)
+            return -1;
+        *out = cv_tensor(x);
+        return 0;
+    }
     if (elab_emit_typed(E, c->b->op, c->loc, &x, n, 0, 0, c->block, &r) < 0)
         return -1;
     *out = cv_tensor(r);

@@ -2,6 +2,7 @@
 of addresses cast to pointers with x.to(tl.pointer_type(dtype)), pointers
 to int64 and bool, and tl.where on a non-bool condition (cast to int1, as
 Triton does)."""
+import pytest
 import torch
 
 import mytriton as triton
@@ -72,3 +73,35 @@ def test_cast_and_store_as_tensor_methods(device):
     z = torch.zeros(4, dtype=torch.int32, device=device)
     method_forms_kernel[(1,)](torch.tensor([1.5, 2.5, -3.7, 4.0], device=device), z)
     assert z.tolist() == [2, 4, -6, 8]
+
+
+@triton.jit
+def scalar_fill_kernel(out):
+    x = tl.full((), 32, dtype=tl.int32)
+    z = tl.zeros((), dtype=tl.float32)
+    tl.static_assert(x.shape == () and z.shape == ())
+    tl.store(out, x.to(tl.float32) + z + 1.0)
+
+
+@triton.jit
+def overflow_kernel(out):
+    huge_int: tl.constexpr = 0xFFFFFFFFFFFFFF
+    x = tl.full((), 32, dtype=tl.int32)
+    tl.store(out, x + huge_int)
+
+
+@triton.jit
+def slice_kernel(dst):
+    dst[10:]
+
+
+def test_scalar_fills_and_messages_triton_matches(device):
+    # tl.full((), ...) is a scalar, as in Triton; the messages test_core
+    # matches ('out of range', 'unsupported tensor index')
+    out = torch.zeros(1, device=device)
+    scalar_fill_kernel[(1,)](out)
+    assert out.item() == 33.0
+    with pytest.raises(triton.CompilationError, match="out of range"):
+        overflow_kernel.compile(out, stages_only=True)
+    with pytest.raises(triton.CompilationError, match="unsupported tensor index"):
+        slice_kernel.compile(out, stages_only=True)

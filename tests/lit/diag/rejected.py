@@ -152,7 +152,7 @@ def k_arange_empty(out, n):
 def k_slice(out, n):
     offs = tl.arange(0, 8)
     tl.store(out + offs[1:3], 1.0)
-# SLICE: {{^}}{{.*}}rejected.py:[[@LINE-1]]:20: error: only ':' and None are supported when indexing a tensor{{$}}
+# SLICE: {{^}}{{.*}}rejected.py:[[@LINE-1]]:20: error: unsupported tensor index: only ':' and None are supported when indexing a tensor{{$}}
 # SLICE-NEXT: {{^}}    tl.store(out + offs[1:3], 1.0){{$}}
 # SLICE-NEXT: {{^}}                   ^{{$}}
 # SLICE-NOT: {{[^[:space:]]}}
