@@ -1002,8 +1002,9 @@ typedef struct ElabInput {
  * Returns NULL with a located error. */
 Func *elaborate(Ctx *c, const ElabInput *in);
 
-/* ------------------------------- elaborator internals: elab.c, ctval.c,
- * builtins.c (the three files of the elaborator; nothing else uses these) */
+/* ------------------------------- elaborator internals: elab.c,
+ * elabflow.c, ctval.c, builtins.c, dtypeval.c and the tl*.c handlers (the
+ * files of the elaborator; nothing else uses these) */
 
 /* A compile-time value: a Python value of the kernel language, or a
  * TENSOR, an SSA value.  Python values stay compile-time until they meet a
@@ -1094,6 +1095,43 @@ static inline bool cv_is_num(CV v) {
 static inline bool cv_is_intlike(CV v) { return v.kind == CV_INT || v.kind == CV_BOOL; }
 static inline double cv_num_f(CV v) { return v.kind == CV_FLOAT ? v.f : (double)v.i; }
 static inline Type cv_type(Elab *E, CV v) { return val_type(E->f, v.v); }
+
+/* elab.c's scope and statement runner, shared with elabflow.c. */
+#define MAX_NEST 1100         /* expression/statement recursion (parse.c allows trees 1000 tall) */
+#define MAX_UNROLL 65536      /* total unrolled iterations per kernel */
+#define MAX_AUTO_UNROLL 64    /* range() with constant bounds unrolls up to */
+typedef struct Binding {
+    const char *name;
+    CV v;
+} Binding;
+
+/* A flat list: kernels bind few names, and a helper's call gets a fresh
+ * scope, so Python's function scoping needs no chain. */
+struct Scope {
+    Binding *b;
+    int n, cap;
+};
+
+/* A block being run: its statements and the one running now.  The chain
+ * (Elab.cont) is what is left of the function after the current
+ * statement, block by block outwards. */
+typedef struct Segment {
+    Node **stmts;
+    int n, pos;
+    struct Segment *next;
+} Segment;
+
+Binding *elab_scope_find(Scope *s, const char *name);
+void elab_scope_set(Elab *E, const char *name, CV v);
+void elab_scope_remove(Scope *s, const char *name);
+int elab_eval(Elab *E, Node *n, CV *out);
+int elab_eval_args(Elab *E, Node *call, Args *a);
+int elab_exec_block(Elab *E, Node **stmts, int n);
+/* elabflow.c: loops and ifs on runtime values (see its header). */
+int elab_exec_for(Elab *E, Node *s);
+int elab_exec_while(Elab *E, Node *s);
+int elab_exec_runtime_if(Elab *E, Node *s, CV c);
+int elab_eval_runtime_ifexp(Elab *E, Node *n, CV c, CV *out);
 
 /* elab.c: every error of the elaborator, located; the first one wins. */
 int elab_err(Elab *E, Loc loc, mt_status st, const char *fmt, ...) MT_PRINTF(4, 5);
