@@ -265,7 +265,8 @@ static int ptr_kind(int device, int d, const void *p) {
 /* An int argument, as Triton 3.6 specialises it: i32 in [-2^31, 2^31),
  * i64 in [-2^63, 2^63), u64 up to 2^64 - 1, with AK_HINT16 on a multiple
  * of 16 (Triton's 'D': the compiler may then prove offsets like row *
- * n_cols aligned and use 128-bit accesses).  Beyond: OverflowError. */
+ * n_cols aligned and use 128-bit accesses) and AK_ONE on 1 (a unit
+ * stride: the compiler folds it).  Beyond: OverflowError. */
 static int classify_int(JITObject *self, Call *c, int i, PyObject *o) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -273,7 +274,7 @@ static int classify_int(JITObject *self, Call *c, int i, PyObject *o) {
         return -1;
     if (!overflow) {
         int k = AK_SCALAR(v >= INT32_MIN && v <= INT32_MAX ? MT_DTYPE_I32 : MT_DTYPE_I64);
-        c->kind[i] = v % 16 == 0 ? k + AK_HINT16 : k;
+        c->kind[i] = v == 1 ? k + AK_ONE : v % 16 == 0 ? k + AK_HINT16 : k;
         c->val[i].i = v;
         return 0;
     }

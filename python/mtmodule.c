@@ -184,7 +184,8 @@ static PyObject *kernel_stage(KernelObject *self, PyObject *arg) {
 /* ARG_SIGNATURES: the signature entry ("*fp16:16", "i32") of every
  * argument class, so that jit.py spells a key's kinds without numbers of
  * its own: every dtype as a scalar and as a pointer, with ":16" on
- * pointers and on integers (the classes prepare can give are a subset). */
+ * pointers and on integers and ":1" on integers (the classes prepare can
+ * give are a subset). */
 static PyObject *arg_signatures(void) {
     PyObject *d = PyDict_New();
     for (int t = 0; d && t < MT_DTYPE_COUNT; t++) {
@@ -193,6 +194,7 @@ static PyObject *arg_signatures(void) {
         const struct { int kind; const char *fmt; } rows[] = {
             {AK_SCALAR(t), "%s"},
             {AK_SCALAR(t) + AK_HINT16, is_int ? "%s:16" : NULL},
+            {AK_SCALAR(t) + AK_ONE, is_int ? "%s:1" : NULL},
             {AK_PTR + AK_SCALAR(t), "*%s"},
             {AK_PTR + AK_SCALAR(t) + AK_HINT16, "*%s:16"},
         };

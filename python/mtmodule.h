@@ -28,7 +28,10 @@
 /* Classes of runtime arguments, as small ints in the key (0: a constexpr).
  * The low four bits are 1 + the mt_dtype (of the value, or of the pointee),
  * AK_PTR marks a pointer, AK_HINT16 a pointer's 16-byte alignment or an
- * integer's divisibility by 16 (Triton's 'D' specialisation), and the bits
+ * integer's divisibility by 16 (Triton's 'D' specialisation), AK_ONE an
+ * integer equal to 1 (Triton specialises it: the kernel is compiled with
+ * the parameter known to be 1, so a unit stride makes accesses
+ * contiguous), and the bits
  * from AK_DEVICE_SHIFT up hold a pointer's device slot (0 host, 1 + CUDA
  * device index).  jit.py spells a class through ARG_SIGNATURES and
  * ARG_CLASS_MASK, so no number here is known to Python. */
@@ -36,8 +39,9 @@ enum {
     AK_DTYPE_MASK = 15,
     AK_PTR = 16,
     AK_HINT16 = 32,
-    AK_CLASS_MASK = 63, /* the class without the device slot */
-    AK_DEVICE_SHIFT = 6
+    AK_ONE = 64,        /* an integer equal to 1 (Triton's ":1") */
+    AK_CLASS_MASK = 127, /* the class without the device slot */
+    AK_DEVICE_SHIFT = 7
 };
 #define AK_SCALAR(d) ((int)(d) + 1) /* the class of a value of mt_dtype d */
 

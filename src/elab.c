@@ -958,6 +958,9 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         Type t = se->kind == SIG_PTR ? type_ptr(se->dtype) : type_scalar(se->dtype);
         ValId v = func_add_param(E.f, pname, t);
         val(E.f, v)->divisibility = se->hint;
+        /* Triton's ":1" on an integer: the argument is 1 (still passed) */
+        if (se->kind != SIG_PTR && se->hint == 1 && dtype_is_int(se->dtype))
+            v = const_int(E.f, se->dtype, 1);
         elab_scope_set(&E, pname, cv_tensor(v));
     }
     if (elab_exec_block(&E, fn->body, fn->nbody) < 0 || HAS_ERROR(c))

@@ -2,8 +2,9 @@
  *
  * Input: "*fp32, *fp32:16, i32, 256, -1.5, True, 'ieee'": one entry per
  * kernel parameter, in order.  A type (optionally with a ":16"/":1"
- * divisibility hint, recorded in SigEntry.hint: the pointer's address in
- * bytes, or the integer's value, is a multiple of it) is a runtime parameter; a
+ * hint, recorded in SigEntry.hint: the pointer's address in bytes, or the
+ * integer's value, is a multiple of it; as in Triton, ":1" on an integer
+ * says more, the value is 1, and the compiler folds it) is a runtime parameter; a
  * literal is the value of a tl.constexpr parameter.  Output: an arena array
  * of SigEntry.  Errors point into the signature string itself: while
  * parsing, the Ctx's file and source are swapped for "<signature>" and the

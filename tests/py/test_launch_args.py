@@ -360,12 +360,13 @@ def test_argument_classes_come_from_the_extension():
     assert not hasattr(jit, "_SCALAR_SIG") and not hasattr(jit, "_POINTER_SIG")
     sigs = _C.ARG_SIGNATURES
     # every spelling a signature entry can take, exactly once: each dtype
-    # as a scalar and a pointer, ":16" on pointers and integers
+    # as a scalar and a pointer, ":16" on pointers and integers, ":1" on
+    # integers
     types = ["i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
              "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
     ints = [t for t in types if t[0] in "iu" and t != "i1"]
     assert sorted(sigs.values()) == sorted(
-        types + [t + ":16" for t in ints] + ["*" + t + h for t in types for h in ("", ":16")])
+        types + [t + h for t in ints for h in (":16", ":1")] + ["*" + t + h for t in types for h in ("", ":16")])
     assert all(0 < k <= _C.ARG_CLASS_MASK for k in sigs)
     t = [torch.zeros(4, dtype=dt) for dt in (torch.float32, torch.int32, torch.bool,
                                               torch.int64)]
@@ -374,3 +375,25 @@ def test_argument_classes_come_from_the_extension():
     k = every_class_kernel.warmup(*[x[1:] for x in t], -7, 2**40 + 1, 48, 0.0, False,
                                   grid=(1,))
     assert k.signature == "*fp32, *i32, *i1, *i64, i32, i64, i32:16, fp32, i1"
+    k = every_class_kernel.warmup(*t, 1, -1, 1, 0.0, False, grid=(1,))
+    assert k.signature == "*fp32:16, *i32:16, *i1:16, *i64:16, i32:1, i32, i32:1, fp32, i1"
+
+
+@triton.jit
+def unit_stride_copy_kernel(src, dst, stride, n, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    tl.store(dst + r, tl.load(src + r * stride, mask=r < n, other=-1.0))
+
+
+def test_unit_stride_is_specialised_and_folded():
+    """An integer argument equal to 1 compiles apart, with the value folded
+    (Triton's ":1"), and a later call with another value gets its own."""
+    x = torch.arange(32, dtype=torch.float32)
+    out = torch.zeros(16)
+    unit_stride_copy_kernel[(1,)](x, out, 1, 16, BLOCK=16)
+    assert out.tolist() == list(range(16))
+    unit_stride_copy_kernel[(1,)](x, out, 2, 16, BLOCK=16)
+    assert out.tolist() == list(range(0, 32, 2))
+    k = unit_stride_copy_kernel.warmup(x, out, 1, 16, BLOCK=16, grid=(1,))
+    assert k.signature.startswith("*fp32:16, *fp32:16, i32:1,")
+    assert "mul" not in k.asm["ssa-opt"]  # r * stride folded to r
