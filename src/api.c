@@ -227,8 +227,9 @@ static const Loc no_loc = {0, 0};
  * older mytriton are never reused.  cg4: every dtype, wrapping signed
  * arithmetic, mt_kernel_rt.h.  cg5: the math set and Philox in
  * mt_kernel_rt.h, maximum/minimum ignoring NaN as Triton's default,
- * float % as Triton's frem. */
-#define MT_CODEGEN_VERSION "cg5"
+ * float % as Triton's frem.  cg6: tensor-core dots (mma.sync), TF32
+ * rounding in mt_kernel_rt.h. */
+#define MT_CODEGEN_VERSION "cg6"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

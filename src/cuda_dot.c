@@ -17,24 +17,41 @@
 
 /* ---------------------------------------------------------------- dot */
 
-/* For each slot the thread owns: sbuf[addr(slot)] = src[slot]. */
+/* For each slot the thread owns: sbuf[addr(slot)] = value (a text of the
+ * slot). */
 static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
                             const SharedBuffer *sbuf, const char *addr,
-                            const char *src) {
+                            const char *value) {
     ce_unroll(e);
     ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, d->nE, CE_SLOT);
     if (*own)
-        ce_line(e, "    if (%s) %s[%s] = %s[%s];", own, sbuf->name, addr, src, CE_SLOT);
+        ce_line(e, "    if (%s) %s[%s] = %s;", own, sbuf->name, addr, value);
     else
-        ce_line(e, "    %s[%s] = %s[%s];", sbuf->name, addr, src, CE_SLOT);
+        ce_line(e, "    %s[%s] = %s;", sbuf->name, addr, value);
+}
+
+/* Element text v of operand x as its tile holds it: the bits when the
+ * tile has x's 16-bit type (tensor cores), else an f32, widened exactly
+ * from f16/bf16, and rounded to TF32 when the dot's input precision is
+ * "tf32" (so CUDA cores and the host multiply exactly what a tensor core
+ * would; "tf32x3" keeps the f32, split at the fragments, cuda_mma.c). */
+static const char *staged(Emit *e, const Op *dot, ValId x, const SharedBuffer *sbuf,
+                          const char *v) {
+    Type t = type_elem(val_type(e->f, x));
+    if (sbuf->elem != DT_F32)
+        return v;
+    if (t.dtype != DT_F32)
+        return ce_cast(e, v, t, type_scalar(DT_F32));
+    return dot->attr[0] == DOT_TF32 ? ce_fmt(e, "mt_tf32(%s)", v) : v;
 }
 
 /* Cooperative write of a dot operand x (its values in array `src`, laid
  * out as x's distribution) into shared buffer sbuf, every element once by
  * its owner; `transpose` stores x[i][j] at (j, i).  When x's thread holds
- * 4 consecutive elements along the buffer's columns (B, not transposed,
- * spt % 4 == 0 along its last dim), one float4 store per group. */
-static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
+ * 16 bytes' worth of consecutive elements along the buffer's columns (not
+ * transposed), one 16-byte store per group: a float4, or a uint4 of eight
+ * 16-bit elements. */
+static void dot_write(Emit *e, const Op *dot, ValId x, const SharedBuffer *sbuf,
                       const char *stage, bool transpose, const char *src) {
     const Dist *d = &e->dist[x];
     const char *own = ce_owner(e, d, CE_SLOT);
@@ -43,21 +60,31 @@ static void dot_write(Emit *e, ValId x, const SharedBuffer *sbuf,
     sb_init(&addr);
     smem_element_text(&addr, sbuf, stage, transpose ? c0 : r0,
                       transpose ? r0 : c0);
-    int fd = d->L.rank - 1;
+    int fd = d->L.rank - 1, W = 16 / dtype_info[sbuf->elem].bytes;
     bool vec = !transpose && !*own && d->L.rank == 2 && d->vrank == 2 &&
-               d->L.order[0] == 1 && d->L.spt[fd] % 4 == 0 &&
+               d->L.order[0] == 1 && d->L.spt[fd] % W == 0 &&
                d->n[fd] >= ce_tile(&d->L, fd) &&
-               smem_row_stride(sbuf) % 4 == 0;
+               smem_row_stride(sbuf) % W == 0;
+    const char *el[8];
+    for (int i = 0; i < W && vec; i++)
+        el[i] = staged(e, dot, x, sbuf, i ? ce_fmt(e, "%s[mt_g + %d]", src, i)
+                                          : ce_fmt(e, "%s[mt_g]", src));
     if (vec) {
         ce_unroll(e);
-        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += 4) {", d->nE);
+        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", d->nE, W);
         ce_line(e, "    const int %s = mt_g;", CE_SLOT);
-        ce_line(e, "    *(float4*)&%s[%s] = make_float4(%s[mt_g], %s[mt_g + 1], "
-                "%s[mt_g + 2], %s[mt_g + 3]);",
-             sbuf->name, sb_str(&addr), src, src, src, src);
+        if (W == 4)
+            ce_line(e, "    *(float4*)&%s[%s] = make_float4(%s, %s, %s, %s);",
+                    sbuf->name, sb_str(&addr), el[0], el[1], el[2], el[3]);
+        else
+            ce_line(e, "    *(uint4*)&%s[%s] = make_uint4(%s[mt_g] | (unsigned)%s[mt_g + 1] << 16, "
+                    "%s[mt_g + 2] | (unsigned)%s[mt_g + 3] << 16, %s[mt_g + 4] | (unsigned)%s[mt_g + 5] << 16, "
+                    "%s[mt_g + 6] | (unsigned)%s[mt_g + 7] << 16);",
+                    sbuf->name, sb_str(&addr), src, src, src, src, src, src, src, src);
         ce_line(e, "}");
     } else {
-        emit_owned_copy(e, d, own, sbuf, sb_str(&addr), src);
+        emit_owned_copy(e, d, own, sbuf, sb_str(&addr),
+                        staged(e, dot, x, sbuf, ce_fmt(e, "%s[%s]", src, CE_SLOT)));
     }
     sb_free(&addr);
 }
@@ -113,9 +140,9 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         src_a = e->name[a];
     if (!src_b)
         src_b = e->name[b];
-    if (g->tiled) {
-        dot_write(e, a, &g->A, stage, true, src_a);
-        dot_write(e, b, &g->B, stage, false, src_b);
+    if (g->tiled || g->plan->unit != DOT_FMA) {
+        dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
+        dot_write(e, g->op, b, &g->B, stage, false, src_b);
         return;
     }
     /* every element once, by its owner */
@@ -128,9 +155,35 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         sb_init(&addr);
         smem_element_text(&addr, sbuf, stage, ce_value_coord(e, d, 0, CE_SLOT),
                           ce_value_coord(e, d, 1, CE_SLOT));
-        emit_owned_copy(e, d, ce_owner(e, d, CE_SLOT), sbuf, sb_str(&addr), src);
+        emit_owned_copy(e, d, ce_owner(e, d, CE_SLOT), sbuf, sb_str(&addr),
+                        staged(e, g->op, x, sbuf, ce_fmt(e, "%s[%s]", src, CE_SLOT)));
         sb_free(&addr);
     }
+}
+
+/* Every result slot's products, one k at a time, the tile elements read
+ * as f32 (the scalar form; also what tensor-core tiles become where the
+ * device has no tensor cores). */
+static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char *dst) {
+    const Dist *r = &g->r;
+    StrBuf la, lb;
+    sb_init(&la);
+    sb_init(&lb);
+    smem_element_text(&la, &g->A, stage,
+                      ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
+    smem_element_text(&lb, &g->B, stage, "dot_k",
+                      ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
+    Type te = type_scalar(g->A.elem), tf = type_scalar(DT_F32);
+    const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), te, tf);
+    const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), te, tf);
+    ce_unroll(e);
+    ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", g->B.rows);
+    ce_unroll(e);
+    ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+    ce_line(e, "        %s[%s] += %s * %s;", dst, CE_SLOT, xa, xb);
+    ce_line(e, "}");
+    sb_free(&la);
+    sb_free(&lb);
 }
 
 /* The unrolled FMA loop over `stage`.  `into` NULL: the result is a new
@@ -163,23 +216,16 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
              CE_SLOT, r->E[1], CE_SLOT, r->E[1]);
         e->indent--;
         ce_line(e, "}");
+    } else if (g->plan->unit != DOT_FMA) {
+        /* tensor cores where the device has them, the same tiles through
+         * FMAs elsewhere (the host, older GPUs) */
+        ce_line(e, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+        ce_mma_compute(e, g->plan, r, stage, dst);
+        ce_line(e, "#else");
+        fma_by_slot(e, g, stage, dst);
+        ce_line(e, "#endif");
     } else {
-        StrBuf la, lb;
-        sb_init(&la);
-        sb_init(&lb);
-        smem_element_text(&la, &g->A, stage,
-                          ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
-        smem_element_text(&lb, &g->B, stage, "dot_k",
-                          ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
-        ce_unroll(e);
-        ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
-        ce_unroll(e);
-        ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
-        ce_line(e, "        %s[%s] += dot_lhs[%s] * dot_rhs[%s];", dst, CE_SLOT,
-             sb_str(&la), sb_str(&lb));
-        ce_line(e, "}");
-        sb_free(&la);
-        sb_free(&lb);
+        fma_by_slot(e, g, stage, dst);
     }
     e->dist[res] = *r;
     e->has_dist[res] = true;

@@ -166,6 +166,43 @@ static int tile_min_blocks(Type rt, int num_warps) {
  * rows, in units of one float4 so rows stay 16-byte aligned, decides the
  * padding.  The scalar form keeps A [BM][BK + pad] with the rule on the
  * result's rows per warp. */
+DotUnit dot_unit(Func *f, const Op *dot) {
+    Type at = val_type(f, dot->args[0]), bt = val_type(f, dot->args[1]);
+    if (at.rank != 2 || bt.rank != 2)
+        return DOT_FMA;
+    DotUnit u;
+    int kstep = 16;
+    switch (at.dtype) {
+    case DT_F16: u = DOT_MMA_F16; break;
+    case DT_BF16: u = DOT_MMA_BF16; break;
+    case DT_F32:
+        if (dot->attr[0] == DOT_IEEE)
+            return DOT_FMA;
+        u = dot->attr[0] == DOT_TF32 ? DOT_MMA_TF32 : DOT_MMA_TF32X3;
+        kstep = 8;
+        break;
+    default: return DOT_FMA;
+    }
+    return at.shape[0] % 16 || bt.shape[1] % 8 || at.shape[1] % kstep ? DOT_FMA : u;
+}
+
+/* The tiles of a tensor-core dot, A [BM][BK] and B [BK][BN] in the
+ * operands' own element type (TF32 in f32), both read by rows of the
+ * warp's fragments (cuda_mma.c).  Padding keeps those reads free of bank
+ * conflicts: ldmatrix reads 8 rows of 16 bytes at once, distinct banks
+ * when the row stride is an odd number of 16-byte units; TF32 fragments
+ * read A at (g, t) and B at (t, g) (g = lane / 4, t = lane % 4), distinct
+ * banks when A's stride is 4 mod 8 words and B's 8 mod 16. */
+static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, int stages) {
+    if (p->unit == DOT_MMA_F16 || p->unit == DOT_MMA_BF16) {
+        p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, (BK / 8) % 2 ? 0 : 8, stages};
+        p->B = (SharedBuffer){"dot_rhs_h", BK, BN, d, (BN / 8) % 2 ? 0 : 8, stages};
+        return;
+    }
+    p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages};
+    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, (8 - BN % 16 + 16) % 16, stages};
+}
+
 static void plan_tiles(Func *f, DotPlan *p) {
     Op *op = p->dot;
     Type at = val_type(f, op->args[0]), bt = val_type(f, op->args[1]);
@@ -173,6 +210,14 @@ static void plan_tiles(Func *f, DotPlan *p) {
     int BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
     const Layout *lr = &f->layouts[val(f, op->res[0])->layout];
     int stages = p->form == DOT_SINGLE_STAGE ? 1 : 2;
+    p->unit = DOT_FMA;
+    if (lr->kind == LAYOUT_MMA && lr->shape[0] == BM && lr->shape[1] == BN &&
+        BM % (16 * lr->wpc[0]) == 0 && BN % (8 * lr->wpc[1]) == 0)
+        p->unit = dot_unit(f, op);
+    if (p->unit != DOT_FMA) {
+        plan_mma_tiles(p, BM, BK, BN, (DType)at.dtype, stages);
+        return;
+    }
     /* a dot tile made for the result's own shape (a broadcast member of
      * the group would hold 1 row or column, replicated) */
     p->tiled = lr->kind == LAYOUT_DOT_TILE && lr->shape[0] == rt.shape[0] &&
@@ -242,4 +287,9 @@ const char *dot_form_name(DotForm form) {
     case DOT_PIPELINED: return "pipelined";
     default: return "single-stage";
     }
+}
+
+const char *dot_unit_name(DotUnit u) {
+    static const char *const names[] = {"fma", "mma-f16", "mma-bf16", "mma-tf32", "mma-tf32x3"};
+    return u >= DOT_FMA && u <= DOT_MMA_TF32X3 ? names[u] : "?";
 }

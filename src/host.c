@@ -85,7 +85,7 @@ void host_stacks_free(HostStacks *s) {
  * keeps a C process C (libstdc++'s emergency EH pool, never freed, shows
  * up as a leak under LeakSanitizer once the object is dlclose'd). */
 static const char *const host_cxx_flags[] = {
-    "-std=c++17", "-O1", "-fPIC", "-shared", "-pthread", "-w",
+    "-std=c++17", "-O1", "-fno-strict-aliasing", "-fPIC", "-shared", "-pthread", "-w",
     "-Wl,--as-needed",
 };
 #define HOST_NFLAGS (sizeof host_cxx_flags / sizeof host_cxx_flags[0])

@@ -222,6 +222,49 @@ static Layout canonical(int rank, const int32_t *shape, int num_warps, int vec) 
     return l;
 }
 
+/* The accumulator of a tensor-core dot (dot_unit): blocked parameters
+ * spt [1, 2], tpw [8, 4] make each warp's 8 x 8 piece the rows g and
+ * columns 2t, 2t + 1 that lane 4g + t holds of an m16n8 accumulator, and
+ * the tile's repetitions 2i and 2i + 1 along M (8 * wpc[0] rows apart)
+ * are the two halves of the warp's i-th m16 tile (cuda_mma.c gathers the
+ * A rows to match through ldmatrix's per-lane addresses).  Warps split M
+ * and N as evenly as the 16 x 8 granules allow.  False when no split
+ * fits. */
+static bool mma_layout(const int32_t *shape, int num_warps, Layout *out) {
+    int best = 0;
+    int64_t best_gap = -1;
+    for (int wm = 1; wm <= num_warps; wm *= 2) {
+        int wn = num_warps / wm;
+        if (shape[0] % (16 * wm) || shape[1] % (8 * wn))
+            continue;
+        int64_t gap = shape[0] / wm - shape[1] / wn;
+        gap = gap < 0 ? -gap : gap;
+        if (best_gap < 0 || gap < best_gap) {
+            best = wm;
+            best_gap = gap;
+        }
+    }
+    if (!best)
+        return false;
+    Layout l;
+    memset(&l, 0, sizeof l);
+    l.rank = 2;
+    l.kind = LAYOUT_MMA;
+    l.slice_dim = -1;
+    l.shape[0] = shape[0];
+    l.shape[1] = shape[1];
+    l.spt[0] = 1;
+    l.spt[1] = 2;
+    l.tpw[0] = 8;
+    l.tpw[1] = 4;
+    l.wpc[0] = best;
+    l.wpc[1] = num_warps / best;
+    l.order[0] = 1;
+    l.order[1] = 0;
+    *out = l;
+    return true;
+}
+
 /* The register tile of a dot result: each thread owns E0 x E1 outputs
  * (E0 * E1 = BM * BN / threads, both multiples of 4, as square as
  * possible) in 4 x 4 blocks (spt = [4, 4]) that repeat with the tile, so
@@ -523,7 +566,8 @@ int layout_assign(Func *f) {
             gshape[g][0] != x->type.shape[0] || gshape[g][1] != x->type.shape[1])
             continue;
         Layout l;
-        if (dot_layout(gshape[g], f->num_warps, &l))
+        if ((dot_unit(f, x->def) != DOT_FMA && mma_layout(gshape[g], f->num_warps, &l)) ||
+            dot_layout(gshape[g], f->num_warps, &l))
             glayout[g] = intern_layout(f, &l);
     }
     for (int v = 1; v < f->nvals; v++) {

@@ -50,7 +50,9 @@ static void print_dims(StrBuf *sb, const char *name, const int32_t *d, int rank)
 }
 
 void layout_print(StrBuf *sb, const Layout *l) {
-    sb_puts(sb, l->kind == LAYOUT_DOT_TILE ? "dot-tile" : "blocked");
+    sb_puts(sb, l->kind == LAYOUT_DOT_TILE ? "dot-tile"
+                : l->kind == LAYOUT_MMA    ? "mma"
+                                           : "blocked");
     print_dims(sb, "shape", l->shape, l->rank);
     print_dims(sb, "spt", l->spt, l->rank);
     print_dims(sb, "tpw", l->tpw, l->rank);
@@ -102,6 +104,8 @@ static void print_dots(StrBuf *sb, Func *f, const Numbering *n,
             sb_printf(sb, " loop %%%d", n->num[p->loop->index]);
         if (p->tiled)
             sb_printf(sb, " tiled min-blocks=%d", p->min_blocks);
+        if (p->unit != DOT_FMA)
+            sb_printf(sb, " %s", dot_unit_name(p->unit));
         if (p->in_place)
             sb_puts(sb, " in-place");
     }

@@ -710,8 +710,11 @@ int run_passes(Func *f);
  * value but not in the parent shape are "sliced": owned by every thread. */
 typedef enum LayoutKind {
     LAYOUT_BLOCKED,  /* canonical blocked layout (or a slice of one) */
-    LAYOUT_DOT_TILE  /* a dot's register tile: 4 x 4 blocks, no replication
+    LAYOUT_DOT_TILE, /* a dot's register tile: 4 x 4 blocks, no replication
                         for its parent shape (or a slice of one) */
+    LAYOUT_MMA       /* a tensor-core dot's accumulator: blocked with spt
+                        [1, 2], tpw [8, 4] (the m16n8 fragment), see
+                        cuda_mma.c */
 } LayoutKind;
 
 struct Layout {
@@ -783,6 +786,21 @@ void axis_print(StrBuf *sb, const AxisInfo *a); /* "axis contig=4 div=16 ..." */
 
 typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
 
+/* What multiplies: CUDA-core FMAs in f32, or a tensor-core instruction
+ * (cuda_mma.c) on f16, bf16 or TF32 operands (tf32x3: three TF32 products
+ * per pair, Triton's split of each f32 into a big and a small part). */
+typedef enum DotUnit {
+    DOT_FMA, DOT_MMA_F16, DOT_MMA_BF16, DOT_MMA_TF32, DOT_MMA_TF32X3
+} DotUnit;
+/* The unit a dot can use by its operands alone (dtype, input precision,
+ * shape): a tensor-core unit when M % 16, N % 8 and K % the instruction's
+ * k are all 0, else DOT_FMA.  The layout pass gives such a dot the
+ * LAYOUT_MMA accumulator; plan_dots uses the unit when it got it. */
+DotUnit dot_unit(Func *f, const Op *dot);
+const char *dot_unit_name(DotUnit u); /* "fma", "mma-f16", ... */
+/* Input precision (attr[0] of a dot, AS_PRECISION): ieee, tf32, tf32x3. */
+enum { DOT_IEEE, DOT_TF32, DOT_TF32X3 };
+
 /* How one dot is lowered (see dotplan.c); the K loop of a two-stage or
  * pipelined dot points to the same plan. */
 struct DotPlan {
@@ -794,6 +812,7 @@ struct DotPlan {
     ValId next;      /* the yielded sum */
     bool in_place;   /* pipelined: the dot may add into the carried array */
     bool tiled;      /* the result's layout is a dot tile made for it */
+    DotUnit unit;    /* a tensor-core unit only with a LAYOUT_MMA result */
     int min_blocks;  /* blocks per SM its register tile allows (tiled) */
     SharedBuffer A, B; /* the dot_lhs and dot_rhs tiles */
 };
@@ -818,7 +837,10 @@ struct SmemPlan {
     SmemEntry *bufs;
     int nbufs;
     int64_t scratch_bytes;        /* mt_smem: the largest scratch use */
-    SharedBuffer lhs, rhs;        /* dot_lhs, dot_rhs: the largest tiles */
+    SharedBuffer lhs, rhs;        /* dot_lhs, dot_rhs: the largest tiles,
+                                     declared as f32 of at least their bytes */
+    bool narrow_tiles;            /* some dot reads them as 16-bit elements
+                                     through dot_lhs_h, dot_rhs_h */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */
 };
@@ -958,6 +980,10 @@ int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_combine(Emit *e, Op *op);
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
+/* The tensor-core loop over a tensor-core dot's staged tiles, adding into
+ * the accumulator array dst of distribution r (cuda_mma.c). */
+void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
+                    const char *dst);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 

@@ -692,6 +692,61 @@ MT_RT unsigned mt_philox(unsigned long long ctr, unsigned long long key, int sel
     return c[sel & 3];
 }
 
+/* ---- tl.dot (issue 10): TF32 rounding and the tensor-core steps ----
+ * mt_tf32: x rounded to TF32 (10 mantissa bits) to nearest, ties away
+ * from zero, as the GPU's cvt.rna.tf32.f32 does it (Triton's "tf32"
+ * operands); NaN and infinities stay.  The result is a float whose low 13
+ * mantissa bits are zero, so the host's f32 FMAs on it are exactly the
+ * products the tensor cores form. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+MT_RT float mt_tf32(float x) {
+    unsigned u;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
+    return __uint_as_float(u);
+}
+#else
+MT_RT float mt_tf32(float x) {
+    unsigned u = mt_rt_fbits(x);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u = (u + 0x1000u) & 0xffffe000u;
+    return mt_rt_ffrom(u);
+}
+#endif
+
+/* The warp-wide steps of a tensor-core tile (cuda_mma.c), sm_80 and newer:
+ * ldmatrix of four 8x8 16-bit matrices (each lane gives one row's
+ * address), plain or transposed, and one mma.sync m16n8k16 (f16, bf16) or
+ * m16n8k8 (tf32) adding into four f32 accumulators. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+MT_RT void mt_ldsm4(const void *p, unsigned r[4]) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+MT_RT void mt_ldsm4_t(const void *p, unsigned r[4]) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+MT_RT void mt_ldsm2_t(const void *p, unsigned r[2]) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+}
+#define MT_MMA(name, shape, types)                                                     \
+    MT_RT void name(float *c0, float *c1, float *c2, float *c3, const unsigned a[4],  \
+                    const unsigned b[2]) {                                            \
+        asm volatile("mma.sync.aligned." shape ".row.col.f32." types ".f32 "          \
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"           \
+                     : "+f"(*c0), "+f"(*c1), "+f"(*c2), "+f"(*c3)                      \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1])); \
+    }
+MT_MMA(mt_mma_f16, "m16n8k16", "f16.f16")
+MT_MMA(mt_mma_bf16, "m16n8k16", "bf16.bf16")
+MT_MMA(mt_mma_tf32, "m16n8k8", "tf32.tf32")
+#undef MT_MMA
+#endif
+
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT
 #undef MT_RT_SM

@@ -63,8 +63,10 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
         p->scratch_bytes = smem_nbytes(b);
     SharedBuffer *decl = array == SMEM_DOT_LHS ? &p->lhs
                          : array == SMEM_DOT_RHS ? &p->rhs : NULL;
-    if (decl && smem_size(b) > smem_size(decl))
+    if (decl && smem_nbytes(b) > smem_nbytes(decl))
         *decl = *b;
+    if (decl && b->elem != DT_F32)
+        p->narrow_tiles = true;
     if (!pl->over && total_of(p) > MT_SMEM_BUDGET) {
         pl->over = true;
         pl->over_loc = op->loc;
@@ -160,6 +162,13 @@ int smem_plan(Func *f) {
     p->rhs = (SharedBuffer){"dot_rhs", 0, 0, DT_F32, 0, 1};
     Planner pl = {f, p, 0, {0, 0}, false};
     plan_region(&pl, &f->body);
+    /* a tile array holds every dot's buffers: f32 words enough for the
+     * largest in bytes (16-bit tiles alias it, see cuda.c) */
+    SharedBuffer *decl[2] = {&p->lhs, &p->rhs};
+    for (int i = 0; i < 2; i++)
+        if (decl[i]->elem != DT_F32)
+            *decl[i] = (SharedBuffer){i ? "dot_rhs" : "dot_lhs", 1,
+                                      (int32_t)((smem_nbytes(decl[i]) + 3) / 4), DT_F32, 0, 1};
     int64_t scratch = (p->scratch_bytes + 7) / 8 * 8;
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
     p->offset[SMEM_SCRATCH] = 0;

@@ -313,10 +313,12 @@ int h_cdiv(Elab *E, Call *c, CV *out) {
     return cv_binop(E, OT_DSLASH, t, d, c->loc, out);
 }
 
-/* input_precision, or the older allow_tf32, as the dot's attribute. */
+/* input_precision, or the older allow_tf32, as the dot's attribute; with
+ * neither, "tf32", Triton's default on sm_80 and newer (the host backend
+ * rounds the operands exactly as the GPU does). */
 static int dot_precision(Elab *E, Call *c, int64_t *prec) {
     static const char *const names[] = {"ieee", "tf32", "tf32x3"};
-    *prec = 0;
+    *prec = DOT_TF32;
     if (c->have[3] && c->a[3].kind != CV_NONE) {
         if (c->a[3].kind != CV_STR)
             return elab_err(E, c->locs[3], MT_ERR_TYPE,
@@ -335,15 +337,15 @@ static int dot_precision(Elab *E, Call *c, int64_t *prec) {
         if (!cv_is_intlike(c->a[4]))
             return elab_err(E, c->locs[4], MT_ERR_TYPE,
                             "allow_tf32 must be a compile-time bool");
-        *prec = c->a[4].i ? 1 : 0;
+        *prec = c->a[4].i ? DOT_TF32 : DOT_IEEE;
     }
     return 0;
 }
 
-/* tl.dot on CUDA cores: f32 operands as they are; f16, bf16 and fp8
- * operands widened to f32 (exact, and products of their values are exact
- * in f32, so the only rounding is the f32 accumulation Triton's tensor
- * cores do too); int8 operands likewise, exact while a tile's sums stay
+/* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands widened
+ * to f32 (exact, and products of their values are exact in f32, so the
+ * only rounding is the f32 accumulation Triton's tensor cores do too);
+ * int8 operands likewise, exact while a tile's sums stay
  * below 2^24, and the int32 result is added to acc in int32.  out_dtype
  * is float32, or float16 for f16 operands (rounded once at the end), or
  * int32 for int8. */
@@ -381,9 +383,19 @@ int h_dot(Elab *E, Call *c, CV *out) {
                             dtype_info[od].tl_name,
                             elab_type_text(E, val_type(E->f, acc)));
     }
-    if (dx == DT_F32 && dy == DT_F32) {
-        ValId da[3] = {x, y, acc};
-        return emit_op(E, c, da, 3, prec, 0, out);
+    /* f32, f16 and bf16 operands go to the dot as they are (tensor cores
+     * take them; the CUDA-core lowering widens them exactly when it stages
+     * them in shared memory); the dot adds in f32 */
+    if (dx == dy && (dx == DT_F32 || dx == DT_F16 || dx == DT_BF16)) {
+        ValId facc = acc;
+        if (facc && od != DT_F32 && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)
+            return -1;
+        ValId da[3] = {x, y, facc};
+        if (elab_emit(E, OP_DOT, c->loc, da, 3, dx == DT_F32 ? prec : 0, 0, &r) < 0 ||
+            (od != DT_F32 && elab_cast(E, r, od, c->loc, &r) < 0))
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
     }
     if (i8 && tx.rank == 2 && tx.shape[1] < 32) /* Triton's check */
         return elab_err(E, c->loc, MT_ERR_TYPE,

@@ -469,6 +469,10 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
         return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(a).s);
     if (!type_is_float(b) || b.rank != 2)
         return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
+    if (a.dtype != b.dtype ||
+        (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16))
+        return fail(msg, "dot operands must be both f32, f16 or bf16, got %s and %s",
+                    tt(a).s, tt(b).s);
     if (a.shape[1] != b.shape[0])
         return fail(msg, "dot inner dimensions differ: %d and %d",
                     (int)a.shape[1], (int)b.shape[0]);

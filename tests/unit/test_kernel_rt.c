@@ -453,6 +453,26 @@ static int emulate(const char *src, const char *dst, int rtz, uint64_t in, uint6
 /* The record: one cast per line,
  *   ["SRC", "DST", "rtne"|"rtz", "IN:OUT IN:OUT ..."],
  * bits in hex. */
+/* TF32 (cvt.rna.tf32.f32): 10 mantissa bits, ties away from zero, NaN
+ * and infinities kept, overflow to infinity. */
+static void test_tf32_rounding(void **state) {
+    (void)state;
+    const float tie = 1.0f + 0x1p-11f, below = 1.0f + 0x1p-12f;
+    assert_true(mt_tf32(tie) == 1.0f + 0x1p-10f);
+    assert_true(mt_tf32(-tie) == -(1.0f + 0x1p-10f));
+    assert_true(mt_tf32(below) == 1.0f);
+    assert_true(mt_tf32(1.0f + 0x1p-10f + 0x1p-11f) == 1.0f + 0x1p-9f); /* away, not even */
+    assert_true(mt_tf32(3.0f) == 3.0f);
+    assert_true(isinf(mt_tf32(INFINITY)) && mt_tf32(-INFINITY) < 0);
+    assert_true(isnan(mt_tf32(NAN)));
+    assert_true(isinf(mt_tf32(0x1.fffffep127f)));
+    for (unsigned u = 0x00800000u; u < 0x7f7fe000u; u += 0x1235u) { /* normal range */
+        float x = mt_rt_ffrom(u), r = mt_tf32(x);
+        assert_int_equal(mt_rt_fbits(r) & 0x1fffu, 0);
+        assert_true(fabs((double)r - (double)x) <= ldexp(fabs((double)x), -11));
+    }
+}
+
 static void test_triton_record(void **state) {
     (void)state;
     char path[512];
@@ -678,6 +698,7 @@ int main(void) {
         cmocka_unit_test(test_load_store),
         cmocka_unit_test(test_int_to_narrow_float),
         cmocka_unit_test(test_float_to_int),
+        cmocka_unit_test(test_tf32_rounding),
         cmocka_unit_test(test_triton_record),
         cmocka_unit_test_setup_teardown(test_host_backend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nvrtc, setup, teardown),

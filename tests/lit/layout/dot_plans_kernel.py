@@ -4,6 +4,7 @@
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,0,True' --emit ssa-layout | %FileCheck %s --check-prefix=TWO
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,16,False' --emit ssa-layout | %FileCheck %s --check-prefix=SINGLE
 # RUN: %mytriton compile %s --kernel one_dot_kernel --signature '*fp32,*fp32,*fp32,32,32,16' --emit ssa-layout | %FileCheck %s --check-prefix=ONE
+# RUN: %mytriton compile %s --kernel default_dot_kernel --signature '*fp32,*fp32,*fp32,32,32,16' --emit ssa-layout | %FileCheck %s --check-prefix=TF32
 # The three dot plans of one K loop, chosen by constexprs: START = 0 and
 # no store in the body is the canonical pipelined loop, STORE puts a store
 # in the body (two stages), START != 0 makes it non-canonical (single
@@ -67,6 +68,17 @@
 #
 # A dot outside any loop, 32 x 32 on 4 warps: too few outputs per thread
 # for the register tile.
+# An f32 dot with no input_precision is "tf32", Triton's default: TF32
+# tensor-core tiles with the mma accumulator (warps 2 x 2 over 32 x 32),
+# A padded to a row stride of 4 mod 8 words and B of 8 mod 16.
+# TF32: %[[D:[0-9]+]] = dot %{{[0-9]+}}, %{{[0-9]+}}, none {input_precision=tf32} : block<32x32 x f32>
+# TF32: layouts:
+# TF32: mma shape=[32, 32] spt=[1, 2] tpw=[8, 4] wpc=[2, 2] order=[1, 0]
+# TF32: dots:
+# TF32-NEXT: %[[D]]: single-stage mma-tf32{{$}}
+# TF32-NEXT: shared 5120 bytes (budget 49152)
+# TF32-NEXT: dot_lhs +0: dot [32 x 16] f32 pad 4 = 2560 bytes
+# TF32-NEXT: dot_rhs +2560: dot [16 x 32] f32 pad 8 = 2560 bytes
 # ONE: %[[D:[0-9]+]] = dot
 # ONE: layouts:
 # ONE-NOT: dot-tile
@@ -99,6 +111,16 @@ def matmul_kernel(A, B, C, T, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: t
 
 @triton.jit
 def one_dot_kernel(A, B, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(A + rm[:, None] * BK + rk[None, :])
+    b = tl.load(B + rk[:, None] * BN + rn[None, :])
+    tl.store(C + rm[:, None] * BN + rn[None, :], tl.dot(a, b, input_precision="ieee"))
+
+
+@triton.jit
+def default_dot_kernel(A, B, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     rm = tl.arange(0, BM)
     rn = tl.arange(0, BN)
     rk = tl.arange(0, BK)

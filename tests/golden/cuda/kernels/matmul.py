@@ -20,9 +20,9 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
         b_tile = tl.load(b + rk[:, None] * N + rn[None, :],
                          mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
         if MODE == 2:
-            acc -= tl.dot(a_tile, b_tile)
+            acc -= tl.dot(a_tile, b_tile, input_precision="ieee")
         else:
-            acc += tl.dot(a_tile, b_tile)
+            acc += tl.dot(a_tile, b_tile, input_precision="ieee")
         if MODE == 1:
             tl.store(c + pid_m, 0.0, mask=K < 0)
     tl.store(c + rm[:, None] * N + rn[None, :], acc,

@@ -1,0 +1,160 @@
+/* cuda_mma.c: the CUDA text of a tensor-core tile step (issue 10).
+ *
+ * Input: a dot whose plan (dotplan.c) has a tensor-core unit, its result
+ * distribution r (a LAYOUT_MMA accumulator: blocked spt [1, 2], tpw
+ * [8, 4], wpc [wm, wn]), and the shared tiles A [BM][BK] and B [BK][BN]
+ * already written for this step (cuda_dot.c).  Output: the warp-wide loop
+ * over BK that loads fragments from the tiles and adds their products into
+ * the accumulator array `dst`, slot for slot.  It runs only under
+ * __CUDA_ARCH__ >= 800; the caller writes the FMA form of the same tiles
+ * beside it for every other target.
+ *
+ * Fragments.  Lane l = 4g + t holds slots (s0, s1) at row base0 + s0 * C0
+ * and column base1 + (s1 / 2) * C1 + s1 % 2 (C0 = 8 wm, C1 = 8 wn, base0
+ * = 8 w0 + g, base1 = 8 w1 + 2t): accumulator registers c0..c3 of the
+ * warp's m16 tile i and n8 group j are slots (2i, 2j), (2i, 2j + 1),
+ * (2i + 1, 2j), (2i + 1, 2j + 1), because the m16n8 accumulator's rows g
+ * and g + 8 are repetitions 2i and 2i + 1 of the layout.  The A fragment
+ * of tile i must then hold exactly those rows: ldmatrix takes one row
+ * address per lane, so lanes 8q..8q+7 give rows 0..7 of repetition
+ * 2i + (q & 1) at k offset 8 (q >> 1) (f16/bf16), and the TF32 fragment
+ * loads a0..a3 = A(g | g + 8, t | t + 4) of the same rows directly.  B's
+ * n8 group j is the 8 columns from mt_wc + j * C1, read transposed
+ * (ldmatrix .trans: lane l receives B(2t, 2t + 1; g)) two groups per
+ * instruction.
+ *
+ * Invariants: only shared addresses from smem_element_text on the
+ * planned buffers; every lane of the warp executes every ldmatrix and mma
+ * (the loop bounds are constants); the accumulator slots are the ones the
+ * layout gives the thread, so the epilogue reads them as any block. */
+#include "mt.h"
+
+/* Address text &buf[stage, row, col]. */
+static const char *tile_addr(Emit *e, const SharedBuffer *b, const char *stage,
+                             const char *row, const char *col) {
+    StrBuf sb;
+    sb_init(&sb);
+    smem_element_text(&sb, b, stage, row, col);
+    const char *s = ce_fmt(e, "&%s[%s]", b->name, sb_str(&sb));
+    sb_free(&sb);
+    return s;
+}
+
+/* The four accumulator slots of tile mt_i, group mt_j, as mma operands. */
+static const char *acc_slots(Emit *e, const char *dst, int E1) {
+    return ce_fmt(e, "&%s[2 * mt_i * %d + 2 * mt_j], &%s[2 * mt_i * %d + 2 * mt_j + 1], "
+                     "&%s[(2 * mt_i + 1) * %d + 2 * mt_j], &%s[(2 * mt_i + 1) * %d + 2 * mt_j + 1]",
+                  dst, E1, dst, E1, dst, E1, dst, E1);
+}
+
+/* Fragments of f16/bf16 tiles through ldmatrix: mt_ra[MI][4], mt_rb[NJ][2]. */
+static void load_16bit(Emit *e, const DotPlan *p, const char *stage, int C0, int C1,
+                       int MI, int NJ) {
+    ce_line(e, "unsigned mt_ra[%d][4], mt_rb[%d][2];", MI, NJ);
+    ce_unroll(e);
+    ce_line(e, "for (int mt_i = 0; mt_i < %d; ++mt_i)", MI);
+    ce_line(e, "    mt_ldsm4(%s, mt_ra[mt_i]);",
+            tile_addr(e, &p->A, stage,
+                      ce_fmt(e, "mt_wr + (2 * mt_i + ((mt_lane >> 3) & 1)) * %d + (mt_lane & 7)", C0),
+                      "mt_kk + (mt_lane >> 4) * 8"));
+    const char *krow = "mt_kk + ((mt_lane >> 3) & 1) * 8 + (mt_lane & 7)";
+    if (NJ >= 2) {
+        ce_unroll(e);
+        ce_line(e, "for (int mt_j = 0; mt_j + 1 < %d; mt_j += 2) {", NJ);
+        ce_line(e, "    unsigned mt_q[4];");
+        ce_line(e, "    mt_ldsm4_t(%s, mt_q);",
+                tile_addr(e, &p->B, stage, krow,
+                          ce_fmt(e, "mt_wc + (mt_j + (mt_lane >> 4)) * %d", C1)));
+        ce_line(e, "    mt_rb[mt_j][0] = mt_q[0];");
+        ce_line(e, "    mt_rb[mt_j][1] = mt_q[1];");
+        ce_line(e, "    mt_rb[mt_j + 1][0] = mt_q[2];");
+        ce_line(e, "    mt_rb[mt_j + 1][1] = mt_q[3];");
+        ce_line(e, "}");
+    }
+    if (NJ % 2) /* the last group alone: lanes 0..15 give its rows */
+        ce_line(e, "mt_ldsm2_t(%s, mt_rb[%d]);",
+                tile_addr(e, &p->B, stage, krow, ce_fmt(e, "mt_wc + %d", (NJ - 1) * C1)),
+                NJ - 1);
+}
+
+/* Fragments of f32 tiles for TF32: mt_fa[MI][4], mt_fb[NJ][2] as floats. */
+static void load_32bit(Emit *e, const DotPlan *p, const char *stage, int C0, int C1,
+                       int MI, int NJ) {
+    ce_line(e, "float mt_fa[%d][4], mt_fb[%d][2];", MI, NJ);
+    ce_unroll(e);
+    ce_line(e, "for (int mt_i = 0; mt_i < %d; ++mt_i) {", MI);
+    for (int q = 0; q < 4; q++)
+        ce_line(e, "    mt_fa[mt_i][%d] = *%s;", q,
+                tile_addr(e, &p->A, stage,
+                          ce_fmt(e, "mt_wr + (2 * mt_i + %d) * %d + (mt_lane >> 2)", q & 1, C0),
+                          ce_fmt(e, "mt_kk + (mt_lane & 3) + %d", (q >> 1) * 4)));
+    ce_line(e, "}");
+    ce_unroll(e);
+    ce_line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", NJ);
+    for (int q = 0; q < 2; q++)
+        ce_line(e, "    mt_fb[mt_j][%d] = *%s;", q,
+                tile_addr(e, &p->B, stage, ce_fmt(e, "mt_kk + (mt_lane & 3) + %d", q * 4),
+                          ce_fmt(e, "mt_wc + mt_j * %d + (mt_lane >> 2)", C1)));
+    ce_line(e, "}");
+}
+
+/* TF32 operand registers from the f32 fragments: `part` 0 the value as
+ * staged (already TF32 for "tf32"), 1 its TF32 big part, 2 the TF32 of
+ * what the big part leaves (tf32x3). */
+static void tf32_regs(Emit *e, const char *reg, const char *src, int n, int rows, int part) {
+    static const char *const form[] = {"__float_as_uint(%s)", "__float_as_uint(mt_tf32(%s))",
+                                       "__float_as_uint(mt_tf32(%s - mt_tf32(%s)))"};
+    ce_line(e, "unsigned %s[%d][%d];", reg, rows, n);
+    ce_unroll(e);
+    ce_line(e, "for (int mt_x = 0; mt_x < %d; ++mt_x)", rows * n);
+    const char *v = ce_fmt(e, "%s[mt_x / %d][mt_x %% %d]", src, n, n);
+    ce_line(e, "    %s[mt_x / %d][mt_x %% %d] = %s;", reg, n, n,
+            part == 2 ? ce_fmt(e, form[2], v, v) : ce_fmt(e, form[part], v));
+}
+
+/* One mma per (tile, group) pair: fn(acc, a[mt_i], b[mt_j]). */
+static void mma_all(Emit *e, const char *fn, const char *a, const char *b,
+                    const char *dst, int E1, int MI, int NJ) {
+    ce_unroll(e);
+    ce_line(e, "for (int mt_i = 0; mt_i < %d; ++mt_i)", MI);
+    ce_unroll(e);
+    ce_line(e, "    for (int mt_j = 0; mt_j < %d; ++mt_j)", NJ);
+    ce_line(e, "        %s(%s, %s[mt_i], %s[mt_j]);", fn, acc_slots(e, dst, E1), a, b);
+}
+
+void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
+                    const char *dst) {
+    int C0 = ce_tile(&r->L, 0), C1 = ce_tile(&r->L, 1);
+    int MI = r->E[0] / 2, NJ = r->E[1] / 2, E1 = r->E[1], BK = p->B.rows;
+    bool tf32 = p->unit == DOT_MMA_TF32 || p->unit == DOT_MMA_TF32X3;
+    ce_line(e, "{");
+    e->indent++;
+    ce_line(e, "const int mt_wr = %s & ~7, mt_wc = %s & ~7;", ce_coord(e, r, 0, "0"),
+            ce_coord(e, r, 1, "0"));
+    ce_unroll(e);
+    ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", BK, tf32 ? 8 : 16);
+    e->indent++;
+    if (!tf32) {
+        load_16bit(e, p, stage, C0, C1, MI, NJ);
+        mma_all(e, p->unit == DOT_MMA_F16 ? "mt_mma_f16" : "mt_mma_bf16", "mt_ra", "mt_rb",
+                dst, E1, MI, NJ);
+    } else if (p->unit == DOT_MMA_TF32) {
+        load_32bit(e, p, stage, C0, C1, MI, NJ);
+        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 0);
+        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 0);
+        mma_all(e, "mt_mma_tf32", "mt_ra", "mt_rb", dst, E1, MI, NJ);
+    } else { /* small x big, big x small, then big x big: the largest last */
+        load_32bit(e, p, stage, C0, C1, MI, NJ);
+        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 1);
+        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 1);
+        tf32_regs(e, "mt_sa", "mt_fa", 4, MI, 2);
+        tf32_regs(e, "mt_sb", "mt_fb", 2, NJ, 2);
+        mma_all(e, "mt_mma_tf32", "mt_sa", "mt_rb", dst, E1, MI, NJ);
+        mma_all(e, "mt_mma_tf32", "mt_ra", "mt_sb", dst, E1, MI, NJ);
+        mma_all(e, "mt_mma_tf32", "mt_ra", "mt_rb", dst, E1, MI, NJ);
+    }
+    e->indent--;
+    ce_line(e, "}");
+    e->indent--;
+    ce_line(e, "}");
+}

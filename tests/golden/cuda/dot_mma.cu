@@ -1,0 +1,470 @@
+extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* __restrict__ a, unsigned short* __restrict__ b, float* __restrict__ c, int M, int N, int K) {
+    __shared__ __align__(16) float dot_lhs[2560];
+    __shared__ __align__(16) float dot_rhs[2304];
+    unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;
+    unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;
+    int mt_lane = (int)threadIdx.x & 31;
+    int mt_warp = (int)threadIdx.x >> 5;
+    int mt_l0_0 = mt_lane / 4;
+    int mt_w0_0 = mt_warp / 1;
+    int mt_b0_0 = (mt_w0_0 * 8 + mt_l0_0) * 1;
+    int mt_l0_1 = mt_lane % 4;
+    int mt_w0_1 = mt_warp % 1;
+    int mt_b0_1 = (mt_w0_1 * 4 + mt_l0_1) * 8;
+    int mt_l1_0 = mt_lane / 4;
+    int mt_w1_0 = mt_warp / 2;
+    int mt_b1_0 = (mt_w1_0 * 8 + mt_l1_0) * 1;
+    int mt_l1_1 = mt_lane % 4;
+    int mt_w1_1 = mt_warp % 2;
+    int mt_b1_1 = (mt_w1_1 * 4 + mt_l1_1) * 2;
+    int mt_l2_0 = mt_lane / 8;
+    int mt_w2_0 = mt_warp / 1;
+    int mt_b2_0 = (mt_w2_0 * 4 + mt_l2_0) * 1;
+    int mt_l2_1 = mt_lane % 8;
+    int mt_w2_1 = mt_warp % 1;
+    int mt_b2_1 = (mt_w2_1 * 8 + mt_l2_1) * 8;
+#line 11 "tests/golden/cuda/kernels/matmul.py"
+    int v7 = (int)blockIdx.x;
+#line 12 "tests/golden/cuda/kernels/matmul.py"
+    int v8 = (int)blockIdx.y;
+#line 13 "tests/golden/cuda/kernels/matmul.py"
+    int v10 = ((int)(((unsigned)v7) * ((unsigned)64)));
+    int v11[2];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 2; ++mt_e)
+        v11[mt_e] = (mt_b0_0 + mt_e * 32);
+    int v12[2];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 2; ++mt_e)
+        v12[mt_e] = ((int)(((unsigned)v10) + ((unsigned)v11[mt_e])));
+#line 14 "tests/golden/cuda/kernels/matmul.py"
+    int v13 = ((int)(((unsigned)v8) * ((unsigned)64)));
+    int v15[2];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 2; ++mt_e)
+        v15[mt_e] = ((int)(((unsigned)v13) + ((unsigned)v11[mt_e])));
+#line 15 "tests/golden/cuda/kernels/matmul.py"
+    float v16[32];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 32; ++mt_e)
+        v16[mt_e] = 0.0f;
+#line 16 "tests/golden/cuda/kernels/matmul.py"
+    float v21[32];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 32; ++mt_e)
+        v21[mt_e] = v16[(mt_e / 8) * 8 + (mt_e % 8)];
+    if (0 < K) {
+        const int k_base = 0;
+#line 17 "tests/golden/cuda/kernels/matmul.py"
+        int v22[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            v22[mt_e] = (mt_b0_1 + mt_e);
+        int v23[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            v23[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)v22[mt_e])));
+#line 18 "tests/golden/cuda/kernels/matmul.py"
+        int v25[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v25[mt_e] = ((int)(((unsigned)v12[mt_e]) * ((unsigned)K)));
+        unsigned short* v26[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v26[mt_e] = (a + v25[mt_e]);
+        unsigned short* v28[16];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 16; ++mt_e)
+            v28[mt_e] = (v26[(mt_e / 8)] + v23[(mt_e % 8)]);
+#line 19 "tests/golden/cuda/kernels/matmul.py"
+        bool v30[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v30[mt_e] = (v12[mt_e] < M);
+        bool v32[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            v32[mt_e] = (v23[mt_e] < K);
+        bool v33[16];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 16; ++mt_e)
+            v33[mt_e] = (v30[(mt_e / 8)] & v32[(mt_e % 8)]);
+#line 18 "tests/golden/cuda/kernels/matmul.py"
+        unsigned short v35[16];
+        #pragma unroll
+        for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+            bool mt_all = true;
+            #pragma unroll
+            for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                mt_all = mt_all && v33[(mt_e / 8) * 8 + (mt_e % 8)];
+            {
+                const int mt_e = mt_g;
+                mt_all = mt_all && (((unsigned long long)v28[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
+            }
+            if (mt_all) {
+                const int mt_e = mt_g;
+                uint4 mt_q = *(const uint4*)(v28[(mt_e / 8) * 8 + (mt_e % 8)]);
+                v35[mt_g + 0] = (unsigned short)(mt_q.x);
+                v35[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
+                v35[mt_g + 2] = (unsigned short)(mt_q.y);
+                v35[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
+                v35[mt_g + 4] = (unsigned short)(mt_q.z);
+                v35[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
+                v35[mt_g + 6] = (unsigned short)(mt_q.w);
+                v35[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+            } else {
+                #pragma unroll
+                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                    v35[mt_e] = (v33[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v28[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+            }
+        }
+#line 20 "tests/golden/cuda/kernels/matmul.py"
+        int mt_rc0[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            mt_rc0[mt_e] = (mt_b2_0 + mt_e * 16);
+        int mt_rc1[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            mt_rc1[mt_e] = ((int)(((unsigned)k_base) + ((unsigned)mt_rc0[mt_e])));
+        int v37[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v37[mt_e] = ((int)(((unsigned)mt_rc1[mt_e]) * ((unsigned)N)));
+        unsigned short* v38[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v38[mt_e] = (b + v37[mt_e]);
+        int mt_rc2[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            mt_rc2[mt_e] = (mt_b2_1 + mt_e);
+        int mt_rc3[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            mt_rc3[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc2[mt_e])));
+        unsigned short* v40[16];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 16; ++mt_e)
+            v40[mt_e] = (v38[(mt_e / 8)] + mt_rc3[(mt_e % 8)]);
+#line 21 "tests/golden/cuda/kernels/matmul.py"
+        bool v42[2];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 2; ++mt_e)
+            v42[mt_e] = (mt_rc1[mt_e] < K);
+        bool v44[8];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 8; ++mt_e)
+            v44[mt_e] = (mt_rc3[mt_e] < N);
+        bool v45[16];
+        #pragma unroll
+        for (int mt_e = 0; mt_e < 16; ++mt_e)
+            v45[mt_e] = (v42[(mt_e / 8)] & v44[(mt_e % 8)]);
+#line 20 "tests/golden/cuda/kernels/matmul.py"
+        unsigned short v46[16];
+        #pragma unroll
+        for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+            bool mt_all = true;
+            #pragma unroll
+            for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                mt_all = mt_all && v45[(mt_e / 8) * 8 + (mt_e % 8)];
+            {
+                const int mt_e = mt_g;
+                mt_all = mt_all && (((unsigned long long)v40[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
+            }
+            if (mt_all) {
+                const int mt_e = mt_g;
+                uint4 mt_q = *(const uint4*)(v40[(mt_e / 8) * 8 + (mt_e % 8)]);
+                v46[mt_g + 0] = (unsigned short)(mt_q.x);
+                v46[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
+                v46[mt_g + 2] = (unsigned short)(mt_q.y);
+                v46[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
+                v46[mt_g + 4] = (unsigned short)(mt_q.z);
+                v46[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
+                v46[mt_g + 6] = (unsigned short)(mt_q.w);
+                v46[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+            } else {
+                #pragma unroll
+                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                    v46[mt_e] = (v45[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v40[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+            }
+        }
+        #pragma unroll
+        for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+            const int mt_e = mt_g;
+            *(uint4*)&dot_lhs_h[(mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8))] = make_uint4(v35[mt_g] | (unsigned)v35[mt_g + 1] << 16, v35[mt_g + 2] | (unsigned)v35[mt_g + 3] << 16, v35[mt_g + 4] | (unsigned)v35[mt_g + 5] << 16, v35[mt_g + 6] | (unsigned)v35[mt_g + 7] << 16);
+        }
+        #pragma unroll
+        for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+            const int mt_e = mt_g;
+            *(uint4*)&dot_rhs_h[(mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8))] = make_uint4(v46[mt_g] | (unsigned)v46[mt_g + 1] << 16, v46[mt_g + 2] | (unsigned)v46[mt_g + 3] << 16, v46[mt_g + 4] | (unsigned)v46[mt_g + 5] << 16, v46[mt_g + 6] | (unsigned)v46[mt_g + 7] << 16);
+        }
+    }
+    __syncthreads();
+    for (int k_base = 0; k_base < K; k_base += 32) {
+        int dot_stage = (k_base / 32) & 1;
+        const bool mt_more = k_base + 32 < K;
+        unsigned short mt_na[16];
+        unsigned short mt_nb[16];
+        if (mt_more) {
+            const int mt_k_next = k_base + 32;
+#line 17 "tests/golden/cuda/kernels/matmul.py"
+            int v22[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                v22[mt_e] = (mt_b0_1 + mt_e);
+            int v23[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                v23[mt_e] = ((int)(((unsigned)mt_k_next) + ((unsigned)v22[mt_e])));
+#line 18 "tests/golden/cuda/kernels/matmul.py"
+            int v25[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v25[mt_e] = ((int)(((unsigned)v12[mt_e]) * ((unsigned)K)));
+            unsigned short* v26[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v26[mt_e] = (a + v25[mt_e]);
+            unsigned short* v28[16];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                v28[mt_e] = (v26[(mt_e / 8)] + v23[(mt_e % 8)]);
+#line 19 "tests/golden/cuda/kernels/matmul.py"
+            bool v30[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v30[mt_e] = (v12[mt_e] < M);
+            bool v32[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                v32[mt_e] = (v23[mt_e] < K);
+            bool v33[16];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                v33[mt_e] = (v30[(mt_e / 8)] & v32[(mt_e % 8)]);
+#line 18 "tests/golden/cuda/kernels/matmul.py"
+            unsigned short v35[16];
+            #pragma unroll
+            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+                bool mt_all = true;
+                #pragma unroll
+                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                    mt_all = mt_all && v33[(mt_e / 8) * 8 + (mt_e % 8)];
+                {
+                    const int mt_e = mt_g;
+                    mt_all = mt_all && (((unsigned long long)v28[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
+                }
+                if (mt_all) {
+                    const int mt_e = mt_g;
+                    uint4 mt_q = *(const uint4*)(v28[(mt_e / 8) * 8 + (mt_e % 8)]);
+                    v35[mt_g + 0] = (unsigned short)(mt_q.x);
+                    v35[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
+                    v35[mt_g + 2] = (unsigned short)(mt_q.y);
+                    v35[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
+                    v35[mt_g + 4] = (unsigned short)(mt_q.z);
+                    v35[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
+                    v35[mt_g + 6] = (unsigned short)(mt_q.w);
+                    v35[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+                } else {
+                    #pragma unroll
+                    for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                        v35[mt_e] = (v33[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v28[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+                }
+            }
+#line 20 "tests/golden/cuda/kernels/matmul.py"
+            int mt_rc4[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                mt_rc4[mt_e] = (mt_b2_0 + mt_e * 16);
+            int mt_rc5[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                mt_rc5[mt_e] = ((int)(((unsigned)mt_k_next) + ((unsigned)mt_rc4[mt_e])));
+            int v37[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v37[mt_e] = ((int)(((unsigned)mt_rc5[mt_e]) * ((unsigned)N)));
+            unsigned short* v38[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v38[mt_e] = (b + v37[mt_e]);
+            int mt_rc6[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                mt_rc6[mt_e] = (mt_b2_1 + mt_e);
+            int mt_rc7[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                mt_rc7[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc6[mt_e])));
+            unsigned short* v40[16];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                v40[mt_e] = (v38[(mt_e / 8)] + mt_rc7[(mt_e % 8)]);
+#line 21 "tests/golden/cuda/kernels/matmul.py"
+            bool v42[2];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 2; ++mt_e)
+                v42[mt_e] = (mt_rc5[mt_e] < K);
+            bool v44[8];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 8; ++mt_e)
+                v44[mt_e] = (mt_rc7[mt_e] < N);
+            bool v45[16];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                v45[mt_e] = (v42[(mt_e / 8)] & v44[(mt_e % 8)]);
+#line 20 "tests/golden/cuda/kernels/matmul.py"
+            unsigned short v46[16];
+            #pragma unroll
+            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+                bool mt_all = true;
+                #pragma unroll
+                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                    mt_all = mt_all && v45[(mt_e / 8) * 8 + (mt_e % 8)];
+                {
+                    const int mt_e = mt_g;
+                    mt_all = mt_all && (((unsigned long long)v40[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
+                }
+                if (mt_all) {
+                    const int mt_e = mt_g;
+                    uint4 mt_q = *(const uint4*)(v40[(mt_e / 8) * 8 + (mt_e % 8)]);
+                    v46[mt_g + 0] = (unsigned short)(mt_q.x);
+                    v46[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
+                    v46[mt_g + 2] = (unsigned short)(mt_q.y);
+                    v46[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
+                    v46[mt_g + 4] = (unsigned short)(mt_q.z);
+                    v46[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
+                    v46[mt_g + 6] = (unsigned short)(mt_q.w);
+                    v46[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+                } else {
+                    #pragma unroll
+                    for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                        v46[mt_e] = (v45[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v40[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+                }
+            }
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                mt_na[mt_e] = v35[mt_e];
+            #pragma unroll
+            for (int mt_e = 0; mt_e < 16; ++mt_e)
+                mt_nb[mt_e] = v46[mt_e];
+        }
+#line 25 "tests/golden/cuda/kernels/matmul.py"
+        #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        {
+            const int mt_wr = mt_b1_0 & ~7, mt_wc = mt_b1_1 & ~7;
+            #pragma unroll
+            for (int mt_kk = 0; mt_kk < 32; mt_kk += 16) {
+                unsigned mt_ra[2][4], mt_rb[4][2];
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 2; ++mt_i)
+                    mt_ldsm4(&dot_lhs_h[dot_stage * 2560 + (mt_wr + (2 * mt_i + ((mt_lane >> 3) & 1)) * 16 + (mt_lane & 7)) * 40 + (mt_kk + (mt_lane >> 4) * 8)], mt_ra[mt_i]);
+                #pragma unroll
+                for (int mt_j = 0; mt_j + 1 < 4; mt_j += 2) {
+                    unsigned mt_q[4];
+                    mt_ldsm4_t(&dot_rhs_h[dot_stage * 2304 + (mt_kk + ((mt_lane >> 3) & 1) * 8 + (mt_lane & 7)) * 72 + (mt_wc + (mt_j + (mt_lane >> 4)) * 16)], mt_q);
+                    mt_rb[mt_j][0] = mt_q[0];
+                    mt_rb[mt_j][1] = mt_q[1];
+                    mt_rb[mt_j + 1][0] = mt_q[2];
+                    mt_rb[mt_j + 1][1] = mt_q[3];
+                }
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 2; ++mt_i)
+                #pragma unroll
+                    for (int mt_j = 0; mt_j < 4; ++mt_j)
+                        mt_mma_f16(&v21[2 * mt_i * 8 + 2 * mt_j], &v21[2 * mt_i * 8 + 2 * mt_j + 1], &v21[(2 * mt_i + 1) * 8 + 2 * mt_j], &v21[(2 * mt_i + 1) * 8 + 2 * mt_j + 1], mt_ra[mt_i], mt_rb[mt_j]);
+            }
+        }
+        #else
+        #pragma unroll
+        for (int dot_k = 0; dot_k < 32; ++dot_k) {
+        #pragma unroll
+            for (int mt_e = 0; mt_e < 32; ++mt_e)
+                v21[mt_e] += mt_f16_to_f32(dot_lhs_h[dot_stage * 2560 + (mt_b1_0 + (mt_e / 8) * 16) * 40 + dot_k]) * mt_f16_to_f32(dot_rhs_h[dot_stage * 2304 + dot_k * 72 + (mt_b1_1 + ((mt_e % 8) / 2) * 16 + (mt_e % 8) % 2)]);
+        }
+        #endif
+        if (mt_more) {
+            #pragma unroll
+            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+                const int mt_e = mt_g;
+                *(uint4*)&dot_lhs_h[(dot_stage ^ 1) * 2560 + (mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8))] = make_uint4(mt_na[mt_g] | (unsigned)mt_na[mt_g + 1] << 16, mt_na[mt_g + 2] | (unsigned)mt_na[mt_g + 3] << 16, mt_na[mt_g + 4] | (unsigned)mt_na[mt_g + 5] << 16, mt_na[mt_g + 6] | (unsigned)mt_na[mt_g + 7] << 16);
+            }
+            #pragma unroll
+            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+                const int mt_e = mt_g;
+                *(uint4*)&dot_rhs_h[(dot_stage ^ 1) * 2304 + (mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8))] = make_uint4(mt_nb[mt_g] | (unsigned)mt_nb[mt_g + 1] << 16, mt_nb[mt_g + 2] | (unsigned)mt_nb[mt_g + 3] << 16, mt_nb[mt_g + 4] | (unsigned)mt_nb[mt_g + 5] << 16, mt_nb[mt_g + 6] | (unsigned)mt_nb[mt_g + 7] << 16);
+            }
+        }
+        __syncthreads();
+    }
+#line 28 "tests/golden/cuda/kernels/matmul.py"
+    int mt_rc8[4];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        mt_rc8[mt_e] = (mt_b1_0 + mt_e * 16);
+    int mt_rc9[4];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        mt_rc9[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc8[mt_e])));
+    int v50[4];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        v50[mt_e] = ((int)(((unsigned)mt_rc9[mt_e]) * ((unsigned)N)));
+    float* v51[4];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        v51[mt_e] = (c + v50[mt_e]);
+    int mt_rc10[8];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
+        mt_rc10[mt_e] = (mt_b1_1 + (mt_e / 2) * 16 + mt_e % 2);
+    int mt_rc11[8];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
+        mt_rc11[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc10[mt_e])));
+    float* v53[32];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 32; ++mt_e)
+        v53[mt_e] = (v51[(mt_e / 8)] + mt_rc11[(mt_e % 8)]);
+#line 29 "tests/golden/cuda/kernels/matmul.py"
+    bool v55[4];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        v55[mt_e] = (mt_rc9[mt_e] < M);
+    bool v57[8];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
+        v57[mt_e] = (mt_rc11[mt_e] < N);
+    bool v58[32];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 32; ++mt_e)
+        v58[mt_e] = (v55[(mt_e / 8)] & v57[(mt_e % 8)]);
+#line 28 "tests/golden/cuda/kernels/matmul.py"
+    #pragma unroll
+    for (int mt_g = 0; mt_g < 32; mt_g += 2) {
+        bool mt_all = true;
+        #pragma unroll
+        for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
+            mt_all = mt_all && v58[(mt_e / 8) * 8 + (mt_e % 8)];
+        {
+            const int mt_e = mt_g;
+            mt_all = mt_all && (((unsigned long long)v53[mt_e]) & 7ull) == 0;
+        }
+        if (mt_all) {
+            float mt_q[2];
+            #pragma unroll
+            for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
+                mt_q[mt_e - mt_g] = v21[(mt_e / 8) * 8 + (mt_e % 8)];
+            {
+                const int mt_e = mt_g;
+                *(float2*)(v53[mt_e]) = make_float2(mt_q[0], mt_q[1]);
+            }
+        } else {
+            #pragma unroll
+            for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
+                if (v58[(mt_e / 8) * 8 + (mt_e % 8)]) *v53[mt_e] = v21[(mt_e / 8) * 8 + (mt_e % 8)];
+        }
+    }
+}

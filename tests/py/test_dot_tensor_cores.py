@@ -1,0 +1,111 @@
+"""tl.dot on tensor-core tiles (issue 10): f16, bf16 and fp32 operands as
+Triton's input precisions (tf32, tf32x3, ieee), on square and ragged
+shapes (masks on M, N and K), with transposed operands given by strides.
+
+On the host backend the same tiles run through FMAs (the #else branch of
+the generated CUDA C): f16/bf16 products are exact in f32, "tf32" rounds
+each operand to TF32 first exactly as cvt.rna.tf32.f32 does, "tf32x3" and
+"ieee" multiply the f32 values.  So the host result equals a float64
+product of the (rounded) operands up to f32 accumulation, which is what
+these tests check; the GPU run of bench/matmul_tc.py checks mma.sync
+against torch and Triton."""
+import pytest
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, PREC: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * sam + (k + rk)[None, :] * sak,
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * sbk + rn[None, :] * sbn,
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b, input_precision=PREC)
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc.to(c_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def tf32(x):
+    """cvt.rna.tf32.f32 on a float32 tensor: ties away from zero."""
+    u = x.view(torch.int32)
+    r = (u + 0x1000) & ~0x1fff
+    return torch.where((u & 0x7f800000) == 0x7f800000, u, r).view(torch.float32)
+
+
+def run(device, dt, prec, M, N, K, cfg, ta=False, tb=False):
+    BM, BN, BK, W = cfg
+    torch.manual_seed(M + 3 * N + 7 * K)
+    a = torch.randn((K, M) if ta else (M, K)).to(dt)
+    b = torch.randn((N, K) if tb else (K, N)).to(dt)
+    a, b = (a.t() if ta else a), (b.t() if tb else b)
+    c = torch.full((M, N), float("nan"), dtype=dt)
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    matmul_kernel[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
+                        bd.stride(1), cd.stride(0), cd.stride(1), BM=BM, BN=BN, BK=BK,
+                        PREC=prec, num_warps=W)
+    return a, b, cd.cpu()
+
+
+CASES = [(torch.float16, "tf32"), (torch.bfloat16, "tf32"), (torch.float32, "tf32"),
+         (torch.float32, "tf32x3"), (torch.float32, "ieee")]
+
+
+@pytest.mark.parametrize("dt,prec", CASES, ids=lambda v: str(v).replace("torch.", ""))
+@pytest.mark.parametrize("shape,cfg", [((64, 64, 64), (64, 64, 32, 4)),
+                                       ((40, 24, 40), (32, 32, 16, 1)),
+                                       ((48, 80, 48), (32, 16, 16, 2))])
+def test_matmul_matches_float64(device, dt, prec, shape, cfg):
+    a, b, c = run(device, dt, prec, *shape, cfg)
+    if dt == torch.float32 and prec == "tf32":
+        a, b = tf32(a), tf32(b)
+    ref = a.double() @ b.double()
+    want = ref.to(dt).double() if dt != torch.float32 else ref
+    # f16/bf16: the result is rounded once to the output type
+    tol = {torch.float16: 2e-3, torch.bfloat16: 1e-2, torch.float32: 1e-5}[dt]
+    assert (c.double() - want).abs().max().item() <= tol * ref.abs().max().item()
+
+
+@pytest.mark.parametrize("ta,tb", [(True, False), (False, True), (True, True)])
+def test_transposed_operands_through_strides(device, ta, tb):
+    a, b, c = run(device, torch.float16, "tf32", 48, 40, 64, (32, 32, 32, 4), ta, tb)
+    ref = a.double() @ b.double()
+    assert (c.double() - ref.half().double()).abs().max().item() <= 2e-3 * ref.abs().max().item()
+
+
+def test_tf32_is_the_rounding_of_the_operands(device):
+    """"tf32" differs from "ieee" by exactly the operands' rounding: the
+    host result matches the product of the TF32-rounded operands to f32
+    accumulation, and is measurably apart from the f32 product."""
+    a, b, c = run(device, torch.float32, "tf32", 64, 64, 64, (64, 64, 32, 4))
+    exact = a.double() @ b.double()
+    rounded = tf32(a).double() @ tf32(b).double()
+    scale = exact.abs().max().item()
+    assert (c.double() - rounded).abs().max().item() <= 1e-5 * scale
+    assert (c.double() - exact).abs().max().item() >= 1e-4 * scale
+
+
+def test_tensor_core_tiles_in_the_plan():
+    """The f16 dot gets the mma accumulator layout and its CUDA C both the
+    mma.sync steps and the FMA form of the same tiles for other targets."""
+    x = torch.zeros((64, 64), dtype=torch.float16)
+    k = matmul_kernel.warmup(x, x, x, 64, 64, 64, 64, 1, 64, 1, 64, 1, BM=64, BN=64, BK=32,
+                             PREC="tf32", num_warps=4, grid=(1, 1))
+    assert " mma shape=[64, 64] spt=[1, 2] tpw=[8, 4] wpc=[2, 2]" in k.asm["ssa-layout"]
+    assert "pipelined loop" in k.asm["ssa-layout"] and "mma-f16" in k.asm["ssa-layout"]
+    cuda = k.asm["cuda"]
+    assert "mt_ldsm4(" in cuda and "mt_mma_f16(" in cuda and "#else" in cuda
+    y = torch.zeros((64, 64), dtype=torch.float32)
+    k = matmul_kernel.warmup(y, y, y, 64, 64, 64, 64, 1, 64, 1, 64, 1, BM=64, BN=64, BK=32,
+                             PREC="ieee", num_warps=4, grid=(1, 1))
+    assert "mt_mma" not in k.asm["cuda"] and "mma-" not in k.asm["ssa-layout"]
