@@ -282,8 +282,134 @@ static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
  * t + 1, so tile t + 1's loads run exactly when the original program
  * runs them.  Emits the header and the body up to the barrier; the
  * caller adds the yields and closes the loop. */
+/* Ops in program order; -1 on an error. */
+static int emit_ops(Emit *e, Op *const *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (ce_emit_op(e, ops[i]) < 0 || HAS_ERROR(e->c))
+            return -1;
+    return 0;
+}
+
+/* The pipelined loop of match_carried_pipeline's general shape:
+ *
+ *     if (lo < hi) { operands of tile 0 (carried values as they enter) -> stage 0 }
+ *     __syncthreads();
+ *     int dot_stage = 0;
+ *     for (k = lo; k < hi; k += step) {
+ *         advance the other carried values (their values for t + 1)
+ *         if (more) operands of tile t + 1, with k + step and those values
+ *         the dot on dot_stage
+ *         if (more) registers -> stage dot_stage ^ 1
+ *         __syncthreads(); dot_stage ^= 1;
+ *     }
+ *
+ * As in ce_emit_pipelined_loop, one barrier per iteration suffices.  The
+ * prefetch block re-emits the operand ops with the index and carried
+ * values renamed to those of t + 1 (its variables shadow any of the same
+ * name outside it); the yields of the carried values are the advanced
+ * ones.  Emits the body up to the barrier; the caller adds the yields and
+ * closes the loop. */
+static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
+    Func *f = e->f;
+    Op *dot = plan->dot;
+    ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[plan->acc_iter];
+    const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
+    const char *step = ce_vname(e, loop->args[2]);
+    const char *it = ce_ctype(e, val_type(f, loop->index));
+    ce_line(e, "if (%s < %s) {", lo, hi);
+    e->indent++;
+    ce_line(e, "const %s k_base = %s;", it, lo);
+    e->name[loop->index] = "k_base";
+    if (emit_ops(e, plan->prefetch, plan->nprefetch) < 0)
+        return -1;
+    DotGen g;
+    dot_prepare(e, dot, &g);
+    dot_writes(e, &g, "0", NULL, NULL);
+    e->indent--;
+    ce_line(e, "}");
+    ce_line(e, "__syncthreads();");
+    ce_line(e, "int dot_stage = 0;");
+    ce_line(e, "for (%s k_base = %s; k_base < %s; k_base += %s) {", it, lo, hi, step);
+    e->indent++;
+    ce_line(e, "const bool mt_more = k_base + %s < %s;", step, hi);
+    if (emit_ops(e, plan->advance, plan->nadvance) < 0)
+        return -1;
+    /* the other carried values of t + 1, in the carried distributions */
+    for (int k = 0; k < loop->nres; k++) {
+        if (k == plan->acc_iter)
+            continue;
+        ValId r = loop->res[k], y = loop->yields[k];
+        Type t = val_type(f, r);
+        const char *ct = ce_ctype(e, type_elem(t));
+        if (!t.rank) {
+            ce_line(e, "const %s mt_n%d = %s;", ct, r, ce_elem(e, y, NULL, loop->loc));
+            continue;
+        }
+        const Dist *d = &e->dist[loop->iters[k]];
+        ce_line(e, "%s mt_n%d[%d];", ct, r, d->nE);
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, d->nE, CE_SLOT);
+        ce_line(e, "    mt_n%d[%s] = %s;", r, CE_SLOT, ce_elem(e, y, d, loop->loc));
+    }
+    ce_line(e, "%s mt_na[%d];", ce_ctype(e, type_elem(val_type(f, a))), e->dist[a].nE);
+    ce_line(e, "%s mt_nb[%d];", ce_ctype(e, type_elem(val_type(f, b))), e->dist[b].nE);
+    ce_line(e, "if (mt_more) {");
+    e->indent++;
+    ce_line(e, "const %s mt_k_next = k_base + %s;", it, step);
+    const char **saved = arena_alloc(f->arena, sizeof(char *) * (size_t)(loop->nres + 1));
+    if (!saved)
+        return diag_error(e->c, loop->loc, MT_ERR_NOMEM, "out of memory");
+    e->name[loop->index] = "mt_k_next";
+    for (int k = 0; k < loop->nres; k++) {
+        saved[k] = e->name[loop->iters[k]];
+        if (k != plan->acc_iter)
+            e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
+    }
+    if (emit_ops(e, plan->prefetch, plan->nprefetch) < 0)
+        return -1;
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[a].nE, CE_SLOT);
+    ce_line(e, "    mt_na[%s] = %s[%s];", CE_SLOT, e->name[a], CE_SLOT);
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[b].nE, CE_SLOT);
+    ce_line(e, "    mt_nb[%s] = %s[%s];", CE_SLOT, e->name[b], CE_SLOT);
+    for (int k = 0; k < loop->nres; k++)
+        e->name[loop->iters[k]] = saved[k];
+    e->indent--;
+    ce_line(e, "}");
+    e->name[loop->index] = "k_base";
+    /* names the prefetch redefined are those of the advance block again */
+    for (int i = 0; i < plan->nadvance; i++)
+        e->name[plan->advance[i]->res[0]] = ce_fmt(e, "v%d", plan->advance[i]->res[0]);
+    ce_mark_line(e, dot->loc);
+    dot_prepare(e, dot, &g);
+    e->pipelined = true;
+    if (plan->in_place) {
+        dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
+        e->name[plan->next] = e->name[acc];
+        e->dist[plan->next] = g.r;
+        e->has_dist[plan->next] = true;
+    } else {
+        ValId in = dot->args[2];
+        const char *init = in ? ce_elem(e, in, &g.r, dot->loc) : "0.0f";
+        dot_compute(e, &g, "dot_stage", init, NULL);
+        if (plan->add && ce_emit_op(e, plan->add) < 0)
+            return -1;
+    }
+    ce_line(e, "if (mt_more) {");
+    e->indent++;
+    dot_writes(e, &g, "dot_stage ^ 1", "mt_na", "mt_nb");
+    e->indent--;
+    ce_line(e, "}");
+    ce_line(e, "__syncthreads();");
+    ce_line(e, "dot_stage ^= 1;");
+    return HAS_ERROR(e->c) ? -1 : 0;
+}
+
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan) {
     Func *f = e->f;
+    if (plan->carried)
+        return emit_carried_pipeline(e, loop, plan);
     Op *dot = plan->dot;
     ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[0];
     long long BK = val(f, loop->args[2])->c.i;

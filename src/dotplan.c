@@ -137,6 +137,136 @@ static bool match_pipeline(Func *f, const Op *loop, Op *dot, ValId next,
     return true;
 }
 
+/* Marks in `mark` (bit `bit`) the ops of the loop body that value v
+ * needs, through operands inside the body; false when one of them is
+ * excluded (bit 4: the accumulator's chain) or not allowed (`pure_only`
+ * and it reads memory). */
+static bool mark_needed(Func *f, const Op *loop, ValId v, uint8_t *mark, int bit,
+                        bool pure_only) {
+    if (v && (mark[v] & 4))
+        return false;
+    if (!v || val(f, v)->kind != VK_OP)
+        return true;
+    Op *d = val(f, v)->def;
+    if (!d || (mark[v] & bit))
+        return true;
+    bool inside = false;
+    for (int i = 0; i < loop->body->nops && !inside; i++)
+        inside = loop->body->ops[i] == d;
+    if (!inside)
+        return true;
+    if ((op_info[d->code].flags & F_REGION) || d->nres != 1 ||
+        !(op_info[d->code].flags & (pure_only ? F_PURE : F_PURE | F_READ)))
+        return false;
+    mark[v] |= (uint8_t)bit;
+    for (int k = 0; k < d->nargs; k++)
+        if (!mark_needed(f, loop, d->args[k], mark, bit, pure_only))
+            return false;
+    return true;
+}
+
+/* The software pipeline on a K loop of the shape Triton's tutorials write:
+ *     for k in range(lo, hi, step):    (any start, a positive constant step)
+ *         a = load(a_ptrs, ...); b = load(b_ptrs, ...)
+ *         acc = dot(a, b, acc)          (or acc += dot(a, b))
+ *         a_ptrs += ...; b_ptrs += ...  (other carried values)
+ * The body must be exactly: the dot and its accumulate; the ops its
+ * operands need (loads and pure ops, reading neither the accumulator nor
+ * the dot), which for tile t + 1 run before the dot of tile t with the
+ * index and the other carried values of t + 1; and pure ops advancing the
+ * other carried values, which run first in each iteration, so those
+ * values of t + 1 exist when the prefetch needs them.  No store, no
+ * region, one dot: nothing else can observe the reordering. */
+static bool match_carried_pipeline(Func *f, Op *loop, DotPlan *plan) {
+    ValId step = loop->args[2];
+    if (!val_is_const(f, step) || val(f, step)->c.i <= 0)
+        return false;
+    Op *dot = NULL;
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op_info[op->code].flags & F_REGION)
+            return false;
+        if (op->code == OP_DOT) {
+            if (dot)
+                return false;
+            dot = op;
+        }
+    }
+    if (!dot)
+        return false;
+    int ai = -1;
+    ValId next = 0;
+    for (int k = 0; k < loop->nres && ai < 0; k++) {
+        ValId acc = loop->iters[k], y = loop->yields[k];
+        if (dot->args[2] == acc && y == dot->res[0])
+            ai = k, next = y;
+        Op *d = val(f, y)->kind == VK_OP ? val(f, y)->def : NULL;
+        if (!dot->args[2] && d && d->code == OP_ADD &&
+            ((d->args[0] == acc && d->args[1] == dot->res[0]) ||
+             (d->args[1] == acc && d->args[0] == dot->res[0])))
+            ai = k, next = y;
+    }
+    if (ai < 0)
+        return false;
+    uint8_t *mark = arena_alloc(f->arena, (size_t)f->nvals);
+    if (!mark)
+        return false;
+    /* bit 4: the accumulator's chain, which no other op may read */
+    mark[loop->iters[ai]] = mark[dot->res[0]] = mark[next] = 4;
+    if (!mark_needed(f, loop, dot->args[0], mark, 1, false) ||
+        !mark_needed(f, loop, dot->args[1], mark, 1, false))
+        return false;
+    for (int k = 0; k < loop->nres; k++)
+        if (k != ai && !mark_needed(f, loop, loop->yields[k], mark, 2, true))
+            return false;
+    /* a new tile each iteration: the operands read the index or a
+     * carried value (else there is nothing to prefetch) */
+    bool varies = false;
+    for (int i = 0; i < loop->body->nops && !varies; i++) {
+        Op *op = loop->body->ops[i];
+        for (int k = 0; k < op->nargs && op->nres == 1 && (mark[op->res[0]] & 1); k++)
+            for (int j = 0; j < loop->nres; j++)
+                varies |= op->args[k] == loop->index ||
+                          (j != ai && op->args[k] == loop->iters[j]);
+    }
+    if (!varies)
+        return false;
+    Op *add = next == dot->res[0] ? NULL : val(f, next)->def;
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op != dot && op != add && (op->nres != 1 || !(mark[op->res[0]] & 3)))
+            return false; /* a store, or an op nothing here needs */
+        if (op != dot && op != add)
+            for (int k = 0; k < op->nargs; k++)
+                if (op->args[k] && (mark[op->args[k]] & 4))
+                    return false;
+    }
+    plan->loop = loop;
+    plan->dot = dot;
+    plan->next = next;
+    plan->add = add;
+    plan->form = DOT_PIPELINED;
+    plan->carried = true;
+    plan->acc_iter = ai;
+    plan->advance = arena_alloc(f->arena, sizeof(Op *) * (size_t)loop->body->nops);
+    plan->prefetch = arena_alloc(f->arena, sizeof(Op *) * (size_t)loop->body->nops);
+    if (!plan->advance || !plan->prefetch)
+        return false;
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op == dot || op == add)
+            continue;
+        if (mark[op->res[0]] & 2)
+            plan->advance[plan->nadvance++] = op;
+        if (mark[op->res[0]] & 1)
+            plan->prefetch[plan->nprefetch++] = op;
+    }
+    int la = val(f, loop->iters[ai])->layout;
+    plan->in_place = la >= 0 && la == val(f, dot->res[0])->layout &&
+                     la == val(f, next)->layout;
+    return true;
+}
+
 /* Blocks per SM to ask ptxas for (the second __launch_bounds__
  * argument) around a pipelined register-tiled dot: a register cap of
  * 65536 / (threads * blocks) that still holds the E accumulators, the
@@ -252,7 +382,7 @@ static int plan_region(Func *f, Region *r) {
             DotPlan *p = arena_alloc(f->arena, sizeof *p);
             if (!p)
                 return -1;
-            if (match_dot_loop(f, op, p))
+            if (match_dot_loop(f, op, p) || match_carried_pipeline(f, op, p))
                 op->plan = p->dot->plan = p;
         }
         Region *rs[2];

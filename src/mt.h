@@ -813,6 +813,14 @@ struct DotPlan {
     bool in_place;   /* pipelined: the dot may add into the carried array */
     bool tiled;      /* the result's layout is a dot tile made for it */
     DotUnit unit;    /* a tensor-core unit only with a LAYOUT_MMA result */
+    /* A pipelined loop of the general shape (match_carried_pipeline): any
+     * start and positive step, the accumulator the carried value acc_iter,
+     * other carried values advanced by `advance` (pure ops, program order)
+     * and the operands computed by `prefetch` (loads and pure ops). */
+    bool carried;
+    int acc_iter;
+    Op **advance, **prefetch;
+    int nadvance, nprefetch;
     int min_blocks;  /* blocks per SM its register tile allows (tiled) */
     SharedBuffer A, B; /* the dot_lhs and dot_rhs tiles */
 };

@@ -109,3 +109,48 @@ def test_tensor_core_tiles_in_the_plan():
     k = matmul_kernel.warmup(y, y, y, 64, 64, 64, 64, 1, 64, 1, 64, 1, BM=64, BN=64, BK=32,
                              PREC="ieee", num_warps=4, grid=(1, 1))
     assert "mt_mma" not in k.asm["cuda"] and "mma-" not in k.asm["ssa-layout"]
+
+
+@triton.jit
+def tutorial_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                           FIRST: tl.constexpr):
+    """Tutorial 03's loop: step 1, pointers carried and advanced, masks
+    from the index; FIRST > 0 starts at a later tile (skipping its start)."""
+    offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
+    offs_bn = (tl.program_id(1) * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * sam + (offs_k[None, :] + FIRST * BK) * sak
+    b_ptrs = b_ptr + (offs_k[:, None] + FIRST * BK) * sbk + offs_bn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(FIRST, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    offs_cm = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_cn = tl.program_id(1) * BN + tl.arange(0, BN)
+    tl.store(c_ptr + scm * offs_cm[:, None] + scn * offs_cn[None, :], acc.to(tl.float16),
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_tutorial_loop_is_pipelined(device, first):
+    """The loop with carried pointers is software pipelined (the prefetch of
+    tile t + 1 reads the pointers advanced for t + 1) and gives the product
+    of the tiles it visits."""
+    M, N, K, BK = 48, 40, 72, 16
+    torch.manual_seed(5)
+    a = torch.randn(M, K).half()
+    b = torch.randn(K, N).half()
+    c = torch.full((M, N), float("nan")).half()
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    k = tutorial_matmul_kernel[(2, 2)](ad, bd, cd, M, N, K, K, 1, N, 1, N, 1, BM=32, BN=32,
+                                        BK=BK, FIRST=first, num_warps=4)
+    ref = a[:, first * BK:].double() @ b[first * BK:, :].double()
+    got = cd.cpu().double()
+    assert (got - ref.half().double()).abs().max().item() <= 2e-3 * ref.abs().max().item()
+    plan = tutorial_matmul_kernel.warmup(ad, bd, cd, M, N, K, K, 1, N, 1, N, 1, BM=32, BN=32,
+                                         BK=BK, FIRST=first, num_warps=4, grid=(2, 2))
+    assert "pipelined loop" in plan.asm["ssa-layout"] and "mma-f16" in plan.asm["ssa-layout"]

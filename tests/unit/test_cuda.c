@@ -1035,7 +1035,19 @@ static void test_dot_matcher(void **state) {
     muts[2].sub = true;     /* accumulator op */
     muts[3].yield_dot = true;
     muts[4].nested = true;
-    for (int i = 0; i < 5; i++) {
+    /* another start or step: the general software pipeline (a stage
+     * counter, one barrier per iteration) rather than Version 18's */
+    for (int i = 0; i < 2; i++) {
+        build_matmul(&k, &muts[i]);
+        s = emit(&k);
+        assert_non_null(s);
+        assert_non_null(strstr(s, "dot_stage ^= 1;"));
+        assert_null(strstr(s, "(k_base / 16) & 1"));
+        assert_int_equal(loop_barriers(s), 1);
+        free(s);
+        k_free(&k);
+    }
+    for (int i = 2; i < 5; i++) {
         build_matmul(&k, &muts[i]);
         s = emit(&k);
         assert_non_null(s);

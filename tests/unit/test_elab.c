@@ -671,7 +671,7 @@ static void test_dot(void **state) {
     static const char *const lines[] = {
         "%8 = dot %6, %6, %7 {input_precision=tf32x3} : block<16x16 x f32>",
         "%9 = dot %6, %6, %8 {input_precision=ieee} : block<16x16 x f32>",
-        "%10 = dot %6, %6, none {input_precision=ieee} : block<16x16 x f32>",
+        "%10 = dot %6, %6, none {input_precision=tf32} : block<16x16 x f32>", /* the default */
         NULL};
     expect_lines(dot_src, "dotk", "*fp32,*fp32,'tf32x3'", lines);
 }

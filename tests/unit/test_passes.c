@@ -186,12 +186,15 @@ static char *matmul_src(const char *start, const char *extra) {
         "    for k in range(%s, K, BK):\n"
         "        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])\n"
         "        b = tl.load(B + (k + rk)[:, None] * N + rn[None, :])\n"
-        "        acc += tl.dot(a, b)\n"
+        "        acc += tl.dot(a, b, input_precision=%s)\n"
         "%s"
         "    tl.store(C + rm[:, None] * N + rn[None, :], acc)\n";
-    size_t n = strlen(fmt_) + strlen(start) + strlen(extra) + 1;
+    const char *prec = strstr(extra, "tf32") ? "'tf32'" : "'ieee'";
+    if (strstr(extra, "tf32"))
+        extra = "";
+    size_t n = strlen(fmt_) + strlen(start) + strlen(prec) + strlen(extra) + 1;
     char *s = malloc(n);
-    snprintf(s, n, fmt_, start, extra);
+    snprintf(s, n, fmt_, start, prec, extra);
     return s;
 }
 
@@ -244,12 +247,24 @@ static void test_dot_forms(void **state) {
     assert_int_equal(d->A.stage_count, 2);
     assert_ptr_equal(nth_op(p.f, OP_FOR, 0)->plan, d);
     done(&p);
-    /* a loop that does not start at 0: single stage, the loop has no plan */
+    /* a loop that does not start at 0: not Version 18's canonical loop,
+     * the general pipeline (match_carried_pipeline), two stages */
     d = plan_of(&p, "BK", "", mm_sig, 4);
-    assert_int_equal(d->form, DOT_SINGLE_STAGE);
-    assert_null(d->loop);
-    assert_int_equal(d->A.stage_count, 1);
-    assert_null(nth_op(p.f, OP_FOR, 0)->plan);
+    assert_int_equal(d->form, DOT_PIPELINED);
+    assert_true(d->carried);
+    assert_int_equal(d->acc_iter, 0);
+    assert_int_equal(d->nadvance, 0);
+    assert_true(d->nprefetch > 0);
+    assert_int_equal(d->A.stage_count, 2);
+    assert_ptr_equal(nth_op(p.f, OP_FOR, 0)->plan, d);
+    done(&p);
+    /* "tf32": TF32 tensor-core tiles and the mma accumulator layout */
+    d = plan_of(&p, "0", "tf32", mm_sig, 4);
+    assert_int_equal(d->unit, DOT_MMA_TF32);
+    assert_int_equal(p.f->layouts[val(p.f, d->dot->res[0])->layout].kind, LAYOUT_MMA);
+    assert_false(d->tiled);
+    assert_int_equal(d->A.row_padding, 4);
+    assert_int_equal(d->B.row_padding, 8);
     done(&p);
     /* 16 x 16 on one warp: 8 outputs per thread, no register tile; the
      * scalar form keeps A [BM][BK + pad] */
