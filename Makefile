@@ -110,6 +110,8 @@ $(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h te
 $(B)/tests/test_kernel_rt $(B)/tests-asan/test_kernel_rt: src/mt_kernel_rt.h tests/unit/data/triton_casts.json
 # test_random includes the runtime's Philox (tlrandom.c).
 $(B)/tests/test_random $(B)/tests-asan/test_random: src/mt_kernel_rt.h
+# test_int_rt checks the runtime's integer // % << >> against Triton's record (issue 15).
+$(B)/tests/test_int_rt $(B)/tests-asan/test_int_rt: src/mt_kernel_rt.h tests/unit/data/triton_int_edges.txt
 
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

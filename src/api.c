@@ -227,8 +227,9 @@ static const Loc no_loc = {0, 0};
  * older mytriton are never reused.  cg4: every dtype, wrapping signed
  * arithmetic, mt_kernel_rt.h.  cg5: the math set and Philox in
  * mt_kernel_rt.h, maximum/minimum ignoring NaN as Triton's default,
- * float % as Triton's frem. */
-#define MT_CODEGEN_VERSION "cg5"
+ * float % as Triton's frem.  cg6: integer // % << >> through the
+ * runtime's mt_div/mt_rem/mt_shl/mt_shr (issue 15). */
+#define MT_CODEGEN_VERSION "cg6"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
