@@ -140,8 +140,16 @@ $(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
 	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
 	@touch $@
 
-test: all test-unit test-lit test-asan test-py
+test: all test-unit test-lit test-asan test-py test-ubsan-host
 	@echo "make test: all suites passed"
+
+# The generated host kernels under UBSan (issue 15): the differential
+# corpus and the integer-semantics tests with kernels built
+# -fsanitize=undefined (MYTRITON_HOST_SANITIZE, src/host.c); the first
+# report stops the run.
+test-ubsan-host: all
+	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
+	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
 
 # Runs the example kernels (GPU when present, host backend otherwise).
 run: all $(B)/examples-built
@@ -222,5 +230,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
         test-opt test-golden bless

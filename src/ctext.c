@@ -180,15 +180,15 @@ static const char *bitcast(Arena *a, const char *x, Type from, Type to) {
     return arena_printf(a, "((%s)%s)", dtype_ctype(t), b);
 }
 
-/* The unsigned type of a signed integer type, for F_WRAP ops. */
-static DType unsigned_of(DType d) {
-    switch (d) {
-    case DT_I8: return DT_U8;
-    case DT_I16: return DT_U16;
-    case DT_I32: return DT_U32;
-    case DT_I64: return DT_U64;
-    default: return d;
-    }
+/* The type an F_WRAP op on integers computes in: unsigned, and at least
+ * unsigned int, since C promotes narrower types to int, where a 16-bit
+ * 0xffff * 0xffff overflows.  d itself for u32, u64 and the rest. */
+static DType wrap_dtype(DType d) {
+    if (!dtype_is_int(d) || d == DT_I1)
+        return d;
+    if (dtype_info[d].bits < 32 || d == DT_I32)
+        return DT_U32;
+    return DT_U64;
 }
 
 /* For f64 results a template's float functions (expf) are their double
@@ -214,8 +214,8 @@ static void put_name(StrBuf *sb, const char *name, size_t len, bool dbl) {
 /* Template expansion.  Where the op computes on narrow floats (not
  * F_MOVE), every operand reaches the template as an f32 value (after its
  * %r/%c conversion, done on bits) and the result is rounded back; where
- * it wraps (F_WRAP) on a signed integer, operands and result go through
- * the unsigned type of that width. */
+ * it wraps (F_WRAP) on an integer, operands and result go through the
+ * unsigned type wrap_dtype gives. */
 typedef struct Expand {
     Arena *a;
     const char *const *args;
@@ -232,7 +232,7 @@ static const char *placeholder(const Expand *x, char how, int i) {
     Type to = type_elem(x->rt);
     if (how == 'r' || how == 'z' || how == 'b') {
         if (x->wrap)
-            to = type_scalar(unsigned_of((DType)to.dtype));
+            to = type_scalar(wrap_dtype((DType)to.dtype));
         s = how == 'z' ? convert_rtz(a, s, t, to)
             : how == 'b' ? bitcast(a, s, t, to)
                          : ctext_convert(a, s, t, to);
@@ -259,7 +259,7 @@ const char *ctext_expand(Arena *a, int code, const char *const *args, const Type
             x.f32_mode |= args[i] && !at[i].is_ptr && dtype_is_narrow_float((DType)at[i].dtype);
     }
     x.wrap = (op_info[code].flags & F_WRAP) && !rt.is_ptr &&
-             unsigned_of((DType)rt.dtype) != rt.dtype;
+             wrap_dtype((DType)rt.dtype) != rt.dtype;
     StrBuf sb;
     sb_init(&sb);
     for (const char *p = tmpl; *p; p++) {

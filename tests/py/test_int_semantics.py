@@ -154,3 +154,44 @@ def test_int32_block_no_trap():
     out = torch.zeros(8, dtype=torch.int32)
     block_edges[(1,)](x, y, out, BLOCK=4)
     assert out.tolist() == [-1, -2**31, -1, -2, -1, 0, -1, 1]
+
+
+@triton.jit
+def wrap_ops(x_ptr, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out + offs, x * x)
+    tl.store(out + BLOCK + offs, tl.abs(x))
+    tl.store(out + 2 * BLOCK + offs, tl.cumsum(x, axis=0))
+    tl.store(out + 3 * BLOCK + offs, tl.cumprod(x, axis=0))
+    tl.store(out + 4 * BLOCK + offs, tl.sum(x, axis=0) + tl.zeros_like(x))
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_wrapping_without_undefined_behaviour(dtype):
+    """Products, abs, sums and scans wrap as Triton's do, computed in
+    unsigned C types (a 16-bit -1 * -1 was 0xffff * 0xffff in int, abs(MIN)
+    a negation of INT_MIN, an integer sum's combine a signed +: undefined
+    in C; `make test-ubsan-host` runs this under UBSan)."""
+    info = torch.iinfo(dtype)
+    vals = [info.min, info.max, -1 if dtype.is_signed else 1, info.max]
+    x = torch.tensor(vals, dtype=dtype)
+    sdt = dtype if dtype in (torch.int64,) else torch.int32  # sum's type (Triton promotes)
+    out = torch.zeros(20, dtype=dtype)
+    wrap_ops[(1,)](x, out, BLOCK=4)
+    bits = 8 * x.element_size()
+
+    def wrap(v, width=bits, signed=dtype.is_signed):
+        v %= 1 << width
+        return v - (1 << width) if signed and v >= 1 << (width - 1) else v
+
+    z = out.view(5, 4).tolist()
+    assert z[0] == [wrap(v * v) for v in vals]
+    assert z[1] == [wrap(abs(v)) for v in vals]
+    assert z[2] == [wrap(sum(vals[:i + 1])) for i in range(4)]
+    prods = [1]
+    for v in vals:
+        prods.append(wrap(prods[-1] * v))
+    assert z[3] == prods[1:]
+    total = wrap(sum(vals), 8 * torch.empty(0, dtype=sdt).element_size(), True)
+    assert z[4] == [wrap(total)] * 4
