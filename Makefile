@@ -110,6 +110,8 @@ $(B)/tests-asan/%: tests/unit/%.c $(ASAN_OBJ) $(HDR) tests/unit/ctx_fixture.h te
 $(B)/tests/test_kernel_rt $(B)/tests-asan/test_kernel_rt: src/mt_kernel_rt.h tests/unit/data/triton_casts.json
 # test_random includes the runtime's Philox (tlrandom.c).
 $(B)/tests/test_random $(B)/tests-asan/test_random: src/mt_kernel_rt.h
+# test_int_rt checks the runtime's integer // % << >> against Triton's record (issue 15).
+$(B)/tests/test_int_rt $(B)/tests-asan/test_int_rt: src/mt_kernel_rt.h tests/unit/data/triton_int_edges.txt
 
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -138,8 +140,16 @@ $(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
 	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
 	@touch $@
 
-test: all test-unit test-lit test-asan test-py
+test: all test-unit test-lit test-asan test-py test-ubsan-host
 	@echo "make test: all suites passed"
+
+# The generated host kernels under UBSan (issue 15): the differential
+# corpus and the integer-semantics tests with kernels built
+# -fsanitize=undefined (MYTRITON_HOST_SANITIZE, src/host.c); the first
+# report stops the run.
+test-ubsan-host: all
+	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
+	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
 
 # Runs the example kernels (GPU when present, host backend otherwise).
 run: all $(B)/examples-built
@@ -220,5 +230,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
         test-opt test-golden bless

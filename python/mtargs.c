@@ -824,11 +824,21 @@ static int grid_error(PyObject *g) {
     return -1;
 }
 
+/* An int, or an integer Python indexes with (NumPy's np.int64 from a
+ * shape computation, issue 15); never a bool. */
+static int grid_int_like(PyObject *x) { return !PyBool_Check(x) && PyIndex_Check(x); }
+
 static int grid_entry(PyObject *x, uint32_t *out) {
-    if (!PyLong_CheckExact(x))
+    if (!grid_int_like(x))
         return -1;
+    PyObject *i = PyNumber_Index(x);
+    if (!i) {
+        PyErr_Clear();
+        return -1;
+    }
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
     if (overflow || v < 0 || v > 0x7fffffffLL)
         return -1;
     *out = (uint32_t)v;
@@ -836,11 +846,11 @@ static int grid_entry(PyObject *x, uint32_t *out) {
 }
 
 /* A grid is an int or a tuple/list of 1..3 ints, each >= 0 (bools are not
- * ints here); a grid with a 0 has no programs: the caller launches
+ * ints here, NumPy integers are); a grid with a 0 has no programs: the caller launches
  * nothing, as Triton does. */
 int parse_grid(PyObject *g, uint32_t grid[3]) {
     grid[0] = grid[1] = grid[2] = 1;
-    if (PyLong_Check(g)) {
+    if (PyLong_Check(g) || grid_int_like(g)) {
         if (grid_entry(g, &grid[0]) < 0)
             return grid_error(g);
         return 0;

@@ -228,7 +228,9 @@ static const Loc no_loc = {0, 0};
  * arithmetic, mt_kernel_rt.h.  cg5: the math set and Philox in
  * mt_kernel_rt.h, maximum/minimum ignoring NaN as Triton's default,
  * float % as Triton's frem.  cg6: tensor-core dots (mma.sync), TF32
- * rounding in mt_kernel_rt.h. */
+ * rounding in mt_kernel_rt.h; integer // % << >> through the runtime's
+ * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
+ * integer abs and sum in unsigned int (issue 15). */
 #define MT_CODEGEN_VERSION "cg6"
 
 

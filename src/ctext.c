@@ -33,8 +33,11 @@
  *     included here so that the folder calls the host backend's very
  *     functions);
  *   - ?:, && and || evaluate only the branch C would.
- * A value C leaves undefined -- integer division or remainder by zero,
- * INT_MIN / -1, a shift count outside [0, width), a float converted to an
+ * The ops' integer // % << >> call the runtime's mt_div, mt_rem, mt_shl
+ * and mt_shr, which define every case as Triton does (issue 15), and
+ * evaluate to what those functions return.  Where a template uses C's own
+ * operators, a value C leaves undefined -- integer division or remainder
+ * by zero, INT_MIN / -1, a shift count outside [0, width), a float converted to an
  * integer type that cannot hold it -- makes ctext_eval fail, and so does a
  * float division or remainder by zero (defined in IEEE, but kept in the
  * IR so the division stays visible), so the folder keeps the op.  So does
@@ -177,15 +180,15 @@ static const char *bitcast(Arena *a, const char *x, Type from, Type to) {
     return arena_printf(a, "((%s)%s)", dtype_ctype(t), b);
 }
 
-/* The unsigned type of a signed integer type, for F_WRAP ops. */
-static DType unsigned_of(DType d) {
-    switch (d) {
-    case DT_I8: return DT_U8;
-    case DT_I16: return DT_U16;
-    case DT_I32: return DT_U32;
-    case DT_I64: return DT_U64;
-    default: return d;
-    }
+/* The type an F_WRAP op on integers computes in: unsigned, and at least
+ * unsigned int, since C promotes narrower types to int, where a 16-bit
+ * 0xffff * 0xffff overflows.  d itself for u32, u64 and the rest. */
+static DType wrap_dtype(DType d) {
+    if (!dtype_is_int(d) || d == DT_I1)
+        return d;
+    if (dtype_info[d].bits < 32 || d == DT_I32)
+        return DT_U32;
+    return DT_U64;
 }
 
 /* For f64 results a template's float functions (expf) are their double
@@ -211,8 +214,8 @@ static void put_name(StrBuf *sb, const char *name, size_t len, bool dbl) {
 /* Template expansion.  Where the op computes on narrow floats (not
  * F_MOVE), every operand reaches the template as an f32 value (after its
  * %r/%c conversion, done on bits) and the result is rounded back; where
- * it wraps (F_WRAP) on a signed integer, operands and result go through
- * the unsigned type of that width. */
+ * it wraps (F_WRAP) on an integer, operands and result go through the
+ * unsigned type wrap_dtype gives. */
 typedef struct Expand {
     Arena *a;
     const char *const *args;
@@ -229,7 +232,7 @@ static const char *placeholder(const Expand *x, char how, int i) {
     Type to = type_elem(x->rt);
     if (how == 'r' || how == 'z' || how == 'b') {
         if (x->wrap)
-            to = type_scalar(unsigned_of((DType)to.dtype));
+            to = type_scalar(wrap_dtype((DType)to.dtype));
         s = how == 'z' ? convert_rtz(a, s, t, to)
             : how == 'b' ? bitcast(a, s, t, to)
                          : ctext_convert(a, s, t, to);
@@ -256,7 +259,7 @@ const char *ctext_expand(Arena *a, int code, const char *const *args, const Type
             x.f32_mode |= args[i] && !at[i].is_ptr && dtype_is_narrow_float((DType)at[i].dtype);
     }
     x.wrap = (op_info[code].flags & F_WRAP) && !rt.is_ptr &&
-             unsigned_of((DType)rt.dtype) != rt.dtype;
+             wrap_dtype((DType)rt.dtype) != rt.dtype;
     StrBuf sb;
     sb_init(&sb);
     for (const char *p = tmpl; *p; p++) {
@@ -439,7 +442,7 @@ static CScalar eval_cond(Eval *ev, bool live);
  * a predicate on a float (bool result), or __int_as_float (a bit cast).
  * For f64 results the emitter writes the double function (put_name), and
  * evaluation uses it too. */
-typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS, FN_F3, FN_UMULHI, FN_PHILOX } FnForm;
+typedef enum FnForm { FN_F1, FN_F2, FN_PRED, FN_BITS, FN_F3, FN_UMULHI, FN_PHILOX, FN_INTOP } FnForm;
 
 struct CFunc {
     const char *name;
@@ -478,6 +481,11 @@ static const CFunc funcs[] = {
     {"mt_rsqrtf", FN_F1, false, mt_rsqrtf, 0, mt_rsqrt, 0, 0, 0},
     {"mt_umulhi", FN_UMULHI, false, 0, 0, 0, 0, 0, 0},
     {"mt_philox", FN_PHILOX, false, 0, 0, 0, 0, 0, 0},
+    /* integer // % << >> (issue 15), defined for every operand */
+    {"mt_div", FN_INTOP, false, 0, 0, 0, 0, 0, 0},
+    {"mt_rem", FN_INTOP, false, 0, 0, 0, 0, 0, 0},
+    {"mt_shl", FN_INTOP, false, 0, 0, 0, 0, 0, 0},
+    {"mt_shr", FN_INTOP, false, 0, 0, 0, 0, 0, 0},
 };
 #undef F1
 #undef F2
@@ -514,10 +522,34 @@ static CScalar umulhi(DType d, CScalar x, CScalar y) {
     return mk_int(d, (int64_t)mt_umulhi32((unsigned)x.i, (unsigned)y.i));
 }
 
+/* The runtime's mt_div/mt_rem/mt_shl/mt_shr (selected by the name's
+ * fourth letter) at type d, on operands already of that type: the very
+ * functions the host backend's kernels call through their overloads. */
+#define INTOP_AT(OP, x, y)                                                             \
+    switch (d) {                                                                       \
+    case DT_I8: return mt_##OP##_i8((signed char)x, (signed char)y);                   \
+    case DT_I16: return mt_##OP##_i16((short)x, (short)y);                             \
+    case DT_I64: return mt_##OP##_i64((long long)x, (long long)y);                     \
+    case DT_U8: return mt_##OP##_u8((unsigned char)x, (unsigned char)y);               \
+    case DT_U16: return mt_##OP##_u16((unsigned short)x, (unsigned short)y);           \
+    case DT_U32: return mt_##OP##_u32((unsigned)x, (unsigned)y);                       \
+    case DT_U64: return (int64_t)mt_##OP##_u64((unsigned long long)x, (unsigned long long)y); \
+    default: return mt_##OP##_i32((int)x, (int)y);                                     \
+    }
+static int64_t int_op(char which, DType d, int64_t x, int64_t y) {
+    switch (which) {
+    case 'd': INTOP_AT(div, x, y)
+    case 'r': INTOP_AT(rem, x, y)
+    case 'l': INTOP_AT(shl, x, y)
+    default: INTOP_AT(shr, x, y)
+    }
+}
+#undef INTOP_AT
+
 static int func_arity(const CFunc *fn) {
-    return fn->form == FN_F3 || fn->form == FN_PHILOX            ? 3
-           : fn->form == FN_F2 || fn->form == FN_UMULHI ? 2
-                                                          : 1;
+    return fn->form == FN_F3 || fn->form == FN_PHILOX                      ? 3
+           : fn->form == FN_F2 || fn->form == FN_UMULHI || fn->form == FN_INTOP ? 2
+                                                                            : 1;
 }
 
 static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
@@ -543,6 +575,14 @@ static CScalar eval_call(Eval *ev, const char *name, size_t len, bool live) {
             return mk_int(DT_I32, 0);
         }
         return umulhi(ev->rd, a[0], a[1]);
+    }
+    if (fn->form == FN_INTOP) { /* integer operands of the result type */
+        if (is_flt(a[0]) || is_flt(a[1]) || !dtype_is_int(ev->rd) || ev->rd == DT_I1) {
+            ev->bad = true;
+            return mk_int(DT_I32, 0);
+        }
+        char which = fn->name[3] != 's' ? fn->name[3] : fn->name[5] == 'l' ? 'l' : 's';
+        return mk_int(ev->rd, int_op(which, ev->rd, a[0].i, a[1].i));
     }
     if (fn->form == FN_PHILOX) { /* integer counter, key and selector */
         if (is_flt(a[0]) || is_flt(a[1]) || is_flt(a[2]) || a[2].i < 0 || a[2].i > INT32_MAX) {

@@ -478,6 +478,13 @@ int elab_exec_for(Elab *E, Node *s) {
                     E->loop_depth--;
                     return -1;
                 }
+                if (E->f->nvals > MAX_UNROLLED_VALUES) { /* before the host compiler chokes */
+                    E->loop_depth--;
+                    return elab_err(E, it->loc, MT_ERR_UNSUPPORTED,
+                                    "unrolling this loop makes the kernel too large (more than "
+                                    "%d values); use tl.range for a loop at run time",
+                                    MAX_UNROLLED_VALUES);
+                }
                 if (k + 1 < trip)
                     i += step.i; /* stays within [start, stop) */
             }

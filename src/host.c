@@ -20,6 +20,9 @@
  *   - the compiler runs through posix_spawn with an argument vector, no
  *     shell; its stdout and stderr come back through a pipe and become the
  *     error text; the temporary directory is removed on every path;
+ *   - MYTRITON_HOST_SANITIZE=undefined adds UBSan to the compiler's
+ *     flags (and to the key): the test mode in which any undefined
+ *     behaviour of generated code stops the process with a report;
  *   - launches of one context are serialised by its HostStacks' mutex,
  *     which also guards the fiber stacks kept between launches (one set
  *     per context, whatever the number of modules). */
@@ -96,6 +99,32 @@ static const char *const host_cxx_flags[] = {
 #define HOST_STATUS_UNKNOWN (-2)
 
 static const Loc no_loc = {0, 0};
+
+/* MYTRITON_HOST_SANITIZE=undefined (issue 15's test mode): kernels built
+ * with UBSan, stopping at the first report, so that a run of the
+ * differential corpus fails on any undefined behaviour in generated code.
+ * The flags join the cache key, so such objects never mix with others. */
+static const char *const host_ubsan_flags[] = {
+    "-fsanitize=undefined", "-fno-sanitize-recover=undefined",
+};
+#define HOST_NUBSAN (sizeof host_ubsan_flags / sizeof host_ubsan_flags[0])
+
+/* The extra flags the environment asks for: their count, or -1 after an
+ * error for a value we do not know. */
+static int host_sanitize_flags(Ctx *c, const char *const **flags) {
+    const char *env = getenv("MYTRITON_HOST_SANITIZE");
+    *flags = NULL;
+    if (!env || !*env)
+        return 0;
+    if (strcmp(env, "undefined") == 0) {
+        *flags = host_ubsan_flags;
+        return (int)HOST_NUBSAN;
+    }
+    return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                      "MYTRITON_HOST_SANITIZE='%s': the only sanitizer for host kernels "
+                      "is 'undefined'", env);
+}
+
 
 /* ---- finding the compiler ---- */
 
@@ -281,8 +310,8 @@ static void remove_tree_files(const char *dir, const char *const *names,
 }
 
 /* Compiles the unit into out_path (a temporary name). */
-static int compile_unit(Ctx *c, const char *cxx, const char *unit_text,
-                        size_t unit_len, const char *out_path) {
+static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int nextra,
+                        const char *unit_text, size_t unit_len, const char *out_path) {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
@@ -305,11 +334,13 @@ static int compile_unit(Ctx *c, const char *cxx, const char *unit_text,
                           "cannot write the host kernel source in '%s': %s",
                           dir, strerror(e));
     }
-    char *argv[HOST_NFLAGS + 6];
+    char *argv[HOST_NFLAGS + HOST_NUBSAN + 6];
     int k = 0;
     argv[k++] = (char *)cxx;
     for (size_t i = 0; i < HOST_NFLAGS; i++)
         argv[k++] = (char *)host_cxx_flags[i];
+    for (int i = 0; i < nextra && i < (int)HOST_NUBSAN; i++)
+        argv[k++] = (char *)extra[i];
     argv[k++] = (char *)"-o";
     argv[k++] = (char *)out_path;
     argv[k++] = src_path;
@@ -424,6 +455,10 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     char cxx[4096];
     if (find_compiler(c, cxx, sizeof cxx) != 0)
         return -1;
+    const char *const *extra;
+    int nextra = host_sanitize_flags(c, &extra);
+    if (nextra < 0)
+        return -1;
 
     StrBuf unit;
     sb_init(&unit);
@@ -438,6 +473,8 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     sb_putn(&keytext, cxx, strlen(cxx) + 1);
     for (size_t i = 0; i < HOST_NFLAGS; i++)
         sb_putn(&keytext, host_cxx_flags[i], strlen(host_cxx_flags[i]) + 1);
+    for (int i = 0; i < nextra; i++)
+        sb_putn(&keytext, extra[i], strlen(extra[i]) + 1);
     if (unit.failed || keytext.failed) {
         sb_free(&unit);
         sb_free(&keytext);
@@ -483,7 +520,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
         snprintf(tmp_path, sizeof tmp_path, "%s/.mytriton-%s.so.%s.tmp",
                  tmp && *tmp ? tmp : "/tmp", digest, suffix);
     }
-    if (compile_unit(c, cxx, sb_str(&unit), unit.len, tmp_path) != 0)
+    if (compile_unit(c, cxx, extra, nextra, sb_str(&unit), unit.len, tmp_path) != 0)
         goto done;
     if (dir) {
         if (rename(tmp_path, final_path) != 0) {

@@ -604,9 +604,33 @@ static void lex_name(Lexer *L) {
     push_tok(L, TK_NAME, loc, start, L->pos);
 }
 
+/* Python reads a lone CR as a line break (universal newlines), as old Mac
+ * files have them: such a source is copied with '\n' for every lone '\r'
+ * (the same length, so every offset stays) and the copy becomes c->src,
+ * so that diagnostics quote the text that was lexed. */
+static void lone_cr_to_lf(Ctx *c) {
+    const char *s = c->src;
+    size_t n = c->srclen, i = 0;
+    while (i < n && !(s[i] == '\r' && (i + 1 == n || s[i + 1] != '\n')))
+        i++;
+    if (i == n || !c->arena)
+        return;
+    char *copy = arena_alloc(c->arena, n + 1);
+    if (!copy)
+        return; /* the text as it is: lone CRs stay blanks */
+    memcpy(copy, s, n);
+    copy[n] = 0;
+    for (; i < n; i++)
+        if (copy[i] == '\r' && (i + 1 == n || copy[i + 1] != '\n'))
+            copy[i] = '\n';
+    c->src = copy;
+}
+
 Token *lex(Ctx *c, int *ntok) {
     Lexer L;
     memset(&L, 0, sizeof L);
+    if (c->src)
+        lone_cr_to_lf(c);
     L.c = c;
     L.s = c->src ? c->src : "";
     L.n = c->src ? c->srclen : 0;

@@ -1133,6 +1133,10 @@ static inline Type cv_type(Elab *E, CV v) { return val_type(E->f, v.v); }
 /* elab.c's scope and statement runner, shared with elabflow.c. */
 #define MAX_NEST 1100         /* expression/statement recursion (parse.c allows trees 1000 tall) */
 #define MAX_UNROLL 65536      /* total unrolled iterations per kernel */
+/* SSA values a kernel may reach while unrolling (issue 15): the host C++
+ * compiler needs ~8 s for 25k, and static_range(65536) of a load and an
+ * add (200k) made it crash after 13 s */
+#define MAX_UNROLLED_VALUES 32768
 #define MAX_AUTO_UNROLL 64    /* range() with constant bounds unrolls up to */
 typedef struct Binding {
     const char *name;

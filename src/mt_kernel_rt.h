@@ -627,6 +627,95 @@ MT_RT_CVT(u64, unsigned long long, 64, 0)
  * the type gives a remainder fmod does not. */
 MT_RT float mt_fremf(float x, float y) { return isinf(y) ? x : fmaf(-truncf(x / y), y, x); }
 MT_RT double mt_frem(double x, double y) { return isinf(y) ? x : fma(-trunc(x / y), y, x); }
+
+/* ---- integer // % << >> (issue 15): defined for every operand ----
+ * The results Triton 3.6 gives on an H200 for blocks, where C leaves the
+ * value undefined (measured; tests/diff/corpus/int_div_shift_edges.py):
+ *   - x // 0 and x % 0 are all ones (-1 signed, the maximum unsigned) at 8,
+ *     16 and 32 bits, which widen to 32 and divide there; at 64 bits
+ *     0xffffffff when x (and so x | 0) fits in 32 unsigned bits, the 32-bit
+ *     fast path LLVM puts in front of a 64-bit division, else all ones.  A
+ *     constant zero divisor is undefined in LLVM and gives garbage under
+ *     Triton; it gets the runtime zero's result here;
+ *   - MIN // -1 is MIN (the quotient wraps), MIN % -1 is 0;
+ *   - a shift count is read as unsigned: x << n and a logical x >> n give
+ *     0 when n >= the width (or n < 0), an arithmetic x >> n the sign fill.
+ * Triton's own scalar path differs (a scalar x % 0 gives x): the block rule
+ * is used for scalars too.  Each function is a compare and a select around
+ * the plain operation (a constant divisor or count folds them away); the
+ * divisor that reaches C's / and % is never 0 and never -1, so there is
+ * no trap on the host.  C names per type for the constant folder and the
+ * unit tests; C++ (the kernels) gets overloads mt_div/mt_rem/mt_shl/mt_shr
+ * of the operands' type. */
+#define MT_RT_DIV_S(N, T, U, ZERO)                                                     \
+    MT_RT T mt_div_##N(T a, T b) {                                                     \
+        T q = a / (b == 0 || b == -1 ? 1 : b);                                         \
+        return b == 0 ? (ZERO) : b == -1 ? (T)(0 - (U)a) : q;                          \
+    }                                                                                  \
+    MT_RT T mt_rem_##N(T a, T b) {                                                     \
+        T r = a % (b == 0 || b == -1 ? 1 : b);                                         \
+        return b == 0 ? (ZERO) : r;                                                    \
+    }
+#define MT_RT_DIV_U(N, T, ZERO)                                                        \
+    MT_RT T mt_div_##N(T a, T b) { return b == 0 ? (ZERO) : a / (b == 0 ? 1 : b); }     \
+    MT_RT T mt_rem_##N(T a, T b) { return b == 0 ? (ZERO) : a % (b == 0 ? 1 : b); }
+MT_RT_DIV_S(i32, int, unsigned, -1)
+MT_RT_DIV_S(i64, long long, unsigned long long,
+            ((unsigned long long)a >> 32 ? -1LL : 0xffffffffLL))
+MT_RT_DIV_U(u32, unsigned, ~0u)
+MT_RT_DIV_U(u64, unsigned long long, (a >> 32 ? ~0ull : 0xffffffffull))
+#undef MT_RT_DIV_S
+#undef MT_RT_DIV_U
+/* 8 and 16 bits divide in 32 bits, as on the GPU: -128 // -1 is 128 there,
+ * -128 in 8 bits, and 0xffffffff keeps its low bits */
+#define MT_RT_DIV_NARROW(N, T, W)                                                      \
+    MT_RT T mt_div_##N(T a, T b) { return (T)mt_div_##W(a, b); }                       \
+    MT_RT T mt_rem_##N(T a, T b) { return (T)mt_rem_##W(a, b); }
+MT_RT_DIV_NARROW(i8, signed char, i32)
+MT_RT_DIV_NARROW(i16, short, i32)
+MT_RT_DIV_NARROW(u8, unsigned char, u32)
+MT_RT_DIV_NARROW(u16, unsigned short, u32)
+#undef MT_RT_DIV_NARROW
+
+/* N: name, T: type, U: its unsigned type (the count read as unsigned), C:
+ * the unsigned type a left shift computes in, W: width.  x >> n of a
+ * signed type shifts by at most W - 1, which is the sign fill. */
+#define MT_RT_SHL(N, T, U, C, W)                                                       \
+    MT_RT T mt_shl_##N(T a, T n) { return (U)n >= W ? (T)0 : (T)((C)a << (U)n); }
+#define MT_RT_SHIFT_S(N, T, U, C, W)                                                   \
+    MT_RT_SHL(N, T, U, C, W)                                                           \
+    MT_RT T mt_shr_##N(T a, T n) { return (T)(a >> ((U)n >= W ? W - 1 : (U)n)); }
+#define MT_RT_SHIFT_U(N, T, C, W)                                                      \
+    MT_RT_SHL(N, T, T, C, W)                                                           \
+    MT_RT T mt_shr_##N(T a, T n) { return n >= W ? (T)0 : (T)(a >> n); }
+MT_RT_SHIFT_S(i8, signed char, unsigned char, unsigned, 8)
+MT_RT_SHIFT_S(i16, short, unsigned short, unsigned, 16)
+MT_RT_SHIFT_S(i32, int, unsigned, unsigned, 32)
+MT_RT_SHIFT_S(i64, long long, unsigned long long, unsigned long long, 64)
+MT_RT_SHIFT_U(u8, unsigned char, unsigned, 8)
+MT_RT_SHIFT_U(u16, unsigned short, unsigned, 16)
+MT_RT_SHIFT_U(u32, unsigned, unsigned, 32)
+MT_RT_SHIFT_U(u64, unsigned long long, unsigned long long, 64)
+#undef MT_RT_SHL
+#undef MT_RT_SHIFT_S
+#undef MT_RT_SHIFT_U
+
+#if defined(__cplusplus)
+#define MT_RT_INT_OVERLOADS(N, T)                                                      \
+    MT_RT T mt_div(T a, T b) { return mt_div_##N(a, b); }                              \
+    MT_RT T mt_rem(T a, T b) { return mt_rem_##N(a, b); }                              \
+    MT_RT T mt_shl(T a, T b) { return mt_shl_##N(a, b); }                              \
+    MT_RT T mt_shr(T a, T b) { return mt_shr_##N(a, b); }
+MT_RT_INT_OVERLOADS(i8, signed char)
+MT_RT_INT_OVERLOADS(i16, short)
+MT_RT_INT_OVERLOADS(i32, int)
+MT_RT_INT_OVERLOADS(i64, long long)
+MT_RT_INT_OVERLOADS(u8, unsigned char)
+MT_RT_INT_OVERLOADS(u16, unsigned short)
+MT_RT_INT_OVERLOADS(u32, unsigned)
+MT_RT_INT_OVERLOADS(u64, unsigned long long)
+#undef MT_RT_INT_OVERLOADS
+#endif
 /* ---- the math set (issue 9): functions the ops' C texts call ----
  * rsqrt: the device's instruction on the GPU (as Triton's rsqrt), one
  * division by the correctly rounded square root elsewhere (as Triton's

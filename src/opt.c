@@ -12,9 +12,10 @@
  * resolves in one forward sweep.  Folding evaluates the op's C template
  * from ops.def (ctext.c), the very text the emitter writes, so it computes
  * exactly what the generated code would compute at run time: f32 in float
- * (not double), i32 and i64 with two's complement wrap-around; what would
- * trap or be undefined (division by zero, INT_MIN / -1, shift amounts out
- * of range, float-to-int casts out of range) is left in place.  CSE keys
+ * (not double), i32 and i64 with two's complement wrap-around, integer
+ * division by zero, INT_MIN / -1 and shifts by any count as the runtime
+ * defines them (Triton's GPU results, mt_kernel_rt.h); what C leaves
+ * undefined in a template is left in place.  CSE keys
  * an op by its code, operands, the attributes of its schema and its
  * result type. */
 #include "mt.h"

@@ -422,14 +422,18 @@ static Node *parse_power(Parser *p) {
     Node *base = parse_primary(p);
     if (!base || !ps_at_op(p, OT_DSTAR))
         return base;
+    /* a ** b ** c recurses for its right operand: bounded like nesting */
+    if (!ps_enter(p, ps_peek(p), "expression too deeply nested"))
+        return NULL;
     ps_advance(p);
     Node *b = ps_new_node(p, ND_BINOP, base->loc);
-    if (!b)
-        return NULL;
-    b->op = OT_DSTAR;
-    b->lhs = base;
-    b->rhs = parse_factor(p);
-    return b->rhs ? b : NULL;
+    if (b) {
+        b->op = OT_DSTAR;
+        b->lhs = base;
+        b->rhs = parse_factor(p);
+    }
+    ps_leave(p);
+    return b && b->rhs ? b : NULL;
 }
 
 static Node *parse_factor(Parser *p) {

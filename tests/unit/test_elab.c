@@ -765,6 +765,13 @@ static const BadCase bad_cases[] = {
      "    for i in tl.static_range(1000):\n        for j in tl.static_range(1000):\n"
      "            pass\n",
      MT_ERR_UNSUPPORTED, "k.py:14:18: error: too many unrolled loop iterations"},
+    /* issue 15: refused before the host compiler sees 200k values */
+    {"out", "*fp32",
+     "    acc = 0.0\n    for i in tl.static_range(65536):\n"
+     "        acc += tl.load(out + i)\n    tl.store(out, acc)\n",
+     MT_ERR_UNSUPPORTED,
+     "k.py:14:14: error: unrolling this loop makes the kernel too large (more than 32768 "
+     "values); use tl.range for a loop at run time"},
     {"out", "*fp32", "    tl.store(out, 3000000000000000000000)\n", MT_ERR_TYPE,
      "k.py:13:19: error: integer literal 3000000000000000000000 is out of range"},
     {"out", "*fp32", "    x = 9223372036854775807 + 1\n", MT_ERR_TYPE,

@@ -790,6 +790,77 @@ static void test_deep_nesting(void **state) {
     sb_free(&sb);
 }
 
+/* Depth 10^5 in every recursive-descent path (issue 15): each is a
+ * located error, never a stack overflow.  The ** chain recursed without
+ * a bound (70,000 terms crashed the CLI). */
+static void test_depth_1e5(void **state) {
+    (void)state;
+    static const struct {
+        const char *open, *core, *close;
+    } shapes[] = {
+        {"x**", "x", ""},     {"(", "x", ")"},        {"f(", "x", ")"},
+        {"x[", "0", "]"},     {"[", "x", "]"},        {"-", "x", ""},
+        {"not ", "x", ""},    {"x if x else ", "x", ""}, {"-x**", "x", ""},
+    };
+    StrBuf sb;
+    sb_init(&sb);
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        sb_clear(&sb);
+        sb_puts(&sb, "def k(x):\n    y = ");
+        for (int i = 0; i < 100000; i++)
+            sb_puts(&sb, shapes[k].open);
+        sb_puts(&sb, shapes[k].core);
+        for (int i = 0; i < 100000; i++)
+            sb_puts(&sb, shapes[k].close);
+        sb_putc(&sb, '\n');
+        Fx *f = fx(sb_str(&sb));
+        const char *err = ast_of(f, "k");
+        if (!strstr(err, "expression too deeply nested") || strncmp(err, "k.py:2:", 7) != 0)
+            fail_msg("shape %zu: %.200s", k, err);
+        assert_int_equal(f->c.status, MT_ERR_SYNTAX);
+        fx_free(f);
+    }
+    /* 190 terms of ** are fine, and right-associative */
+    sb_clear(&sb);
+    sb_puts(&sb, "def k(x):\n    y = x");
+    for (int i = 0; i < 190; i++)
+        sb_puts(&sb, "**x");
+    sb_putc(&sb, '\n');
+    Fx *f = fx(sb_str(&sb));
+    assert_non_null(strstr(ast_of(f, "k"), "FunctionDef k"));
+    fx_free(f);
+    f = fx("def k(x):\n    y = x ** -x ** x\n");
+    assert_non_null(strstr(ast_of(f, "k"), "    BinOp **\n      Name x\n      UnaryOp -\n"
+                                           "        BinOp **\n          Name x\n"));
+    fx_free(f);
+    /* blocks 1000 deep (10^5 would need 10^10 bytes of indentation) */
+    sb_clear(&sb);
+    sb_puts(&sb, "def k(x):\n");
+    for (int i = 1; i < 1000; i++) {
+        sb_indent(&sb, i);
+        sb_puts(&sb, "if x:\n");
+    }
+    f = fx(sb_str(&sb));
+    assert_non_null(strstr(ast_of(f, "k"), "too many nested blocks"));
+    fx_free(f);
+    sb_free(&sb);
+}
+
+/* A lone CR ends a line, as in Python (old Mac files): the kernel is
+ * found and its errors are located on the right line. */
+static void test_cr_only_source(void **state) {
+    (void)state;
+    Fx *f = fx("import triton\r@triton.jit\rdef k(x):\r    y = x +\r    return y\r");
+    const char *err = ast_of(f, "k");
+    assert_string_equal(err, "k.py:4:12: error: expected an expression, saw newline\n"
+                             "    y = x +\n"
+                             "           ^\n");
+    fx_free(f);
+    f = fx("def k(x):\r    y = x\r\n    z = y\r");
+    assert_non_null(strstr(ast_of(f, "k"), "FunctionDef k"));
+    fx_free(f);
+}
+
 static void test_empty_and_odd_sources(void **state) {
     (void)state;
     Fx *f = fx("");
@@ -890,6 +961,8 @@ int main(void) {
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_error_rendering),
         cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_depth_1e5),
+        cmocka_unit_test(test_cr_only_source),
         cmocka_unit_test(test_empty_and_odd_sources),
         cmocka_unit_test(test_parse_inventory_idioms),
         cmocka_unit_test(test_const_expr_error),

@@ -1013,6 +1013,68 @@ static void test_cuda_driver_open(void **state) {
     ctx_fini(&c);
 }
 
+/* MYTRITON_HOST_SANITIZE=undefined builds kernels with UBSan, stopping at
+ * the first report: a kernel with signed overflow dies (in a child, so the
+ * test survives) with UBSan's message, and the same kernel runs silently
+ * without it.  Any other value is a located error before the compiler. */
+static const char overflow_src[] =
+    "#line 3 \"ovf.py\"\n"
+    "extern \"C\" __global__ void __launch_bounds__(32) ovf(int *out, int n) {\n"
+    "    if (threadIdx.x == 0) out[0] = n + 1;\n"
+    "}\n";
+
+static int run_overflow_child(const char *sanitize, char *report, size_t cap) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        if (sanitize)
+            setenv("MYTRITON_HOST_SANITIZE", sanitize, 1);
+        const char *types[] = {"int*", "int"};
+        Ctx c;
+        ctx_init(&c);
+        HostModule *m = NULL;
+        if (host_build(&c, overflow_src, "ovf", types, 2, &m) != 0)
+            _exit(3);
+        int out = 0, n = 2147483647, *po = &out;
+        void *args[] = {&po, &n};
+        const uint32_t grid[3] = {1, 1, 1};
+        _exit(launch_host(&c, m, grid, 32, args) == 0 && out == (-2147483647 - 1) ? 0 : 4);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < cap && (r = read(fds[0], report + n, cap - 1 - n)) > 0)
+        n += (size_t)r;
+    report[n] = 0;
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void test_host_ubsan_mode(void **state) {
+    (void)state;
+    char report[8192];
+    assert_int_equal(run_overflow_child(NULL, report, sizeof report), 0);
+    assert_int_not_equal(run_overflow_child("undefined", report, sizeof report), 0);
+    assert_non_null(strstr(report, "ovf.py:4"));
+    assert_non_null(strstr(report, "signed integer overflow"));
+    setenv("MYTRITON_HOST_SANITIZE", "address", 1);
+    const char *types[] = {"int*", "int"};
+    Ctx c;
+    ctx_init(&c);
+    HostModule *m = NULL;
+    assert_int_equal(host_build(&c, overflow_src, "ovf", types, 2, &m), -1);
+    unsetenv("MYTRITON_HOST_SANITIZE");
+    assert_int_equal(c.status, MT_ERR_HOST_CC);
+    assert_non_null(strstr(sb_str(&c.err), "MYTRITON_HOST_SANITIZE='address'"));
+    ctx_fini(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_add),
@@ -1037,6 +1099,7 @@ int main(void) {
         cmocka_unit_test(test_digest),
         cmocka_unit_test(test_nvrtc),
         cmocka_unit_test(test_cuda_driver_open),
+        cmocka_unit_test(test_host_ubsan_mode),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

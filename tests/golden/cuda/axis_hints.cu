@@ -21,7 +21,7 @@ extern "C" __global__ void __launch_bounds__(128) wrap_copy_kernel(float* __rest
     int v11[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
-        v11[mt_e] = (v10[mt_e] % n);
+        v11[mt_e] = mt_rem(v10[mt_e], n);
     int v12[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
