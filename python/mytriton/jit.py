@@ -259,6 +259,9 @@ class JITFunction(_C.JITFunction):
         self.annotated = {i: d for i, p in enumerate(sig.parameters.values())
                           if not flags[i] and (d := _dtype_annotation(p.annotation))}
         self.options = options
+        # Triton's debug mode: a launch's debug=, else this, or TRITON_DEBUG
+        self.debug = options.get("debug")
+        self._debug = bool(self.debug)
         self.do_not_specialize = options.get("do_not_specialize", ())
         self.last_compiled: CompiledKernel | None = None
         self._source_cache: tuple[str, str] | None = None
@@ -377,14 +380,14 @@ class JITFunction(_C.JITFunction):
     # ---- called from C on a cache miss --------------------------------
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
-                      device: int, stages_only: int) -> Any:
+                      device: int, stages_only: int, debug: int = 0) -> Any:
         for f in [self, *self._helpers()]:
             _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
         args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
-                bool(stages_only), CompiledKernel)
+                bool(stages_only), CompiledKernel, bool(debug))
         if backend == "cuda" and device > 0:
             import torch
             with torch.cuda.device(device):
@@ -487,7 +490,6 @@ _JIT_OPTIONS = ("version", "repr", "launch_metadata", "do_not_specialize",
 _JIT_NOT_YET = {
     "repr": "a custom kernel name (repr=)",
     "launch_metadata": "launch metadata hooks (launch_metadata=)",
-    "debug": "debug mode (device-side assertions and overflow checks)",
     "noinline": "noinline helpers",
 }
 
@@ -513,7 +515,9 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     """``@jit`` or ``@jit(option=...)`` with Triton's options.  version,
     do_not_specialize and do_not_specialize_on_alignment are accepted
     (they only steer which specialisations are compiled; every one computes
-    the same result); a kernel using repr, launch_metadata, debug=True or
+    the same result); debug=True is Triton's debug mode (device assertions
+    and integer overflow checks, also a launch's ``debug=`` and
+    TRITON_DEBUG=1); a kernel using repr, launch_metadata or
     noinline=True (or calling a helper that does) is refused with a clear
     error when it is compiled, until mytriton implements them; any other
     keyword is a TypeError that names it."""
