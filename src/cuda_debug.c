@@ -16,10 +16,11 @@
  * Triton formats them: %i/%u (%lli/%llu for 64 bits) by signedness, bool
  * as %u, floats widened to double as %f, pointers as %p, and hex=True as
  * 0x%0<bits/4>x (ll for 64 bits) of the integer promoted as C promotes it
- * (Triton's sign extension) or of a float's bits (Triton passes the
- * widened double there, whose low word it prints: we print the value's
- * own bits).  On the GPU this is CUDA's printf; on the host the C
- * library's, one call a line, so a line is never split between threads.
+ * (Triton's sign extension); a float narrower than 64 bits is widened to
+ * double, as Triton passes it, whose low word Triton's 32-bit %x reads, so
+ * that word is what prints (an f64, all its bits).  On the GPU this is
+ * CUDA's printf; on the host the C library's, one call a line, so a line
+ * is never split between threads.
  *
  * assert: every element a thread holds is tested; the first false one
  * calls __assertfail(message, file, line, function), which on the GPU
@@ -73,12 +74,11 @@ static void value_format(Emit *e, Type t, const char *x, bool hex, const char **
         *arg = ce_fmt(e, "(const void *)(%s)", x);
     } else if (hex) {
         *fmt = ce_fmt(e, "0x%%0%d%sx", bits / 4, wide ? "ll" : "");
-        if (d == DT_F32)
-            *arg = ce_fmt(e, "__float_as_uint(%s)", x);
-        else if (d == DT_F64)
+        if (d == DT_F64)
             *arg = ce_fmt(e, "(unsigned long long)__double_as_longlong(%s)", x);
-        else if (dtype_is_float(d)) /* f16, bf16, fp8: their bits */
-            *arg = ce_fmt(e, "(unsigned)(%s)", x);
+        else if (dtype_is_float(d)) /* the low word of the widened double */
+            *arg = ce_fmt(e, "(unsigned)__double_as_longlong((double)(%s))",
+                          ce_cast(e, x, type_scalar(d), type_scalar(DT_F32)));
         else
             *arg = ce_fmt(e, wide ? "(unsigned long long)(%s)"
                           : dtype_is_unsigned(d) || d == DT_I1 ? "(unsigned)(%s)" : "(int)(%s)",

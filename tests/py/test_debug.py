@@ -6,6 +6,7 @@ at compile time, tl.device_assert and `assert` on runtime values are
 checked in debug mode only (@jit(debug=True), a launch's debug=True,
 TRITON_DEBUG=1), where + - * on narrow integers also check overflow.  The
 expected lines are Triton's (its test_subprocess.py / print_helper.py)."""
+import ctypes
 import os
 import subprocess
 import sys
@@ -21,8 +22,11 @@ from mtutil import assert_compile_error
 
 
 def _sync(device):
+    """The device's lines on fd 1: CUDA hands printf's buffer to the C
+    library's stdout at a synchronisation, which may hold it."""
     if device == "cuda":
         torch.cuda.synchronize()
+        ctypes.CDLL(None).fflush(None)
 
 
 def _lines(capfd):
@@ -111,6 +115,16 @@ def test_device_print_hex_sign_extends_narrow_ints(device, capfd):
     print_hex_kernel[(1, )](x, BLOCK=32, num_warps=1)
     _sync(device)
     assert set(_lines(capfd)) == {f"pid (0, 0, 0) idx ({i:2}) x: 0xfffffffe" for i in range(32)}
+
+
+def test_device_print_hex_of_floats_is_tritons(device, capfd):
+    # Triton widens f32 to double for printf and its 0x%08x reads the low
+    # word of that double; an f64 prints all its bits
+    for dtype, want in [(torch.float32, "0xa0000000"), (torch.float64, "0x3fb999999999999a")]:
+        print_hex_kernel[(1, )](torch.full((32, ), 0.1, dtype=dtype, device=device), BLOCK=32,
+                                num_warps=1)
+        _sync(device)
+        assert set(_lines(capfd)) == {f"pid (0, 0, 0) idx ({i:2}) x: {want}" for i in range(32)}
 
 
 def test_device_print_scalar_every_thread(device, capfd):

@@ -14,6 +14,7 @@ def debug_kernel(X, H, n, BLOCK: tl.constexpr):
     tl.device_print("x", x, hex=True)
     print("h% ", tl.load(H), n)
     print("done")
+    tl.device_print("hf", tl.load(H), hex=True)
     tl.device_assert(x < n, "x < n")
     s = tl.load(X) + n
     tl.store(X + tl.arange(0, BLOCK), x + s)
@@ -27,10 +28,11 @@ def debug_kernel(X, H, n, BLOCK: tl.constexpr):
 # CHECK: printf("pid (%u, %u, %u) idx () h%%: (operand 0) %f\n", blockIdx.x, blockIdx.y, blockIdx.z, (double)(mt_f16_to_f32(v{{[0-9]+}})));
 # CHECK: printf("pid (%u, %u, %u) idx () h%%: (operand 1) %i\n", blockIdx.x, blockIdx.y, blockIdx.z, (int)(n));
 # CHECK: printf("pid (%u, %u, %u) done\n", blockIdx.x, blockIdx.y, blockIdx.z);
+# CHECK: printf("pid (%u, %u, %u) idx () hf: 0x%04x\n", blockIdx.x, blockIdx.y, blockIdx.z, (unsigned)__double_as_longlong((double)(mt_f16_to_f32(v{{[0-9]+}}))));
 # CHECK-NOT: __assertfail
 # DEBUG: if (!v{{[0-9]+}}[0])
-# DEBUG-NEXT: __assertfail("x < n", "{{.*}}debug_kernel.py", 17, "debug_kernel", sizeof(char));
+# DEBUG-NEXT: __assertfail("x < n", "{{.*}}debug_kernel.py", 18, "debug_kernel", sizeof(char));
 # DEBUG-NEXT: __syncthreads();
 # DEBUG: if (!v{{[0-9]+}})
-# DEBUG-NEXT: __assertfail("int32 overflow detected for operation add", "{{.*}}debug_kernel.py", 18, "debug_kernel", sizeof(char));
-# DEBUG: __assertfail("int32 overflow detected for operation add", "{{.*}}debug_kernel.py", 19, "debug_kernel", sizeof(char));
+# DEBUG-NEXT: __assertfail("int32 overflow detected for operation add", "{{.*}}debug_kernel.py", 19, "debug_kernel", sizeof(char));
+# DEBUG: __assertfail("int32 overflow detected for operation add", "{{.*}}debug_kernel.py", 20, "debug_kernel", sizeof(char));
