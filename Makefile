@@ -20,6 +20,8 @@ SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.
 SRC += src/tlshape.c src/cuda_shape.c
 # atomics (issue 9)
 SRC += src/tlatomic.c src/cuda_atomic.c
+# printing and debug mode (issue 9)
+SRC += src/tldebug.c src/cuda_debug.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def

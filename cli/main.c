@@ -2,7 +2,7 @@
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
  *            [--emit STAGE] [--num-warps N]
- *            [--arch sm_90] [-o OUT]
+ *            [--arch sm_90] [--debug] [-o OUT]
  *
  * It uses only the public API (include/mytriton.h): the library produces
  * every diagnostic, the CLI prints it.  Exit status: 0 on success, 1 on a
@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit STAGE] [--num-warps N] [--arch sm_XY] [-o OUT]\n"
+    "                [--emit STAGE] [--num-warps N] [--arch sm_XY] [--debug] [-o OUT]\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -80,9 +80,13 @@ int main(int argc, char **argv) {
         return fail_usage("expected 'compile FILE'", NULL);
     const char *file = argv[2], *kernel = NULL, *sig = NULL, *emit = "ssa-opt";
     const char *arch = NULL, *outpath = NULL;
-    int num_warps = 4;
+    int num_warps = 4, debug = 0;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--debug")) { /* Triton's debug mode: device asserts */
+            debug = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return fail_usage("missing value for option", a);
         const char *v = argv[++i];
@@ -140,6 +144,7 @@ int main(int argc, char **argv) {
     o.kernel = kernel;
     o.signature = sig;
     o.num_warps = num_warps;
+    o.debug = debug;
     o.backend = MT_BACKEND_CUDA;
     o.arch = arch ? arch : "sm_90";
     o.stages_only = 1;

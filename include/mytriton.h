@@ -54,7 +54,8 @@ typedef enum mt_status {
     MT_ERR_CUDA,        /* a CUDA driver call failed */
     MT_ERR_HOST_CC,     /* the host C++ compiler failed */
     MT_ERR_IO,          /* cache or file input/output */
-    MT_ERR_INTERNAL     /* a bug in mytriton */
+    MT_ERR_INTERNAL,    /* a bug in mytriton */
+    MT_ERR_ASSERT       /* a device assertion failed (debug mode: tl.device_assert) */
 } mt_status;
 
 typedef enum mt_backend {
@@ -130,6 +131,14 @@ typedef struct mt_compile_options {
     /* Nonzero: stop after the CUDA C text (no host compiler, no NVRTC);
      * the kernel can be printed but not launched. */
     int stages_only;
+    /* Nonzero: Triton's debug mode (TRITON_DEBUG, @jit(debug=True)):
+     * tl.device_assert and Python assert statements are checked at run
+     * time, and + - * on integers narrower than 64 bits check overflow. */
+    int debug;
+    /* tl.static_print's text, one call per print, while the kernel is
+     * compiled (NULL: written to stdout). */
+    void (*print)(void *user, const char *text);
+    void *print_user;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L

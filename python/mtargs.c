@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* DLPack (dlpack.h, the unversioned ABI that "dltensor" capsules carry),
  * declared here so that no header is needed. */
@@ -93,8 +94,21 @@ static const struct {
  * that find no CUDA target (the host backend says "cpu") take their HIP
  * branch: tutorial 03's autotune configs carry matrix_instr_nonkdim. */
 static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-                                       "launch_cooperative_grid", "launch_pdl", "debug",
+                                       "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
+
+/* Triton's knobs.runtime.debug: TRITON_DEBUG set to a true value (read at
+ * every launch, so a test's monkeypatch.setenv takes effect at once). */
+static int env_debug(void) {
+    const char *e = getenv("TRITON_DEBUG");
+    if (!e)
+        return 0;
+    static const char *const yes[] = {"1", "true", "on", "yes"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!strcasecmp(e, yes[i]))
+            return 1;
+    return 0;
+}
 
 const char *jit_name(JITObject *self) {
     if (self->fn) {
@@ -126,6 +140,9 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     for (int i = 0; i < n; i++)
         c->bound[i] = i < na ? PyTuple_GET_ITEM(args, i) : NULL;
     c->num_warps = 4;
+    /* debug: the launch's option, else @jit's; or TRITON_DEBUG, as
+     * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
+    c->debug = self->debug;
     if (kw && PyDict_GET_SIZE(kw)) {
         Py_ssize_t pos = 0;
         PyObject *k, *v;
@@ -154,6 +171,13 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 c->num_warps = (int)w;
                 continue;
             }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "debug")) {
+                int t = v == Py_None ? 0 : PyObject_IsTrue(v);
+                if (t < 0)
+                    return -1;
+                c->debug = t;
+                continue;
+            }
             int known = 0;
             for (int j = 0; launch_options[j] && PyUnicode_Check(k); j++)
                 if (!PyUnicode_CompareWithASCIIString(k, launch_options[j]))
@@ -176,6 +200,8 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
         }
         c->bound[i] = d;
     }
+    if (!c->debug)
+        c->debug = env_debug();
     for (int i = 0; i < n; i++) {
         Py_INCREF(c->bound[i]);
         c->keep[i] = NULL;
@@ -737,9 +763,12 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
     if (gridobj && resolve_grid(self, gridobj, c, grid) < 0)
         return NULL;
     int n = c->nbound;
-    PyObject *key = PyTuple_New(n + 1);
+    /* (runtime kinds and constexprs..., num_warps[, True in debug mode]) */
+    PyObject *key = PyTuple_New(n + 1 + (c->debug != 0));
     if (!key)
         return NULL;
+    if (c->debug)
+        PyTuple_SET_ITEM(key, n + 1, Py_NewRef(Py_True));
     for (int i = 0; i < n; i++) {
         PyObject *item;
         /* None for a runtime parameter is specialised as Triton does: a

@@ -126,8 +126,8 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
         PyTuple_SET_ITEM(kinds, i, kk);
     }
     const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : "host";
-    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisii", bound, kinds,
-                                      c->num_warps, backend, c->device, stages_only);
+    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiii", bound, kinds,
+                                      c->num_warps, backend, c->device, stages_only, c->debug);
     Py_DECREF(bound);
     Py_DECREF(kinds);
     if (!r)
@@ -351,8 +351,22 @@ static PyMethodDef jit_methods[] = {
     {"clear_cache", (PyCFunction)jit_clear_cache, METH_NOARGS, "forget every compiled kernel"},
     {NULL, NULL, 0, NULL}};
 
+static PyObject *jit_get_debug(JITObject *self, void *unused) {
+    return PyBool_FromLong(self->debug);
+}
+
+static int jit_set_debug(JITObject *self, PyObject *v, void *unused) {
+    int t = v ? PyObject_IsTrue(v) : 0;
+    if (t < 0)
+        return -1;
+    self->debug = t;
+    return 0;
+}
+
 static PyGetSetDef jit_getset[] = {
     {"cache", (getter)jit_get_cache, NULL, "specialization key -> Kernel", NULL},
+    {"_debug", (getter)jit_get_debug, (setter)jit_set_debug,
+     "@jit(debug=...): a launch's debug mode unless it says otherwise", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject JITType = {

@@ -361,21 +361,31 @@ PyTypeObject KernelType = {
     .tp_getset = kernel_getset,
 };
 
+/* tl.static_print's text goes to sys.stdout, as Python's print would
+ * write it (mt_compile runs with the GIL held); a failed write is
+ * dropped, as the compilation cannot stop for it. */
+static void print_to_sys_stdout(void *user, const char *text) {
+    (void)user;
+    PyObject *out = PySys_GetObject("stdout");
+    if (out && out != Py_None && PyFile_WriteString(text, out) < 0)
+        PyErr_Clear();
+}
+
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
- *         stages_only=False, cls=Kernel) -> a cls
+ *         stages_only=False, cls=Kernel, debug=False) -> a cls
  * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
  * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
  * the JIT cache holds is the one a launch returns. */
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
-                             "num_warps", "backend", "stages_only", "cls", NULL};
+                             "num_warps", "backend", "stages_only", "cls", "debug", NULL};
     const char *source, *filename, *kernel, *signature, *backend = "host";
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
-    int num_warps = 4, stages_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!", kwlist, &source, &filename,
+    int num_warps = 4, stages_only = 0, debug = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!p", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
-                                     &stages_only, &PyType_Type, &cls))
+                                     &stages_only, &PyType_Type, &cls, &debug))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -426,6 +436,8 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.globals = gl;
     o.nglobals = (int)ng;
     o.stages_only = stages_only;
+    o.debug = debug;
+    o.print = print_to_sys_stdout;
     mt_kernel *k = NULL;
     mt_context *ctx = the_context->ctx;
     mt_status st = mt_compile(ctx, &o, &k);
@@ -540,7 +552,7 @@ static PyObject *mod_language_names(PyObject *mod, PyObject *unused) {
 static PyMethodDef module_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))mod_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(source, filename, kernel, signature, globals=None, num_warps=4, "
-     "backend='host', stages_only=False) -> Kernel"},
+     "backend='host', stages_only=False, cls=Kernel, debug=False) -> Kernel"},
     {"cuda_available", (PyCFunction)mod_cuda_available, METH_NOARGS,
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},

@@ -151,6 +151,7 @@ typedef struct {
     int nparams;
     int active;            /* calls in progress (a grid callable may launch) */
     long long compiles, hits;
+    int debug;             /* @jit(debug=True): the default of a launch's debug */
 } JITObject;
 
 extern PyTypeObject JITType, LauncherType;
@@ -164,6 +165,7 @@ typedef struct {
     int kind[MAX_PARAMS];        /* AK_* for runtime args, 0 for constexprs */
     ArgValue val[MAX_PARAMS];
     int num_warps;
+    int debug;                   /* Triton's debug mode for this launch */
     int device;                  /* -1 host, else CUDA device index */
     int has_tensor;
 } Call;

@@ -65,7 +65,7 @@ const char *mt_status_name(mt_status s) {
         "MT_OK", "MT_ERR_SYNTAX", "MT_ERR_NAME", "MT_ERR_TYPE", "MT_ERR_VERIFY",
         "MT_ERR_UNSUPPORTED", "MT_ERR_SIGNATURE", "MT_ERR_ARG", "MT_ERR_RESOURCE",
         "MT_ERR_NOMEM", "MT_ERR_NO_CUDA", "MT_ERR_NVRTC", "MT_ERR_CUDA",
-        "MT_ERR_HOST_CC", "MT_ERR_IO", "MT_ERR_INTERNAL"};
+        "MT_ERR_HOST_CC", "MT_ERR_IO", "MT_ERR_INTERNAL", "MT_ERR_ASSERT"};
     if ((unsigned)s < sizeof names / sizeof names[0])
         return names[s];
     return "MT_ERR_UNKNOWN";
@@ -245,8 +245,8 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
                      char out[33]) {
     StrBuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "mytriton %d %s|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
-              num_warps, (int)o->backend, o->stages_only);
+    sb_printf(&sb, "mytriton %d %s|%d|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
+              num_warps, (int)o->backend, o->stages_only, o->debug != 0);
     key_field(&sb, o->kernel);
     key_field(&sb, o->signature);
     key_field(&sb, o->filename);
@@ -312,10 +312,19 @@ static void keep_stage(void *user, mt_stage stage, const char *text, size_t len)
     }
 }
 
+/* tl.static_print's text when the caller gives no sink: stdout, as
+ * Python's print. */
+static void print_stdout(void *user, const char *text) {
+    (void)user;
+    fputs(text, stdout);
+    fflush(stdout);
+}
+
 /* Runs the compiler front to back into k; returns 0 or -1 with c's error. */
 static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
                           mt_kernel *k) {
-    PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps};
+    PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
+                        o->debug != 0, o->print ? o->print : print_stdout, o->print_user};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)

@@ -167,10 +167,11 @@ static const Builtin builtins[] = {
         "equal elements"},
     {"tl.static_assert", TL_, h_static_assert, OP_COUNT, 1, {ANY("cond"), ANY("msg")},
         "static_assert(cond, msg=''): checked at compile time"},
-    {"tl.static_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
-        "static_print(*values): printed at compile time"},
-    {"tl.device_print", TL_ | UNBOUND, h_ignore, OP_COUNT, 0, {{0}},
-        "device_print(prefix, *values): printed by the kernel"},
+    {"tl.static_print", TL_ | UNBOUND, h_static_print, OP_COUNT, 0, {{0}},
+        "static_print(*values, sep=' ', end='\\n'): printed at compile time"},
+    {"tl.device_print", TL_ | UNBOUND, h_device_print, OP_COUNT, 0, {{0}},
+        "device_print(prefix, *values, hex=False): every element each thread holds, one "
+        "line each: 'pid (x, y, z) idx (i, j) prefix: value'"},
     {"tl.pointer_type", TL_, h_pointer_type, OP_COUNT, 1, {ANY("element_ty"),
         ANY("address_space"), ANY("const")},
         "pointer_type(element_ty): the type of pointers to element_ty (for x.to(...))"},
@@ -178,9 +179,10 @@ static const Builtin builtins[] = {
         "debug_barrier(): every thread of the program waits for the others"},
     {"tl.assume", TL_, h_assume, OP_COUNT, 1, {ANY("cond")},
         "assume(cond): a hint that cond holds (not checked)"},
-    {"tl.device_assert", TL_, h_assume, OP_COUNT, 1, {ANY("cond"), ANY("msg"), ANY("mask")},
-        "device_assert(cond, msg='', mask=None): checked only in debug mode, as in Triton "
-        "(mytriton has no debug mode yet, so never)"},
+    {"tl.device_assert", TL_, h_device_assert, OP_COUNT, 1,
+        {ANY("cond"), ANY("msg"), ANY("mask")},
+        "device_assert(cond, msg='', mask=None): checked only in debug mode "
+        "(TRITON_DEBUG=1, @jit(debug=True)), as in Triton"},
     {"tl.constexpr", TL_, h_identity, OP_COUNT, 1, {ANY("value")},
         "constexpr(value): a compile-time value"},
     {"triton.jit", IN_TRITON | UNBOUND, h_jit, OP_COUNT, 0, {{0}}, NULL},
@@ -189,7 +191,7 @@ static const Builtin builtins[] = {
     {"abs", IN_PY, h_abs, OP_ABS, 1, {ANY("x")}, NULL},
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
-    {"print", IN_PY | UNBOUND, h_ignore, OP_COUNT, 0, {{0}}, NULL},
+    {"print", IN_PY | UNBOUND, h_device_print, OP_COUNT, 0, {{0}}, NULL},
     /* shape ops (tlshape.c) */
     {"tl.reshape", TLM | UNBOUND, h_reshape, OP_RESHAPE, 1, {{0}},
         "reshape(input, *shape, can_reorder=False): the elements, in row-major order, "

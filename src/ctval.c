@@ -771,6 +771,9 @@ general:;
         return 0;
     }
     ValId xy[2] = {x, y};
+    if ((code == OP_ADD || code == OP_SUB || code == OP_MUL) && !ptr_eq &&
+        tldebug_overflow_check(E, code, x, y, loc) < 0)
+        return -1;
     if (elab_emit(E, code, loc, xy, 2, 0, 0, &r) < 0)
         return -1;
     *out = cv_tensor(r);

@@ -659,6 +659,8 @@ int ce_emit_op(Emit *e, Op *op) {
     case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
     case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG:
     case OP_ATOMIC_CAS: return ce_emit_atomic(e, op);
+    case OP_PRINT: return ce_emit_print(e, op); /* cuda_debug.c */
+    case OP_ASSERT: return ce_emit_assert(e, op);
     default:
         if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
             return emit_reduce(e, op);

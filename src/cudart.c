@@ -53,6 +53,7 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 #define CUDA_ERROR_OUT_OF_MEMORY 2
+#define CUDA_ERROR_ASSERT 710
 #define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK 0
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
@@ -318,6 +319,15 @@ static int cu_check(Ctx *c, CudaDriver *d, CUresult r, const char *call) {
     if (r == CUDA_SUCCESS)
         return 0;
     char buf[48];
+    /* a kernel's failed tl.device_assert (cuda_debug.c's __assertfail):
+     * reported by the launch or sync after it, and by every call on the
+     * context after that, which it leaves unusable */
+    if (r == CUDA_ERROR_ASSERT)
+        return diag_error(c, no_loc, MT_ERR_ASSERT,
+                          "%.*s failed: %s: device-side assert triggered (a tl.device_assert "
+                          "failed in debug mode; the device printed which one; the CUDA "
+                          "context cannot be used any more)",
+                          (int)strcspn(call, "("), call, cu_error_name(d, r, buf));
     /* `call` is the call's text; the function name is enough */
     return diag_error(c, no_loc, MT_ERR_CUDA, "%.*s failed: %s",
                       (int)strcspn(call, "("), call, cu_error_name(d, r, buf));

@@ -666,8 +666,11 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
     struct Segment *saved_cont = E->cont;
     E->cont = NULL;
     E->inline_depth++;
+    const char *saved_name = E->fn_name;
+    E->fn_name = tf->name;
     if (rc == 0)
         rc = elab_exec_block(E, fn->body, fn->nbody);
+    E->fn_name = saved_name;
     E->inline_depth--;
     E->cont = saved_cont;
     *out = E->retval;
@@ -789,10 +792,14 @@ static int exec_stmt(Elab *E, Node *s) {
         return 0;
     }
     case ND_ASSERT: {
-        CV c, m;
+        CV c, m = cv_none();
         bool t = false;
-        if (elab_eval(E, s->cond, &c) < 0 ||
-            cv_truth(E, c, s->loc, "'assert' on a runtime value is not supported", &t) < 0)
+        if (elab_eval(E, s->cond, &c) < 0)
+            return -1;
+        if (c.kind == CV_TENSOR) /* a device assertion, as in Triton */
+            return (s->rhs && elab_eval(E, s->rhs, &m) < 0) ? -1
+                                                             : tldebug_assert_stmt(E, c, m, s->loc);
+        if (cv_truth(E, c, s->loc, "'assert' on a runtime value is not supported", &t) < 0)
             return -1;
         if (t)
             return 0;

@@ -49,6 +49,10 @@
  *     program not started yet (on the GPU every program of a small grid
  *     runs at once), so after SPIN_LIMIT failures in one program another
  *     worker is started for the programs left (at most MAX_WORKERS);
+ *   - a thread that fails a device assertion (mt_host.h's __assertfail)
+ *     ends its program there: the worker leaves the program's fibers
+ *     unresumed, the run fails with the assertion's text and no program
+ *     starts after it; programs already running on other workers finish;
  *   - no global state: the launching thread's stacks are kept from one
  *     launch to the next in the caller's FiberStacks (mapping them, setting
  *     the guard pages and faulting the first pages in again cost about a
@@ -159,6 +163,7 @@ typedef struct Worker {
     bool is_caller; /* worker 0 runs on the launching thread */
     FiberStacks *keep;
     unsigned spins; /* failed compare-and-swaps of the current program */
+    bool aborted;   /* a thread of the current program failed an assertion */
 } Worker;
 
 struct Run {
@@ -168,8 +173,9 @@ struct Run {
     unsigned long long nprograms;
     atomic_ullong next_program;
     atomic_int failed;
+    bool asserted;  /* the failure is a device assertion's (under err_lock) */
     pthread_mutex_t err_lock;
-    char err[256];
+    char err[1024];
     /* workers started by spinning programs (spin_wait), under grow_lock */
     pthread_mutex_t grow_lock;
     unsigned nworkers, threads;
@@ -256,11 +262,37 @@ static void op_spin(void *p) {
     to_scheduler(w, f);
 }
 
-static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin};
+static void run_record(Run *run, const char *msg, bool asserted);
+static void run_fail(Run *run, const char *msg) { run_record(run, msg, false); }
+
+/* A failed device assertion: the launch fails with CUDA's text of it. */
+static void assert_failed(Worker *w, const char *msg, const char *file, unsigned line,
+                          const char *function) {
+    const mt_uint3 *b = &w->view.block_idx, *t = &w->view.thread_idx;
+    char text[sizeof w->run->err];
+    snprintf(text, sizeof text,
+             "device-side assert triggered: %s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+             "Assertion `%s` failed.",
+             file, line, function, b->x, b->y, b->z, t->x, t->y, t->z, msg);
+    run_record(w->run, text, true);
+}
+
+/* The failing thread's program ends: its fibers are never resumed (their
+ * stacks are dropped with the failed run), no program starts after it. */
+static void op_fail(void *p, const char *msg, const char *file, unsigned line,
+                    const char *function) {
+    Worker *w = p;
+    assert_failed(w, msg, file, line, function);
+    w->aborted = true;
+    Fiber *f = w->current;
+    f->state = FIBER_DONE;
+    to_scheduler(w, f);
+}
+
+static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin, op_fail};
 
 /* A kernel run without fibers never waits; were one to, the launch fails
  * (its threads cannot be suspended) instead of computing a wrong result. */
-static void run_fail(Run *run, const char *msg);
 static void straight_misuse(void *p) {
     run_fail(((Worker *)p)->run, "internal error: a kernel run without fibers waited at a "
                                  "barrier or shuffle");
@@ -274,8 +306,14 @@ static unsigned long long op_straight_shfl(void *p, unsigned long long value, in
     return value;
 }
 static void op_straight_spin(void *p) { spin_wait(p); }
+/* host.c runs every kernel that can fail an assertion on fibers; without
+ * them the failure is still reported, but the thread cannot stop */
+static void op_straight_fail(void *p, const char *msg, const char *file, unsigned line,
+                             const char *function) {
+    assert_failed(p, msg, file, line, function);
+}
 static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl,
-                                         op_straight_spin};
+                                         op_straight_spin, op_straight_fail};
 
 /* Runs the threads of one program of a kernel that never waits. */
 static void straight_program(Worker *w) {
@@ -309,10 +347,12 @@ static void fiber_start_uc(unsigned lo, unsigned hi) {
 }
 #endif
 
-static void run_fail(Run *run, const char *msg) {
+/* The first failure of a run wins: its text, and whether an assertion. */
+static void run_record(Run *run, const char *msg, bool asserted) {
     pthread_mutex_lock(&run->err_lock);
     if (!atomic_load(&run->failed)) {
         snprintf(run->err, sizeof run->err, "%s", msg);
+        run->asserted = asserted;
         atomic_store(&run->failed, 1);
     }
     pthread_mutex_unlock(&run->err_lock);
@@ -379,7 +419,8 @@ static int worker_setup(Worker *w) {
     return 0;
 }
 
-/* Runs the threads of one program until all returned; -1 on deadlock. */
+/* Runs the threads of one program until all returned; -1 on deadlock, 1
+ * when a thread failed an assertion (run_fail has the text). */
 static int worker_program(Worker *w) {
     w->done = 0;
     memset(w->warp_done, 0, sizeof w->warp_done);
@@ -397,6 +438,8 @@ static int worker_program(Worker *w) {
                 continue;
             f->state = FIBER_READY;
             to_fiber(w, f);
+            if (w->aborted)
+                return 1;
             progress = true;
         }
         if (!progress)
@@ -439,7 +482,10 @@ static void *worker_main(void *p) {
     }
     mt_uint3 *bi = &w->view.block_idx;
     while (next_program(w)) {
-        if (worker_program(w) != 0) {
+        int rc = worker_program(w);
+        if (rc > 0)
+            break;
+        if (rc != 0) {
             /* the fibers are stuck mid-kernel; their stacks are dropped */
             snprintf(msg, sizeof msg,
                      "deadlock in program (%u, %u, %u): threads wait at different "
@@ -608,7 +654,7 @@ int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsi
     for (unsigned i = 0; i < nworkers; i++)
         init_worker(&workers[i], run, &fibers[(size_t)i * threads], keep);
     run_workers(workers, nworkers);
-    int result = atomic_load(&run->failed) ? -1 : 0;
+    int result = atomic_load(&run->failed) ? (run->asserted ? -2 : -1) : 0;
     if (result != 0 && err && errlen)
         snprintf(err, errlen, "%s", run->err);
     pthread_mutex_destroy(&run->err_lock);

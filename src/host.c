@@ -60,6 +60,7 @@ struct HostModule {
     mt_host_entry_fn *entry;
     bool waits;      /* the kernel calls __syncthreads or a warp shuffle */
     bool one_thread; /* only thread 0 of a program has any effect */
+    bool prints;     /* the kernel calls printf: stdout is flushed after it */
 };
 
 struct HostStacks {
@@ -418,10 +419,17 @@ static void temp_suffix(char buf[64]) {
 }
 
 /* Only a kernel that waits needs its threads on fibers: the CUDA text
- * reaches the scheduler through these two names alone (mt_host.h). */
+ * reaches the scheduler through these two names alone (mt_host.h).  A
+ * kernel that may fail an assertion (cuda_debug.c) runs on fibers too:
+ * the failing thread's program is abandoned mid-kernel, which only a
+ * fiber can be. */
 static bool kernel_waits(const char *cuda_src) {
-    return strstr(cuda_src, "__syncthreads") || strstr(cuda_src, "__shfl");
+    return strstr(cuda_src, "__syncthreads") || strstr(cuda_src, "__shfl") ||
+           strstr(cuda_src, "__assertfail");
 }
+
+/* tl.device_print (cuda_debug.c): every thread prints its own lines. */
+static bool kernel_prints(const char *cuda_src) { return strstr(cuda_src, "printf(") != NULL; }
 
 /* A kernel of scalars alone (no block value, so no distribution over the
  * threads) names its thread only to let thread 0 store: every thread
@@ -430,7 +438,7 @@ static bool kernel_waits(const char *cuda_src) {
  * a program at 32 warps.  True when every mention of threadIdx is such a
  * guard and nothing reads blockDim or waits. */
 static bool only_thread0_acts(const char *cuda_src) {
-    if (kernel_waits(cuda_src) || strstr(cuda_src, "blockDim"))
+    if (kernel_waits(cuda_src) || kernel_prints(cuda_src) || strstr(cuda_src, "blockDim"))
         return false;
     for (const char *p = cuda_src; (p = strstr(p, "threadIdx")) != NULL; p += 9)
         if (strncmp(p, "threadIdx.x == 0)", 17) && strncmp(p, "threadIdx.x == 0 &&", 19))
@@ -541,6 +549,7 @@ done:
     if (rc == 0 && *out) {
         (*out)->waits = kernel_waits(cuda_src);
         (*out)->one_thread = only_thread0_acts(cuda_src);
+        (*out)->prints = kernel_prints(cuda_src);
     }
     arena_free(scratch);
     sb_free(&unit);
@@ -563,13 +572,15 @@ int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], in
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
                           "threads per program must be in 1..%d, got %d",
                           MT_MAX_THREADS, threads);
-    char err[512];
+    char err[1024];
     pthread_mutex_lock(&s->lock);
     int rc = fiber_run(m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads, m->waits,
                        &s->stacks, err, sizeof err);
     pthread_mutex_unlock(&s->lock);
+    if (m->prints) /* the lines reach a pipe or file now, as the GPU's at a sync */
+        fflush(stdout);
     if (rc != 0)
-        return diag_error(c, no_loc, MT_ERR_RESOURCE,
+        return diag_error(c, no_loc, rc == -2 ? MT_ERR_ASSERT : MT_ERR_RESOURCE,
                           "host launch failed: %s",
                           err[0] ? err : "unknown error");
     return 0;

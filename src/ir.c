@@ -45,6 +45,9 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0}, /* tlscan.c */
     [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true},
     [AS_HINT] = {1, {"value", 0}, NULL, 0, false},
+    /* tldebug.c: print's prefix, assert's message and function */
+    [AS_PRINT] = {1, {"hex", 0}, NULL, 0, true, {"prefix", 0}},
+    [AS_ASSERT] = {0, {0, 0}, NULL, 0, false, {"msg", "func"}},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -28,6 +28,7 @@
  * redefinition) and whatever ir_verify reports at the op's location. */
 #include "mt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -631,7 +632,7 @@ static void resolve_literals(Reader *r, OpCode code, const Operand *ops, int n,
 
 /* Every attribute key the printer writes, and where its value goes.
  * shape and dtype restate the result type: they only need to print back. */
-enum { AV_INT, AV_ENUM, AV_SHAPE, AV_DTYPE };
+enum { AV_INT, AV_ENUM, AV_SHAPE, AV_DTYPE, AV_STR /* slot: Op.str[slot] */ };
 static const struct AttrKey {
     const char *name;
     int kind;
@@ -651,10 +652,56 @@ static const struct AttrKey {
     {"shape", AV_SHAPE, -1, AS_NONE},
     {"dtype", AV_DTYPE, -1, AS_NONE},
     {"reverse", AV_INT, 1, AS_NONE}, /* scans (tlscan.c) */
+    {"prefix", AV_STR, 0, AS_NONE}, /* print and assert (tldebug.c) */
+    {"hex", AV_INT, 0, AS_NONE},
+    {"msg", AV_STR, 0, AS_NONE},
+    {"func", AV_STR, 1, AS_NONE},
 };
 
+/* A string as ir_print_string writes it: "..." with \\, \" and \xNN. */
+static int string_value(Reader *r, const char **out) {
+    skip_space(r);
+    Loc loc = here(r);
+    if (peek(r) != '"')
+        return expected(r, "a quoted string");
+    r->p++;
+    StrBuf sb;
+    sb_init(&sb);
+    int rc = 0;
+    for (;;) {
+        int ch = peek(r);
+        if (ch == -1 || ch == '\n') {
+            rc = rerr(r, loc, MT_ERR_SYNTAX, "unterminated string");
+            break;
+        }
+        r->p++;
+        if (ch == '"')
+            break;
+        if (ch == '\\') {
+            int e = peek(r);
+            unsigned v = 0;
+            if (e == 'x' && sscanf(r->p + 1, "%2x", &v) == 1 && isxdigit(peek_at(r, 1)) &&
+                isxdigit(peek_at(r, 2)) && v) {
+                r->p += 3;
+                ch = (int)v;
+            } else if (e == '"' || e == '\\') {
+                r->p++;
+                ch = e;
+            } else {
+                rc = rerr(r, here(r), MT_ERR_SYNTAX, "bad escape in a string");
+                break;
+            }
+        }
+        sb_putc(&sb, (char)ch);
+    }
+    if (rc == 0)
+        *out = arena_strdup(r->f->arena, sb_str(&sb));
+    sb_free(&sb);
+    return rc;
+}
+
 /* One "key=value"; appends it to canon as the printer would write it. */
-static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
+static int attr_pair(Reader *r, int64_t attr[2], const char *str[2], StrBuf *canon) {
     Loc loc;
     int len;
     const char *s = need_ident(r, "an attribute name", &len, &loc);
@@ -721,6 +768,11 @@ static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
         sb_putn(canon, s, (size_t)len);
         break;
     }
+    case AV_STR:
+        if (string_value(r, &str[k->slot]) < 0)
+            return -1;
+        ir_print_string(canon, str[k->slot]);
+        return 0;
     }
     if (k->slot >= 0)
         attr[k->slot] = v;
@@ -729,7 +781,7 @@ static int attr_pair(Reader *r, int64_t attr[2], StrBuf *canon) {
 
 /* "{k=v, ...}" if present; canon gets " {k=v, ...}" in the printer's
  * spelling, or stays empty. */
-static int attr_dict(Reader *r, int64_t attr[2], StrBuf *canon) {
+static int attr_dict(Reader *r, int64_t attr[2], const char *str[2], StrBuf *canon) {
     if (!accept(r, '{'))
         return 0;
     sb_puts(canon, " {");
@@ -738,7 +790,7 @@ static int attr_dict(Reader *r, int64_t attr[2], StrBuf *canon) {
             return -1;
         if (n)
             sb_puts(canon, ", ");
-        if (attr_pair(r, attr, canon) < 0)
+        if (attr_pair(r, attr, str, canon) < 0)
             return -1;
     }
     sb_putc(canon, '}');
@@ -1026,7 +1078,8 @@ static int parse_combine(Reader *r, Region *region, const DefNames *rn, OpCode c
     memset(&params, 0, sizeof params);
     Type types[MT_MAX_COMBINE], elems[MT_MAX_COMBINE];
     int ntypes = 0, rc = -1;
-    if (operand_list(r, &ops, &n) < 0 || attr_dict(r, attr, &canon) < 0)
+    const char *str[2] = {NULL, NULL};
+    if (operand_list(r, &ops, &n) < 0 || attr_dict(r, attr, str, &canon) < 0)
         goto done;
     if (n < 1 || n > MT_MAX_COMBINE || rn->n != n) {
         rerr(r, loc, MT_ERR_SYNTAX, "'%s' takes 1 to %d operands and defines one result "
@@ -1130,9 +1183,10 @@ static int parse_op(Reader *r, Region *region, int depth) {
     Operand *ops;
     int n;
     int64_t attr[2] = {0, 0};
+    const char *str[2] = {NULL, NULL};
     StrBuf canon;
     sb_init(&canon);
-    if (operand_list(r, &ops, &n) < 0 || attr_dict(r, attr, &canon) < 0) {
+    if (operand_list(r, &ops, &n) < 0 || attr_dict(r, attr, str, &canon) < 0) {
         sb_free(&canon);
         return -1;
     }
@@ -1142,15 +1196,24 @@ static int parse_op(Reader *r, Region *region, int depth) {
         rc = -1;
     else if (expect_eol(r) < 0)
         rc = -1;
-    else if (n != oi->nargs)
+    else if (oi->nargs >= 0 && n != oi->nargs)
         rc = rerr(r, loc, MT_ERR_SYNTAX, "'%s' takes %d operands, got %d", oi->name,
                   oi->nargs, n);
     if (rc == 0) {
-        ValId args[3];
-        resolve_literals(r, code, ops, n, args, has_result, rt);
+        /* a variable count (print): its own operands, literals as printed */
+        ValId fixed[3], *args = fixed;
+        if (oi->nargs < 0) {
+            args = arena_alloc(r->f->arena, sizeof(ValId) * (size_t)(n ? n : 1));
+            for (int i = 0; i < n; i++)
+                args[i] = default_const(r, &ops[i]);
+        } else {
+            resolve_literals(r, code, ops, n, args, has_result, rt);
+        }
         Op *op = op_new(r->f, region, code, loc, rt, args, n);
         op->attr[0] = attr[0];
         op->attr[1] = attr[1];
+        op->str[0] = str[0];
+        op->str[1] = str[1];
         rc = check_attrs(r, op, &canon);
         if (rc == 0 && has_result)
             rc = name_define(r, rn.v[0].s, rn.v[0].len, rn.v[0].loc, op->res[0]);

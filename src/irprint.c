@@ -102,6 +102,21 @@ static void print_shape(StrBuf *sb, Type t) {
     sb_putc(sb, ')');
 }
 
+/* A string attribute: double quotes, with \\, \" and every byte outside
+ * printable ASCII escaped as \xNN (irparse.c reads it back). */
+void ir_print_string(StrBuf *sb, const char *s) {
+    sb_putc(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_printf(sb, "\\%c", *p);
+        else if (*p < 0x20 || *p > 0x7e)
+            sb_printf(sb, "\\x%02x", *p);
+        else
+            sb_putc(sb, (char)*p);
+    }
+    sb_putc(sb, '"');
+}
+
 /* Attributes by the op's schema (ops.def): " {axis=0}", " {start=0,
  * end=8}", " {input_precision=tf32}", or the result's shape and dtype. */
 static void print_attrs(Printer *p, const Op *op) {
@@ -118,6 +133,10 @@ static void print_attrs(Printer *p, const Op *op) {
         return;
     }
     int n = 0;
+    for (int i = 0; i < 2 && ai->strs[i]; i++) { /* tldebug.c's strings */
+        sb_printf(sb, "%s%s=", n++ ? ", " : " {", ai->strs[i]);
+        ir_print_string(sb, op->str[i]);
+    }
     for (int i = 0; i < ai->nattr; i++) {
         int64_t v = op->attr[i];
         if (ai->sparse && v == 0)

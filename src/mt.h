@@ -442,6 +442,7 @@ enum {
     R_ATOMIC, /* tlatomic.c */
     R_SCAN, R_COMBINE, /* tlscan.c's ops */
     R_HINT, /* tlblockptr.c's compiler hints */
+    R_PRINT, R_ASSERT, /* tldebug.c: device_print, device_assert */
     R_COUNT
 };
 enum {
@@ -452,6 +453,7 @@ typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
     K_CONVERT, K_GATHER,
     K_SCAN, /* tlscan.c: a prefix combine along attr[0] (attr[1]: reverse) */
+    K_DEBUG, /* tldebug.c: reads its operands where they are, no result */
     K_COUNT
 } OpKind;
 typedef enum AttrSchema {
@@ -459,7 +461,10 @@ typedef enum AttrSchema {
     AS_MEMORY, /* atomics: attr[0] = memory order (MemSem, MemScope) */
     AS_SCAN, /* tlscan.c: attr[0] = axis, attr[1] = reverse */
     AS_MEMHINT, /* load/store: attr[0] cache modifier, attr[1] eviction (MemHint) */
-    AS_HINT, AS_COUNT
+    AS_HINT,
+    AS_PRINT,  /* tldebug.c: Op.str[0] prefix; attr[0] hex */
+    AS_ASSERT, /* tldebug.c: Op.str[0] message, Op.str[1] function */
+    AS_COUNT
 } AttrSchema;
 /* The values of AS_MEMHINT (load and store): attr[0] is Triton's cache
  * modifier, or volatile (PTX's ld.volatile takes no cache operator);
@@ -496,6 +501,8 @@ typedef struct AttrInfo {
     const char *const *values;
     int nvalues;
     bool sparse; /* only attributes that are not 0 print (and read back) */
+    const char *strs[2]; /* names of the string attributes Op.str[0..1]
+                            (NULL: none), printed first, quoted */
 } AttrInfo;
 extern const AttrInfo attr_info[AS_COUNT];
 
@@ -545,6 +552,7 @@ struct Op {
                           while: [0] is alt's i1 condition (the loop ends
                           when it is false; the results are the iters) */
     struct DotPlan *plan; /* dotplan.c: for and dot ops */
+    const char *str[2];   /* string attributes (AttrInfo.strs), arena */
 };
 
 typedef struct Layout Layout; /* layout.c */
@@ -623,6 +631,8 @@ void ir_print(StrBuf *sb, Func *f);
 void ir_print_func(StrBuf *sb, Func *f);
 /* An op's attributes as the body prints them (" {axis=0}"), or nothing. */
 void ir_print_attrs(StrBuf *sb, Func *f, const Op *op);
+/* A string attribute as the printer quotes it (tldebug.c's ops). */
+void ir_print_string(StrBuf *sb, const char *s);
 
 /* ------------------------------------------------------------ irparse.c */
 
@@ -994,6 +1004,8 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                     const char *dst);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
+int ce_emit_print(Emit *e, Op *op);                      /* cuda_debug.c */
+int ce_emit_assert(Emit *e, Op *op);
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1030,6 +1042,10 @@ typedef struct ElabInput {
     const mt_global *globals;
     int nglobals;
     int num_warps;
+    /* tldebug.c: debug mode, and where tl.static_print writes */
+    bool debug;
+    void (*print)(void *user, const char *text);
+    void *print_user;
 } ElabInput;
 
 /* Elaborates the kernel for one signature into verified-ready SSA.
@@ -1093,6 +1109,7 @@ typedef struct Elab {
     int nest;         /* recursion depth of eval/stmt */
     long work;        /* statements run + helper calls made: bounds inlining */
     int inline_depth;
+    const char *fn_name; /* the function being run (tldebug.c's asserts) */
     int loop_depth;   /* loops enclosing the current statement (this function) */
     int64_t unrolled;
     int const_eval;   /* > 0: evaluating a module constant, no ops allowed */
@@ -1291,7 +1308,6 @@ int h_axis_op(Elab *E, Call *c, CV *out);
 int h_cast(Elab *E, Call *c, CV *out);
 int h_identity(Elab *E, Call *c, CV *out);
 int h_static_assert(Elab *E, Call *c, CV *out);
-int h_ignore(Elab *E, Call *c, CV *out);
 int h_loop_only(Elab *E, Call *c, CV *out);
 int h_jit(Elab *E, Call *c, CV *out);
 int h_effect(Elab *E, Call *c, CV *out);
@@ -1362,6 +1378,15 @@ int h_mem_load(Elab *E, Call *c, CV *out);
 int h_mem_store(Elab *E, Call *c, CV *out);
 /* tl.multiple_of, tl.max_contiguous, tl.max_constancy: the row's op */
 int h_hint(Elab *E, Call *c, CV *out);
+/* tldebug.c: printing, assertions and debug mode's overflow checks */
+int h_device_print(Elab *E, Call *c, CV *out); /* tl.device_print, print */
+int h_static_print(Elab *E, Call *c, CV *out);
+int h_device_assert(Elab *E, Call *c, CV *out);
+/* `assert cond, msg` on a runtime cond (msg: a string or None) */
+int tldebug_assert_stmt(Elab *E, CV cond, CV msg, Loc loc);
+/* In debug mode, before x + y, x - y or x * y (code) on integer tensors:
+ * the assertion that the exact result fits the computation type. */
+int tldebug_overflow_check(Elab *E, OpCode code, ValId x, ValId y, Loc loc);
 
 /* builtins.c: the kernel language's names and the builtins behind them. */
 /* Calls a builtin, a bound tensor method or a dtype (tl.float32(x)). */
@@ -1401,6 +1426,9 @@ typedef struct PipelineInput {
     const mt_global *globals;
     int nglobals;
     int num_warps; /* as asked: checked by check_resources, no default */
+    bool debug;    /* tldebug.c: mt_compile_options' debug and print */
+    void (*print)(void *user, const char *text);
+    void *print_user;
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1506,7 +1534,8 @@ typedef struct FiberStacks {
  * (calls __syncthreads or a warp shuffle), else one after the other on the
  * worker's own stack, with no switch at all.  The launching thread's
  * stacks are reused from and left in *keep (may be NULL).  Returns 0, or
- * -1 with the reason (deadlock, bad shape, no memory) in err. */
+ * -1 with the reason (deadlock, bad shape, no memory) in err, or -2 when
+ * a thread failed a device assertion (its text in err). */
 int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
               unsigned threads, bool waits, FiberStacks *keep, char *err, size_t errlen);
 void fiber_stacks_free(FiberStacks *s);

@@ -37,6 +37,8 @@
  * __double_as_longlong float2 float4 int2 int4 uint2 uint4 longlong2
  * ulonglong2 double2 and their make_ functions, the cache-hinted accesses
  * __ldca __ldcg __ldcs __ldcv __stwb __stcg __stcs __stwt (plain accesses),
+ * printf (the C library's) and __assertfail (the scheduler stops the
+ * program and fails the launch with the assertion's text),
  * plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf; for the atomics' helpers
  * (cuda_atomic.c) mt_host_atomic_update and mt_host_atomic_cas.
@@ -64,6 +66,11 @@ typedef struct mt_host_ops {
     /* a compare-and-swap failed: the thread may spin on a lock another
      * thread or program holds, so let the others run */
     void (*spin)(void *worker);
+    /* a device assertion failed (tl.device_assert in debug mode): the
+     * launch fails with the assertion's text; the program's threads stop
+     * here and never run again (it does not return) */
+    void (*fail)(void *worker, const char *msg, const char *file, unsigned line,
+                 const char *function);
 } mt_host_ops;
 
 /* One per worker thread: what the kernel reads as blockIdx & co. */
@@ -89,6 +96,7 @@ mt_host_entry_fn mt_host_entry;
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <math.h>
 
@@ -184,6 +192,14 @@ MT_HOST_STORE_HINT(__stwt)
 
 static inline void __syncthreads() {
     mt_host_self->ops->syncthreads(mt_host_self->worker);
+}
+
+/* tl.device_assert (cuda_debug.c): CUDA's __assertfail, through the
+ * scheduler, which stops the program and reports the assertion */
+static inline void __assertfail(const char *msg, const char *file, unsigned line,
+                                const char *function, size_t charsize) {
+    (void)charsize;
+    mt_host_self->ops->fail(mt_host_self->worker, msg, file, line, function);
 }
 
 template <typename T>

@@ -148,7 +148,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     Module *m = parse_module(c);
     if (!m || sig_parse(c, in->signature, &sig, &nsig) < 0)
         return NULL;
-    ElabInput ei = {m, in->kernel, sig, nsig, in->globals, in->nglobals, in->num_warps};
+    ElabInput ei = {m, in->kernel, sig, nsig, in->globals, in->nglobals, in->num_warps,
+                    in->debug, in->print, in->print_user};
     Func *f = elaborate(c, &ei);
     if (!f || ir_verify(f) < 0)
         return NULL;

@@ -162,9 +162,6 @@ int h_identity(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
-/* print and its kin: kernels print nothing. */
-int h_ignore(Elab *E, Call *c, CV *out) { return 0; }
-
 /* ------------------------------------------------------ tl.* builtins */
 
 int h_grid_axis(Elab *E, Call *c, CV *out) {
@@ -563,17 +560,13 @@ int h_effect(Elab *E, Call *c, CV *out) {
     return elab_emit(E, c->b->op, c->loc, NULL, 0, 0, 0, NULL);
 }
 
-/* tl.assume and tl.device_assert outside debug mode: the condition is
- * evaluated (its errors are reported) and nothing is emitted.  Triton
- * drops device_assert the same way unless debug is on. */
+/* tl.assume: the condition is evaluated (its errors are reported) and
+ * nothing is emitted. */
 int h_assume(Elab *E, Call *c, CV *out) {
     CV v = c->a[0];
     if (v.kind != CV_TENSOR && !cv_is_num(v))
         return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() condition must be a tensor or a "
                         "number, got %s", c->b->display, cv_kind_name(E, v));
-    if (c->have[1] && c->a[1].kind != CV_NONE && c->a[1].kind != CV_STR)
-        return elab_err(E, c->locs[1], MT_ERR_TYPE, "%s() msg must be a string",
-                        c->b->display);
     return 0;
 }
 

@@ -142,6 +142,7 @@ typedef struct RuleIn {
     const ValId *args;
     const int64_t *attr;
     Type a, b; /* types of operands 0 and 1 (void when absent) */
+    int nargs;
 } RuleIn;
 
 typedef int (*RuleFn)(const RuleIn *in, Type *out, char *msg);
@@ -705,6 +706,28 @@ static int rule_scan(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* tldebug.c: print reads any number of values (numbers, bools,
+ * pointers; scalars or blocks); attr[0] (hex) is 0 or 1. */
+static int rule_print(const RuleIn *in, Type *out, char *msg) {
+    for (int i = 0; i < in->nargs; i++) {
+        Type t = val_type(in->f, in->args[i]);
+        if (!valid_dtype(t.dtype))
+            return fail(msg, "cannot print a value of type %s", tt(t).s);
+    }
+    if (in->attr[0] != 0 && in->attr[0] != 1)
+        return fail(msg, "hex must be 0 or 1, got %lld", (long long)in->attr[0]);
+    *out = type_scalar(DT_VOID);
+    return 0;
+}
+
+/* tldebug.c: assert checks one bool condition, a scalar or a block. */
+static int rule_assert(const RuleIn *in, Type *out, char *msg) {
+    if (!type_is_bool(in->a))
+        return fail(msg, "assert expects a bool condition, got %s", tt(in->a).s);
+    *out = type_scalar(DT_VOID);
+    return 0;
+}
+
 /* Each rule, whether the caller passes the result type in (the type is not
  * a function of the operands), and how many results its ops have. */
 static const struct {
@@ -737,6 +760,7 @@ static const struct {
     [R_SCAN] = {rule_scan, false, 1},
     [R_COMBINE] = {rule_combine, false, -1},
     [R_HINT] = {rule_hint, false, 1},
+    [R_PRINT] = {rule_print, false, 0},   [R_ASSERT] = {rule_assert, false, 0},
 };
 
 bool op_has_result(OpCode code) {
@@ -750,7 +774,7 @@ static int infer(Func *f, int code, const ValId *args, int nargs,
     const OpInfo *oi = &op_info[code];
     if (oi->flags & F_REGION)
         return fail(msg, "%s ops are checked by the verifier", oi->name);
-    if (nargs != oi->nargs)
+    if (oi->nargs >= 0 && nargs != oi->nargs)
         return fail(msg, "expected %d operands, got %d", oi->nargs, nargs);
     for (int i = 0; i < nargs; i++) {
         if (args[i] < 0 || args[i] >= f->nvals)
@@ -760,7 +784,7 @@ static int infer(Func *f, int code, const ValId *args, int nargs,
     }
     RuleIn in = {f, code, oi, args, attr,
                  nargs > 0 ? val_type(f, args[0]) : type_scalar(DT_VOID),
-                 nargs > 1 ? val_type(f, args[1]) : type_scalar(DT_VOID)};
+                 nargs > 1 ? val_type(f, args[1]) : type_scalar(DT_VOID), nargs};
     if (oi->rule >= R_COUNT || !rules[oi->rule].fn)
         return fail(msg, "missing verifier rule");
     return rules[oi->rule].fn(&in, out, msg);
@@ -1057,9 +1081,13 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                                      : verify_for(v, op, idx, scope);
     if (oi->rule == R_COMBINE)
         return verify_combine(v, op, idx, scope);
-    if (op->nargs != oi->nargs)
+    if (oi->nargs >= 0 && op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);
+    for (int i = 0; i < 2; i++)
+        if (!attr_info[oi->attrs].strs[i] != !op->str[i])
+            return vfail(v, op, idx, op->str[i] ? "unexpected string attribute %d"
+                                                : "missing string attribute %d", i);
     if (rules[oi->rule].nres == 0) {
         if (op->nres != 0)
             return vfail(v, op, idx, "unexpected result");

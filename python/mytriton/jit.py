@@ -148,6 +148,7 @@ class _Asm(Mapping):
 
 KernelMetadata = collections.namedtuple(
     "KernelMetadata", ["name", "num_warps", "num_ctas", "shared", "target", "signature"])
+_SpecializationProxy = collections.namedtuple("SpecializationProxy", ["constants", "signature"])
 
 
 # registers per thread the host backend reports: it has none, and a kernel's
@@ -180,6 +181,13 @@ class CompiledKernel(_C.Kernel):
     @property
     def kernel(self) -> "CompiledKernel":  # the handle itself (older mytriton API)
         return self
+
+    @property
+    def name(self) -> str:
+        """The kernel's name: what @jit(repr=...) gave for this
+        specialisation (as Triton names the compiled function), else the
+        function's.  (The CUDA symbol keeps the function's name.)"""
+        return self.__dict__.get("_repr_name") or _C.Kernel.name.__get__(self)
 
     @property
     def metadata(self) -> KernelMetadata:
@@ -259,6 +267,13 @@ class JITFunction(_C.JITFunction):
         self.annotated = {i: d for i, p in enumerate(sig.parameters.values())
                           if not flags[i] and (d := _dtype_annotation(p.annotation))}
         self.options = options
+        # Triton's debug mode: a launch's debug=, else this, or TRITON_DEBUG
+        self.debug = options.get("debug")
+        self._debug = bool(self.debug)
+        # noinline=True: Triton calls the helper as a function, which
+        # computes what inlining it does; mytriton inlines every helper
+        self.noinline = options.get("noinline")
+        self._repr = options.get("repr")
         self.do_not_specialize = options.get("do_not_specialize", ())
         self.last_compiled: CompiledKernel | None = None
         self._source_cache: tuple[str, str] | None = None
@@ -359,6 +374,9 @@ class JITFunction(_C.JITFunction):
         return list(out.items())
 
     def signature(self, bound: tuple, kinds: tuple) -> str:
+        return ", ".join(self._signature_entries(bound, kinds))
+
+    def _signature_entries(self, bound: tuple, kinds: tuple) -> list[str]:
         entries = []
         for i, (name, value, kind) in enumerate(zip(self.arg_names, bound, kinds)):
             if kind == 0:  # a constexpr
@@ -372,19 +390,37 @@ class JITFunction(_C.JITFunction):
                                         f"{ann.name}, got the float {value!r}")
                     spelled = _sig_of(ann)
                 entries.append(spelled)
-        return ", ".join(entries)
+        return entries
+
+    def repr(self, specialization: Any) -> str:
+        """The compiled kernel's name (Triton's JITFunction.repr): @jit(repr=f)
+        gives f(specialization), else the function's name."""
+        return self.fn.__name__ if self._repr is None else self._repr(specialization)
+
+    def _specialization(self, bound: tuple, kinds: tuple) -> Any:
+        """What Triton hands repr=: the constexpr values and every
+        parameter's type ("i32", "*fp32", "constexpr") by name."""
+        constants, signature = {}, {}
+        for name, value, kind, entry in zip(self.arg_names, bound, kinds,
+                                            self._signature_entries(bound, kinds)):
+            if kind == 0:
+                constants[name] = value.value if isinstance(value, tl.constexpr) else value
+                signature[name] = "constexpr"
+            else:
+                signature[name] = entry.split(":")[0]
+        return _SpecializationProxy(constants, signature)
 
     # ---- called from C on a cache miss --------------------------------
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
-                      device: int, stages_only: int) -> Any:
+                      device: int, stages_only: int, debug: int = 0) -> Any:
         for f in [self, *self._helpers()]:
             _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
         args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
-                bool(stages_only), CompiledKernel)
+                bool(stages_only), CompiledKernel, bool(debug))
         if backend == "cuda" and device > 0:
             import torch
             with torch.cuda.device(device):
@@ -392,6 +428,8 @@ class JITFunction(_C.JITFunction):
         else:
             k = _C.compile(*args)
         k.__dict__["_jit"] = self
+        if self._repr is not None:
+            k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))
         self.last_compiled = k
         return k
 
@@ -485,10 +523,7 @@ class KernelParam:
 _JIT_OPTIONS = ("version", "repr", "launch_metadata", "do_not_specialize",
                 "do_not_specialize_on_alignment", "debug", "noinline")
 _JIT_NOT_YET = {
-    "repr": "a custom kernel name (repr=)",
     "launch_metadata": "launch metadata hooks (launch_metadata=)",
-    "debug": "debug mode (device-side assertions and overflow checks)",
-    "noinline": "noinline helpers",
 }
 
 
@@ -504,7 +539,8 @@ def _refuse_unimplemented(f: "JITFunction") -> None:
     is fine, as it is for a module that never launches the kernel."""
     for key, value in f.options.items():
         if key in _JIT_NOT_YET and value not in (None, False):
-            raise NotImplementedError(f"not supported: {_JIT_NOT_YET[key]}; "
+            where = f"{inspect.getsourcefile(f.fn)}:{f._def_line()}: "
+            raise NotImplementedError(f"{where}not supported: {_JIT_NOT_YET[key]}; "
                                       f"@jit({key}=...) of '{f.__name__}' is not "
                                       "implemented by mytriton")
 
@@ -513,10 +549,14 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     """``@jit`` or ``@jit(option=...)`` with Triton's options.  version,
     do_not_specialize and do_not_specialize_on_alignment are accepted
     (they only steer which specialisations are compiled; every one computes
-    the same result); a kernel using repr, launch_metadata, debug=True or
-    noinline=True (or calling a helper that does) is refused with a clear
-    error when it is compiled, until mytriton implements them; any other
-    keyword is a TypeError that names it."""
+    the same result); debug=True is Triton's debug mode (device assertions
+    and integer overflow checks, also a launch's ``debug=`` and
+    TRITON_DEBUG=1); noinline=True helpers are inlined (Triton's call
+    computes the same); repr= names the compiled kernel (``.name``); a
+    kernel using launch_metadata (or calling a helper that does) is
+    refused, with the function's file and line, when it is compiled, until
+    mytriton implements it; any other keyword is a TypeError that names
+    it."""
     _check_jit_options(options)
     if fn is None:
         return lambda f: JITFunction(f, **options)

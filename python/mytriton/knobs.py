@@ -14,6 +14,14 @@ settings mytriton really honours exist here:
   autotuning.print  print each tuning's winner and time
               (TRITON_PRINT_AUTOTUNING=1 in the environment)
 
+  runtime.debug  Triton's debug mode for every launch (device assertions,
+              overflow checks): the environment variable TRITON_DEBUG,
+              which the launcher reads at every launch
+
+Triton reads its environment into the knobs once and again at
+refresh_knobs(); these read it at every use, so refresh_knobs() has
+nothing to do.
+
 Any other knob Triton has is an AttributeError that names it, never a
 setting that is accepted and then ignored.
 """
@@ -22,7 +30,8 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["base_knobs", "cache", "autotuning", "snapshot", "reset", "restore"]
+__all__ = ["base_knobs", "cache", "autotuning", "runtime", "snapshot", "reset", "restore",
+           "refresh_knobs"]
 
 
 class base_knobs:
@@ -100,9 +109,31 @@ class autotuning_knobs(base_knobs):
                      lambda self, v: self._put("print", v))
 
 
+class runtime_knobs(base_knobs):
+    _names = ("debug",)
+
+    @property
+    def debug(self):
+        e = os.environ.get("TRITON_DEBUG")
+        return e is not None and e.strip().lower() in ("1", "true", "on", "yes")
+
+    @debug.setter
+    def debug(self, value):
+        if value:
+            os.environ["TRITON_DEBUG"] = "1"
+        else:
+            os.environ.pop("TRITON_DEBUG", None)
+
+
 cache = cache_knobs()
 autotuning = autotuning_knobs()
-_SETS = {"cache": cache, "autotuning": autotuning}
+runtime = runtime_knobs()
+_SETS = {"cache": cache, "autotuning": autotuning, "runtime": runtime}
+
+
+def refresh_knobs():
+    """Triton's re-read of the environment: mytriton's knobs read it at
+    every use."""
 
 
 def snapshot():

@@ -106,12 +106,15 @@ def test_jit_options_are_honoured_or_refused():
     with pytest.raises(TypeError, match="unexpected keyword argument 'reprr'"):
         triton.jit(reprr=str)
     # decorating is fine (a module may define what it never launches);
-    # compiling is refused
-    named = triton.jit(repr=lambda spec: "name")(k)
-    with pytest.raises(NotImplementedError, match=r"custom kernel name \(repr=\)"):
-        named.compile(torch.zeros(1), stages_only=True)
-    with pytest.raises(NotImplementedError, match="debug mode"):
-        triton.jit(debug=True)(k).compile(torch.zeros(1), stages_only=True)
+    # compiling is refused, at the function's file and line
+    hooked = triton.jit(launch_metadata=lambda grid, meta, args: {})(k)
+    line = k.__code__.co_firstlineno
+    with pytest.raises(NotImplementedError,
+                       match=rf"test_keywords.py:{line}: not supported: launch metadata hooks "
+                             r"\(launch_metadata=\); @jit\(launch_metadata=...\) of 'k'"):
+        hooked.compile(torch.zeros(1), stages_only=True)
+    # debug mode is honoured (tests/py/test_debug.py)
+    assert triton.jit(debug=True)(k).compile(torch.zeros(1), stages_only=True).name == "k"
 
 
 @triton.jit(noinline=True)
@@ -119,11 +122,63 @@ def noinline_helper(x):
     return x + 1
 
 
+@triton.jit(noinline=True)
+def noinline_pair(x, y):
+    return x + 1, y + 2
+
+
+@triton.jit(noinline=True)
+def noinline_dynamic(x, y, Z):
+    # Triton's test_noinline "dynamic": noinline helpers under runtime ifs
+    if x >= 1:
+        x = noinline_helper(x)
+    else:
+        x = noinline_pair(x, x)[1]
+    z = x + y
+    tl.store(Z, z)
+
+
 @triton.jit
-def calls_noinline_kernel(out):
-    tl.store(out, noinline_helper(1.0))
+def calls_noinline_kernel(X, Y, out):
+    x = tl.load(X)
+    y = tl.load(Y)
+    tl.store(out, noinline_helper(x))
+    a, b = noinline_pair(x, y)
+    tl.store(out + 1, a + b)
+    noinline_dynamic(x, y, out + 2)
 
 
-def test_noinline_helper_is_refused_when_called():
-    with pytest.raises(NotImplementedError, match="noinline helpers.*'noinline_helper'"):
-        calls_noinline_kernel[(1,)](torch.zeros(1))
+def test_noinline_helpers_are_inlined():
+    # Triton compiles them as real functions; the result is the same
+    out = torch.zeros(3)
+    calls_noinline_kernel[(1,)](torch.tensor([1.0]), torch.tensor([2.0]), out)
+    assert out.tolist() == [2.0, 6.0, 4.0]
+    out = torch.zeros(3)
+    calls_noinline_kernel[(1,)](torch.tensor([0.5]), torch.tensor([2.0]), out)
+    assert out.tolist() == [1.5, 5.5, 4.5]
+
+
+def _name_of(spec):
+    ty = spec.signature["value"]
+    cst = "_".join(k for k, v in spec.constants.items() if v == 1)
+    return f"kernel_{ty}_{cst}"
+
+
+@triton.jit(repr=_name_of)
+def named_kernel(value, ONE: tl.constexpr, X):
+    tl.store(X, value + ONE)
+
+
+def test_repr_names_the_compiled_kernel():
+    # Triton's test_value_specialization: repr gets the constexprs and the
+    # parameters' types by name
+    x = torch.zeros(1)
+    h = named_kernel.warmup(3, 1, x, grid=(1,))
+    assert h.name == "kernel_i32_ONE" and h.metadata.name == h.name
+    assert named_kernel.warmup(2**40, 1, x, grid=(1,)).name == "kernel_i64_ONE"
+    assert named_kernel.warmup(3.5, 2, x, grid=(1,)).name == "kernel_fp32_"
+    named_kernel[(1,)](3, 1, x)
+    assert x.tolist() == [4.0]
+    # without repr=, Triton's JITFunction.repr is the function's name
+    assert calls_noinline_kernel.repr(None) == "calls_noinline_kernel"
+    assert calls_noinline_kernel.warmup(x, x, x, grid=(1,)).name == "calls_noinline_kernel"

@@ -65,3 +65,15 @@ def test_triton_error_hierarchy():
     import pytest as _pytest
     with _pytest.raises(triton.TritonError, match="'undefined_name' is not defined"):
         bad_kernel.compile(torch.zeros(1), stages_only=True)
+
+
+def test_runtime_debug_is_triton_debug(monkeypatch):
+    monkeypatch.delenv("TRITON_DEBUG", raising=False)
+    assert triton.knobs.runtime.debug is False
+    monkeypatch.setenv("TRITON_DEBUG", "1")
+    triton.knobs.refresh_knobs()
+    assert triton.knobs.runtime.debug is True
+    triton.knobs.runtime.debug = False
+    assert "TRITON_DEBUG" not in os.environ
+    triton.knobs.runtime.debug = True
+    assert os.environ["TRITON_DEBUG"] == "1"

@@ -152,7 +152,7 @@ static void round_trip_kernel(const char *path, const char *src, const char *ker
     int ns = 0;
     Func *f = NULL;
     if (m && sig_parse(&t.c, sig, &se, &ns) == 0) {
-        ElabInput in = {m, kernel, se, ns, NULL, 0, warps};
+        ElabInput in = {m, kernel, se, ns, NULL, 0, warps, false, NULL, NULL};
         f = elaborate(&t.c, &in);
     }
     if (!f || ir_verify(f) < 0)
@@ -550,6 +550,35 @@ static void test_embedded_nul(void **state) {
     t_free(&t);
 }
 
+/* tldebug.c's ops: their strings and operand counts. */
+static void test_debug_op_errors(void **state) {
+    (void)state;
+    static const ErrCase cases[] = {
+        {"  print n {prefix=\"abc}\n", "t.ir:2:19: error: unterminated string", MT_ERR_SYNTAX},
+        {"  print n {prefix=\"a\\q\"}\n", "t.ir:2:22: error: bad escape in a string",
+         MT_ERR_SYNTAX},
+        {"  print n {prefix=abc}\n", "t.ir:2:19: error: expected a quoted string, got 'abc'",
+         MT_ERR_SYNTAX},
+        {"  print n {hex=1}\n",
+         "t.ir:2:3: error: 'print' has attributes {prefix=\"\", hex=1}, not {hex=1}",
+         MT_ERR_SYNTAX},
+        {"  %0 = print n {prefix=\"\"}\n", "t.ir:2:8: error: 'print' has no result",
+         MT_ERR_SYNTAX},
+        {"  print n {prefix=\"\", hex=2}\n",
+         "t.ir:2:3: error: ssa-verifier: op #0 'print': hex must be 0 or 1, got 2", MT_ERR_VERIFY},
+        {"  assert n {msg=\"m\", func=\"f\"}\n",
+         "t.ir:2:3: error: ssa-verifier: op #0 'assert': assert expects a bool condition, got i32",
+         MT_ERR_VERIFY},
+        {"  assert n, n {msg=\"m\", func=\"f\"}\n",
+         "t.ir:2:3: error: 'assert' takes 1 operands, got 2", MT_ERR_SYNTAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "func @k(p: ptr<f32>, n: i32) {\n%s}\n", cases[i].body);
+        expect_error(text, cases[i].want, cases[i].status);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_lit_ssa),
@@ -561,6 +590,7 @@ int main(void) {
         cmocka_unit_test(test_header_errors),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_embedded_nul),
+        cmocka_unit_test(test_debug_op_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,60 @@
+"""@triton.jit(noinline=True) helpers (Triton's test_noinline): a call
+graph, runtime ifs around calls, tuple results and a helper that stores;
+Triton calls them as functions, mytriton inlines them, the values agree.
+@triton.jit(repr=...) only names the compiled kernel."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit(noinline=True)
+def add_one(x):
+    return x + 1
+
+
+@triton.jit(noinline=True)
+def add_two(y):
+    return y + 2
+
+
+@triton.jit(noinline=True)
+def pair(x, y):
+    return add_one(x) * 3, add_two(y) - x
+
+
+@triton.jit(noinline=True)
+def dynamic_store(x, y, Z):
+    if x >= 1:
+        x = add_one(x)
+    else:
+        x = add_two(x)
+    if y >= 2:
+        y = add_two(y)
+    else:
+        y = add_one(y)
+    tl.store(Z, x + y)
+
+
+def _name(spec):
+    return "calls_" + spec.signature["X"]
+
+
+@triton.jit(repr=_name)
+def calls(X, Y, Z, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    a, b = pair(x, y)
+    tl.store(Z + offs, a + b)
+    dynamic_store(tl.load(X), tl.load(Y), Z + BLOCK)
+
+
+def run(device):
+    res = {}
+    for k, (x0, y0) in enumerate([(2.0, 3.0), (0.5, 1.0)]):
+        x = (torch.arange(16, dtype=torch.float32) * 0.25 + x0).to(device)
+        y = (torch.arange(16, dtype=torch.float32) * -0.5 + y0).to(device)
+        z = torch.zeros(17, device=device)
+        calls[(1, )](x, y, z, BLOCK=16)
+        res[f"z{k}"] = z
+    return res
