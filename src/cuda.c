@@ -359,10 +359,18 @@ static int emit_store(Emit *e, Op *op) {
     return 0;
 }
 
+/* The start of a reduction's partials.  The float max/min combine is
+ * maxnum/minnum (a NaN operand gives the other), whose identity is NaN,
+ * not an infinity: a row of NaN only stays NaN, as Triton's combine of
+ * the elements themselves gives (reductions reach here in f32 or f64). */
 static const char *reduce_identity(int code, Type t) {
     int id = op_info[code].identity;
     if (id == ID_ZERO)
         return ce_zero((DType)t.dtype);
+    if (t.dtype == DT_F32)
+        return "__int_as_float(0x7fc00000)";
+    if (t.dtype == DT_F64)
+        return "__longlong_as_double(0x7ff8000000000000LL)";
     return ctext_limit((DType)t.dtype, id == ID_HIGHEST);
 }
 
