@@ -12,9 +12,12 @@ configuration (the wrapper's heuristics).  GB/s are counted as the
 tutorials count them.
 
 Usage (on a GPU, with Triton's python/tutorials in DIR):
-    PYTHONPATH=python python3 bench/tutorials.py DIR
+    PYTHONPATH=python python3 bench/tutorials.py DIR [--repeat R]
+--repeat R measures every cell R times, interleaved, and prints the
+median of the R samples.
 """
 import os
+import statistics
 import sys
 
 import torch
@@ -25,28 +28,22 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 from run_tutorials import load, load_as_mytriton  # noqa: E402
 
 
-def softmax_rows(ns_tr, ns_mt):
-    print("\n### Tutorial 02: persistent fused softmax, M = 4096 (GB/s = 2 * M * N * 4 B / t)\n")
-    print("| N | mytriton GB/s | Triton GB/s | torch GB/s | mytriton/Triton |")
-    print("|---|---|---|---|---|")
+def softmax_rows(ns_tr, ns_mt, res):
+    """Adds one GB/s sample per (N, impl) to res[("softmax", N, "")]."""
     for n in (1024, 2048, 4096, 8192):
         x = torch.randn(4096, n, device="cuda")
         ref = torch.softmax(x, axis=-1)
         gbps = lambda ms: 2 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3)
-        res = {}
+        cell = res.setdefault(("softmax (02)", n, ""), {})
         for name, fn in (("mt", ns_mt["softmax"]), ("tr", ns_tr["softmax"]),
                          ("torch", lambda v: torch.softmax(v, axis=-1))):
             assert torch.allclose(fn(x), ref, atol=1e-6, rtol=1e-5), name
-            res[name] = gbps(do_bench(lambda: fn(x), return_mode="median"))
-        print(f"| {n} | {res['mt']:.0f} | {res['tr']:.0f} | {res['torch']:.0f} | "
-              f"{res['mt'] / res['tr']:.3f} |")
+            cell.setdefault(name, []).append(gbps(do_bench(lambda: fn(x), return_mode="median")))
 
 
-def layer_norm_rows(ns_tr, ns_mt):
-    print("\n### Tutorial 05: layer norm, fp16, M = 4096 (GB/s as the tutorial counts: "
-          "forward 2 x, backward 3 x, plus the weights)\n")
-    print("| N | pass | mytriton GB/s | Triton GB/s | torch GB/s | mytriton/Triton |")
-    print("|---|---|---|---|---|---|")
+def layer_norm_rows(ns_tr, ns_mt, res):
+    """Adds one GB/s sample per (N, pass, impl): forward counts 2 x, backward
+    3 x the input's bytes, as the tutorial does."""
     for n in (1024, 2048, 4096, 8192):
         shape = (4096, n)
         w = torch.rand(n, dtype=torch.float16, device="cuda", requires_grad=True)
@@ -56,29 +53,42 @@ def layer_norm_rows(ns_tr, ns_mt):
         x.requires_grad_(True)
         impls = (("mt", ns_mt["layer_norm"]), ("tr", ns_tr["layer_norm"]),
                  ("torch", lambda v, s, w_, b_, e: torch.nn.functional.layer_norm(v, s, w_, b_, e)))
-        fwd, bwd = {}, {}
+        fwd = res.setdefault(("layer norm fwd (05)", n, ""), {})
+        bwd = res.setdefault(("layer norm bwd (05)", n, ""), {})
         ref_y = torch.nn.functional.layer_norm(x, shape[-1:], w, b, 1e-5)
         for name, fn in impls:
             y = fn(x, shape[-1:], w, b, 1e-5)
             assert torch.allclose(y, ref_y, atol=1e-2, rtol=0), name
             ms = do_bench(lambda: fn(x, shape[-1:], w, b, 1e-5), return_mode="median")
-            fwd[name] = 2 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3)
+            fwd.setdefault(name, []).append(2 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3))
             ms = do_bench(lambda: y.backward(dy, retain_graph=True), grad_to_none=[x, w, b],
                           return_mode="median")
-            bwd[name] = 3 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3)
-        for label, r in (("forward", fwd), ("backward", bwd)):
-            print(f"| {n} | {label} | {r['mt']:.0f} | {r['tr']:.0f} | {r['torch']:.0f} | "
-                  f"{r['mt'] / r['tr']:.3f} |")
+            bwd.setdefault(name, []).append(3 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3))
 
 
-def main(tdir):
+def main(tdir, repeat):
     files = {k: os.path.join(tdir, f) for k, f in (("02", "02-fused-softmax.py"),
                                                    ("05", "05-layer-norm.py"))}
     ns_tr = {k: load(p) for k, p in files.items()}
     ns_mt = {k: load_as_mytriton(p) for k, p in files.items()}
-    softmax_rows(ns_tr["02"], ns_mt["02"])
-    layer_norm_rows(ns_tr["05"], ns_mt["05"])
+    res = {}
+    for _ in range(repeat):
+        softmax_rows(ns_tr["02"], ns_mt["02"], res)
+        layer_norm_rows(ns_tr["05"], ns_mt["05"], res)
+    print(f"\nGB/s, M = 4096, median of {repeat} run(s) of do_bench's median\n")
+    print("| kernel | N | mytriton GB/s | Triton GB/s | torch GB/s | mytriton / Triton |")
+    print("|---|---|---|---|---|---|")
+    for (kernel, n, _), cell in res.items():
+        m = {k: statistics.median(v) for k, v in cell.items()}
+        print(f"| {kernel} | {n} | {m['mt']:.0f} | {m['tr']:.0f} | {m['torch']:.0f} | "
+              f"{m['mt'] / m['tr']:.3f} |", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    reps = 1
+    if "--repeat" in args:
+        i = args.index("--repeat")
+        reps = int(args[i + 1])
+        del args[i:i + 2]
+    main(args[0], reps)

@@ -16,7 +16,8 @@
  * derived from a parameter whose signature promises 16-byte alignment;
  * only those get vector accesses.  tl.multiple_of, tl.max_contiguous and
  * tl.max_constancy raise div, contig and constancy to what they promise.
- * f32 values, loop-carried values and anything not modelled get the facts
+ * Masks (comparisons, and/or/xor/not of bools) get their constancy, so a
+ * vector access tests one mask element per group.  Float values, loop-carried values and anything not modelled get the facts
  * that promise nothing. */
 #include "mt.h"
 
@@ -98,6 +99,29 @@ static AxisInfo mul_like(Func *f, const Op *op, Type t) {
     return r;
 }
 
+/* A comparison or a logical op on masks is constant where its operands
+ * both are.  A comparison also is (Triton's CmpOpAxisInfoVisitor) where
+ * one side runs through k consecutive integers from a multiple of k and
+ * the other is one multiple of k along the whole dim, under a predicate
+ * that cannot flip inside the run (x < n, x >= n, n > x, n <= x): the
+ * mask `offs < n` of a vector group is then one test. */
+static AxisInfo mask_like(Func *f, const Op *op, Type t) {
+    AxisInfo r = axis_unknown(t);
+    AxisInfo a = operand(f, op->args[0]);
+    AxisInfo b = op->nargs > 1 ? operand(f, op->args[1]) : a;
+    r.constancy = min64(a.constancy, b.constancy);
+    if (op->nargs < 2 || val_type(f, op->args[0]).is_ptr || val_type(f, op->args[1]).is_ptr)
+        return r; /* a pointer's div counts bytes, its contig elements */
+    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
+    int64_t k = 1;
+    if ((op->code == OP_CMP_LT || op->code == OP_CMP_GE) && b.constancy >= last)
+        k = min64(a.contig, min64(a.div, b.div));
+    else if ((op->code == OP_CMP_GT || op->code == OP_CMP_LE) && a.constancy >= last)
+        k = min64(b.contig, min64(b.div, a.div));
+    r.constancy = max64(r.constancy, k);
+    return r;
+}
+
 /* The facts of v from its kind or defining op; operands are filled. */
 static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     Value *x = val(f, v);
@@ -157,6 +181,20 @@ static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     case OP_MUL:
     case OP_SHL:
         return mul_like(f, op, t);
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+        return mask_like(f, op, t);
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_NOT:
+        if (t.dtype == DT_I1)
+            return mask_like(f, op, t);
+        return r;
     case OP_MULTIPLE_OF:
     case OP_MAX_CONTIGUOUS:
     case OP_MAX_CONSTANCY: {

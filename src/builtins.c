@@ -233,7 +233,7 @@ static const Builtin builtins[] = {
         "ceil(x): elementwise ceiling (fp32, fp64)"},
     {"tl.sqrt_rn", TLM, h_math_f32, OP_SQRT, 1, {{"x", P_TENSOR}},
         "sqrt_rn(x): elementwise square root, correctly rounded (fp32)"},
-    {"tl.div_rn", TL_, h_math_f32, OP_DIV, 2, {ANY("x"), ANY("y")},
+    {"tl.div_rn", TL_, h_math_f32, OP_DIV_RN, 2, {ANY("x"), ANY("y")},
         "div_rn(x, y): elementwise x / y, correctly rounded (fp32)"},
     {"tl.fdiv", TL_, h_fdiv, OP_DIV, 2, {ANY("x"), ANY("y"), ANY("ieee_rounding")},
         "fdiv(x, y, ieee_rounding=False): elementwise x / y of floats"},
@@ -260,7 +260,7 @@ static const Builtin builtins[] = {
 #define LD1(name, op, what) LD(name, h_libdevice, op, 1, "(arg0): " what " (fp32, fp64)")
 #define LD2(name, op, what) LD(name, h_libdevice, op, 2, "(arg0, arg1): " what " (fp32, fp64)")
 #define LDF(name, op, n, what) LD(name, h_libdevice_f32, op, n, what " (fp32)")
-    LD1(exp, OP_EXP, "e**x") LD1(exp2, OP_EXP2, "2**x") LD1(expm1, OP_EXPM1, "e**x - 1")
+    LD1(exp, OP_EXP_RN, "e**x") LD1(exp2, OP_EXP2, "2**x") LD1(expm1, OP_EXPM1, "e**x - 1")
     LD1(log, OP_LOG, "natural logarithm") LD1(log2, OP_LOG2, "base-2 logarithm")
     LD1(log10, OP_LOG10, "base-10 logarithm") LD1(log1p, OP_LOG1P, "log(1 + x)")
     LD1(sqrt, OP_SQRT, "square root") LD1(sqrt_rn, OP_SQRT, "square root, correctly rounded")
@@ -278,7 +278,7 @@ static const Builtin builtins[] = {
     LD2(atan2, OP_ATAN2, "arc tangent of arg0 / arg1") LD2(hypot, OP_HYPOT, "sqrt(x*x + y*y)")
     LD2(copysign, OP_COPYSIGN, "arg0 with the sign of arg1")
     LD2(fmod, OP_FMOD, "remainder with the sign of arg0")
-    LD2(div_rn, OP_DIV, "arg0 / arg1, correctly rounded")
+    LD2(div_rn, OP_DIV_RN, "arg0 / arg1, correctly rounded")
     LD(fma, h_libdevice, OP_FMA, 3,
        "(arg0, arg1, arg2): arg0 * arg1 + arg2 rounded once (fp32, fp64)")
     LD(pow, h_libdevice_pow, OP_POW, 2,

@@ -94,10 +94,18 @@ static const char *packed_word(Emit *e, const VecPlan *vp, int i) {
     return vp->width * vp->elem_bytes == 4 ? "mt_q" : ce_fmt(e, "mt_q.%s", vec_comp[k]);
 }
 
+/* Whether mask m is one value over each group of vp (its runs of equal
+ * elements along the last dim cover a group, as Triton's vector accesses
+ * take one predicate): the group then tests one element, and a group that
+ * fails with a known alignment is masked off as a whole. */
+static bool mask_uniform(Emit *e, ValId m, const VecPlan *vp) {
+    return m && e->f->axis[m].constancy >= vp->width;
+}
+
 /* Opens the loop over groups; with a mask or a runtime alignment test it
  * also opens `if (mt_all) {` and returns true. */
 static bool vector_open(Emit *e, const VecPlan *vp, int nE, const char *mask,
-                        const char *ptr) {
+                        bool uniform, const char *ptr) {
     int w = vp->width;
     ce_unroll(e);
     ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", nE, w);
@@ -105,17 +113,20 @@ static bool vector_open(Emit *e, const VecPlan *vp, int nE, const char *mask,
     if (!mask && !vp->runtime_align)
         return false;
     ce_line(e, "bool mt_all = true;");
-    if (mask) {
+    if (mask && !uniform) {
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w,
              CE_SLOT);
         ce_line(e, "    mt_all = mt_all && %s;", mask);
     }
-    if (vp->runtime_align) {
+    if (vp->runtime_align || (mask && uniform)) {
         ce_line(e, "{");
         ce_line(e, "    const int %s = mt_g;", CE_SLOT);
-        ce_line(e, "    mt_all = mt_all && (((unsigned long long)%s) & %dull) == 0;",
-             ptr, w * vp->elem_bytes - 1);
+        if (mask && uniform)
+            ce_line(e, "    mt_all = mt_all && %s;", mask);
+        if (vp->runtime_align)
+            ce_line(e, "    mt_all = mt_all && (((unsigned long long)%s) & %dull) == 0;",
+                    ptr, w * vp->elem_bytes - 1);
         ce_line(e, "}");
     }
     ce_line(e, "if (mt_all) {");
@@ -142,7 +153,8 @@ static int emit_vector_load(Emit *e, Op *op) {
     int w = vp.width;
     e->name[res] = ce_fmt(e, "v%d", res);
     ce_line(e, "%s v%d[%d];", ct, res, r.nE);
-    bool test = vector_open(e, &vp, r.nE, a[1], a[0]);
+    bool uniform = mask_uniform(e, op->args[1], &vp);
+    bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     const char *fn = ce_mem_intrinsic(op, (DType)rt.dtype);
     if (fn)
@@ -165,7 +177,11 @@ static int emit_vector_load(Emit *e, Op *op) {
         e->indent++;
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
-        ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, scalar);
+        if (uniform && !vp.runtime_align) /* the whole group is masked off */
+            ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT,
+                    a[2] ? ce_cast(e, a[2], at[2], type_elem(rt)) : ce_zero((DType)rt.dtype));
+        else
+            ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, scalar);
         e->indent--;
         ce_line(e, "}");
     }
@@ -192,7 +208,8 @@ static int emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, cons
     int w = vp.width;
     const char *ptr = e->name[p];
     const char *pa = ce_fmt(e, "%s[%s]", ptr, CE_SLOT);
-    bool test = vector_open(e, &vp, r->nE, *mx ? mx : NULL, pa);
+    bool uniform = *mx && mask_uniform(e, op->args[2], &vp);
+    bool test = vector_open(e, &vp, r->nE, *mx ? mx : NULL, uniform, pa);
     ce_line(e, "%s mt_q[%d];", dtype_mtype(elem), w);
     ce_unroll(e);
     ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
@@ -228,7 +245,10 @@ static int emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, cons
     ce_line(e, "    %s;", store_text(e, op, ce_fmt(e, "(%s*)(%s)", vp.vtype, pa), sb_str(&mk)));
     ce_line(e, "}");
     sb_free(&mk);
-    if (test) {
+    if (test && uniform && !vp.runtime_align) { /* else: masked off */
+        e->indent--;
+        ce_line(e, "}");
+    } else if (test) {
         e->indent--;
         ce_line(e, "} else {");
         e->indent++;
@@ -339,10 +359,18 @@ static int emit_store(Emit *e, Op *op) {
     return 0;
 }
 
+/* The start of a reduction's partials.  The float max/min combine is
+ * maxnum/minnum (a NaN operand gives the other), whose identity is NaN,
+ * not an infinity: a row of NaN only stays NaN, as Triton's combine of
+ * the elements themselves gives (reductions reach here in f32 or f64). */
 static const char *reduce_identity(int code, Type t) {
     int id = op_info[code].identity;
     if (id == ID_ZERO)
         return ce_zero((DType)t.dtype);
+    if (t.dtype == DT_F32)
+        return "__int_as_float(0x7fc00000)";
+    if (t.dtype == DT_F64)
+        return "__longlong_as_double(0x7ff8000000000000LL)";
     return ctext_limit((DType)t.dtype, id == ID_HIGHEST);
 }
 

@@ -741,6 +741,48 @@ MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b)
     return ah * bh + (ah * bl >> 32) + (mid >> 32);
 }
 #endif
+/* ---- Triton's approximate fp32 exp and division (issue 9, speed) ----
+ * tl.exp on fp32 is ex2.approx.f32 of x * log2(e), the product rounded to
+ * f32 first; `/` on floats computed in f32 (fp16 and bf16 too, widened) is
+ * div.full.f32.  Those instructions on the GPU, as Triton emits them; the
+ * host takes 2**p of the same product and IEEE division (the GPU's results
+ * are within 2 ulp of them).  f64 keeps exp and IEEE division (mt_exp,
+ * mt_div: what the f64 form of a template calls). */
+#if defined(__CUDA_ARCH__)
+MT_RT float mt_expf(float x) {
+    float r;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f));
+    return r;
+}
+MT_RT float mt_divf(float x, float y) {
+    float r;
+    asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    return r;
+}
+#else
+MT_RT float mt_expf(float x) { return exp2f(x * 1.44269504088896341f); }
+MT_RT float mt_divf(float x, float y) { return x / y; }
+#endif
+MT_RT double mt_exp(double x) { return exp(x); }
+MT_RT double mt_div(double x, double y) { return x / y; }
+/* maxnumf/minnumf, Triton's PropagateNan.NONE (tl.maximum, tl.minimum and
+ * the tl.max/tl.min reductions): a NaN operand gives the other, -0.0
+ * orders below +0.0.  The GPU's max.f32/min.f32 on fp32, as Triton
+ * emits; the same rule in C elsewhere and for fp64. */
+#define MT_RT_MAXNUM(NAME, T, CMP, NEG, POS)                                           \
+    MT_RT T NAME(T a, T b) {                                                           \
+        return isnan(a) ? b : isnan(b) ? a : a == b ? (signbit(a) ? NEG : POS) : a CMP b ? a : b; \
+    }
+MT_RT_MAXNUM(mt_fmaxnum, double, >, b, a)
+MT_RT_MAXNUM(mt_fminnum, double, <, a, b)
+#if defined(__CUDA_ARCH__)
+MT_RT float mt_fmaxnumf(float a, float b) { return fmaxf(a, b); }
+MT_RT float mt_fminnumf(float a, float b) { return fminf(a, b); }
+#else
+MT_RT_MAXNUM(mt_fmaxnumf, float, >, b, a)
+MT_RT_MAXNUM(mt_fminnumf, float, <, a, b)
+#endif
+#undef MT_RT_MAXNUM
 #if defined(__cplusplus)
 MT_RT unsigned mt_umulhi(unsigned a, unsigned b) { return mt_umulhi32(a, b); }
 MT_RT int mt_umulhi(int a, int b) { return (int)mt_umulhi32((unsigned)a, (unsigned)b); }

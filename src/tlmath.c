@@ -86,8 +86,9 @@ int h_math_f32_f64(Elab *E, Call *c, CV *out) {
     return h_elementwise(E, c, out);
 }
 
-/* sqrt_rn and div_rn: float32 only; NVRTC's default IEEE division and
- * square root (no fast math) are the correctly rounded ones. */
+/* sqrt_rn and div_rn (op div_rn, not `/`'s div.full): float32 only;
+ * NVRTC's default IEEE division and square root (no fast math) are the
+ * correctly rounded ones. */
 int h_math_f32(Elab *E, Call *c, CV *out) {
     if (check_dtypes(E, c, op_info[c->b->op].nargs, f32_only, COUNT(f32_only)) < 0)
         return -1;
@@ -119,8 +120,8 @@ int h_fma(Elab *E, Call *c, CV *out) {
     return emit(E, OP_FMA, c->loc, x, 3, out);
 }
 
-/* fdiv(x, y, ieee_rounding=False): x / y on floats; both roundings are
- * the IEEE division here. */
+/* fdiv(x, y, ieee_rounding=False): x / y on floats; Triton 3.6 ignores
+ * ieee_rounding (semantic.fdiv), so both are `/`: div.full.f32. */
 int h_fdiv(Elab *E, Call *c, CV *out) {
     ValId x[2];
     if (to_tensors(E, c, 2, x) < 0)

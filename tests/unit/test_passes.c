@@ -170,6 +170,52 @@ static void test_axis_loop_index(void **state) {
     done(&p);
 }
 
+/* A mask's constancy: Triton's comparison rule and `&` of two masks. */
+static void test_axis_mask_constancy(void **state) {
+    (void)state;
+    static const char *src =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X, M, N, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    rows = tl.arange(0, 4)\n"
+        "    a = offs < N\n"
+        "    b = N > offs\n"
+        "    c = offs >= N\n"
+        "    d = offs > N\n"
+        "    e = offs + 1 < N\n"
+        "    f = offs < M\n"
+        "    g = (rows[:, None] < M) & (offs[None, :] < N)\n"
+        "    h = offs == N\n"
+        "    tl.store(X + offs, 1.0, mask=a & b & c & d & e & f & h)\n"
+        "    tl.store(X + rows[:, None] + offs[None, :], 1.0, mask=g)\n";
+    P p;
+    if (compile(&p, src, "k", "*fp32:16,i32,i32:16,256", 4) < 0)
+        fail_msg("%s", sb_str(&p.c.err));
+    Func *f = p.f;
+    /* a run of 16 consecutive offsets from a multiple of 16 against a
+     * multiple of 16: one answer, for <, mirrored >, and >= */
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_LT, 0)->res[0]].constancy, 16);
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_GT, 0)->res[0]].constancy, 16);
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_GE, 0)->res[0]].constancy, 16);
+    /* offs > N flips inside a run (at offs == N), so do offs + 1 < N (the
+     * run starts off a multiple), offs < M (M unhinted) and offs == N */
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_GT, 1)->res[0]].constancy, 1);
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_LT, 1)->res[0]].constancy, 1);
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_LT, 2)->res[0]].constancy, 1);
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_EQ, 0)->res[0]].constancy, 1);
+    /* the row test is constant along the last dim; & keeps the columns' 16 */
+    assert_int_equal(f->axis[nth_op(f, OP_CMP_LT, 3)->res[0]].constancy, AXIS_BIG);
+    Op *g = nth_op(f, OP_AND, 0);
+    assert_non_null(g);
+    assert_int_equal(f->axis[g->res[0]].constancy, 16);
+    /* a & b & ... & h: as constant as its least constant operand */
+    assert_int_equal(f->axis[nth_op(f, OP_AND, 1)->res[0]].constancy, 16);
+    assert_int_equal(f->axis[nth_op(f, OP_AND, 6)->res[0]].constancy, 1);
+    done(&p);
+}
+
 /* ------------------------------------------------------------ dotplan.c */
 
 /* The matmul K loop; `extra` is one more body line, start the loop's. */
@@ -514,6 +560,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_axis_facts),
         cmocka_unit_test(test_axis_loop_index),
+        cmocka_unit_test(test_axis_mask_constancy),
         cmocka_unit_test(test_dot_forms),
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_reduce_layout_and_yield),

@@ -44,21 +44,21 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restri
     float mt_p10[1];
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
-        float mt_r10 = (-__int_as_float(0x7f800000));
+        float mt_r10 = __int_as_float(0x7fc00000);
         #pragma unroll
         for (int mt_s = 0; mt_s < 8; ++mt_s) {
-            mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(v9[mt_s]) ? v9[mt_s] : (mt_r10 > v9[mt_s] ? mt_r10 : v9[mt_s])));
+            mt_r10 = mt_fmaxnumf(mt_r10, v9[mt_s]);
         }
         float mt_o10_1 = __shfl_xor_sync(0xffffffffu, mt_r10, 1);
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(mt_o10_1) ? mt_o10_1 : (mt_r10 > mt_o10_1 ? mt_r10 : mt_o10_1)));
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_1);
         float mt_o10_2 = __shfl_xor_sync(0xffffffffu, mt_r10, 2);
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(mt_o10_2) ? mt_o10_2 : (mt_r10 > mt_o10_2 ? mt_r10 : mt_o10_2)));
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_2);
         float mt_o10_4 = __shfl_xor_sync(0xffffffffu, mt_r10, 4);
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(mt_o10_4) ? mt_o10_4 : (mt_r10 > mt_o10_4 ? mt_r10 : mt_o10_4)));
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_4);
         float mt_o10_8 = __shfl_xor_sync(0xffffffffu, mt_r10, 8);
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(mt_o10_8) ? mt_o10_8 : (mt_r10 > mt_o10_8 ? mt_r10 : mt_o10_8)));
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_8);
         float mt_o10_16 = __shfl_xor_sync(0xffffffffu, mt_r10, 16);
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(mt_o10_16) ? mt_o10_16 : (mt_r10 > mt_o10_16 ? mt_r10 : mt_o10_16)));
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_16);
         mt_p10[mt_j] = mt_r10;
     }
     #pragma unroll
@@ -68,9 +68,9 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restri
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
         float mt_r10 = ((float*)mt_smem)[0];
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(((float*)mt_smem)[1]) ? ((float*)mt_smem)[1] : (mt_r10 > ((float*)mt_smem)[1] ? mt_r10 : ((float*)mt_smem)[1])));
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(((float*)mt_smem)[2]) ? ((float*)mt_smem)[2] : (mt_r10 > ((float*)mt_smem)[2] ? mt_r10 : ((float*)mt_smem)[2])));
-        mt_r10 = (isnan(mt_r10) ? mt_r10 : (isnan(((float*)mt_smem)[3]) ? ((float*)mt_smem)[3] : (mt_r10 > ((float*)mt_smem)[3] ? mt_r10 : ((float*)mt_smem)[3])));
+        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[1]);
+        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[2]);
+        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[3]);
         mt_p10[mt_j] = mt_r10;
     }
     __syncthreads();
@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restri
     float v12[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
-        v12[mt_e] = expf(v11[mt_e]);
+        v12[mt_e] = mt_expf(v11[mt_e]);
 #line 13 "tests/golden/cuda/kernels/softmax.py"
     float* v14 = (out + v6);
     float* v15[8];
@@ -127,7 +127,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restri
     float v17[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
-        v17[mt_e] = (v12[mt_e] / v16);
+        v17[mt_e] = mt_divf(v12[mt_e], v16);
     #pragma unroll
     for (int mt_g = 0; mt_g < 8; mt_g += 4) {
         bool mt_all = true;

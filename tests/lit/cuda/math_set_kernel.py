@@ -31,7 +31,7 @@ def math_set_kernel(x, out, iout, BLOCK: tl.constexpr):
 # CHECK: = exp2f(v{{[0-9]+}}[0]);
 # CHECK: = mt_rsqrtf(v{{[0-9]+}}[0]);
 # CHECK: = fmaf(v{{[0-9]+}}[0], v{{[0-9]+}}[0], 1.0f);
-# CHECK: = (isnan(v[[X:[0-9]+]][0]) ? 0.0f : (isnan(0.0f) ? v[[X]][0] : (v[[X]][0] == 0.0f ? (signbit(v[[X]][0]) ? 0.0f : v[[X]][0]) : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f))));
+# CHECK: = mt_fmaxnumf(v[[X:[0-9]+]][0], 0.0f);
 # CHECK: = (isnan(v[[X]][0]) ? v[[X]][0] : (isnan(0.0f) ? 0.0f : (v[[X]][0] == 0.0f ? (signbit(v[[X]][0]) ? 0.0f : v[[X]][0]) : (v[[X]][0] > 0.0f ? v[[X]][0] : 0.0f))));
 # CHECK: = powf(v[[X]][0], v[[X]][0]);
 # CHECK: = isnan(v{{[0-9]+}}[0]);
@@ -39,5 +39,6 @@ def math_set_kernel(x, out, iout, BLOCK: tl.constexpr):
 # F64: = exp2(v{{[0-9]+}}[0]);
 # F64: = mt_rsqrt(v{{[0-9]+}}[0]);
 # F64: = fma(v{{[0-9]+}}[0], v{{[0-9]+}}[0], __longlong_as_double(4607182418800017408LL));
+# F64: = mt_fmaxnum(v{{[0-9]+}}[0], {{.*}});
 # F64: = pow(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
 # F64: = mt_umulhi(v{{[0-9]+}}[0], v{{[0-9]+}}[0]);
