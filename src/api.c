@@ -230,8 +230,9 @@ static const Loc no_loc = {0, 0};
  * float % as Triton's frem.  cg6: tensor-core dots (mma.sync), TF32
  * rounding in mt_kernel_rt.h; integer // % << >> through the runtime's
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
- * integer abs and sum in unsigned int (issue 15). */
-#define MT_CODEGEN_VERSION "cg6"
+ * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
+ * mask groups, Triton's fp32 instructions. */
+#define MT_CODEGEN_VERSION "cg7"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

@@ -17,8 +17,10 @@
  * only those get vector accesses.  tl.multiple_of, tl.max_contiguous and
  * tl.max_constancy raise div, contig and constancy to what they promise.
  * Masks (comparisons, and/or/xor/not of bools) get their constancy, so a
- * vector access tests one mask element per group.  Float values, loop-carried values and anything not modelled get the facts
- * that promise nothing. */
+ * vector access tests one mask element per group.  A for loop's carried
+ * values get what holds of every iteration (fill_for).  Float values,
+ * other loop-carried values and anything not modelled get the facts that
+ * promise nothing. */
 #include "mt.h"
 
 static int64_t pow2_factor(int64_t v) {
@@ -226,11 +228,59 @@ static void fill(Func *f, ValId v, const Op *loop) {
     f->axis[v] = a;
 }
 
+static AxisInfo meet(AxisInfo a, AxisInfo b) {
+    a.contig = min64(a.contig, b.contig);
+    a.div = min64(a.div, b.div);
+    a.constancy = min64(a.constancy, b.constancy);
+    a.hinted = a.hinted && b.hinted;
+    return a;
+}
+
+static bool same_facts(AxisInfo a, AxisInfo b) {
+    return a.contig == b.contig && a.div == b.div && a.constancy == b.constancy &&
+           a.hinted == b.hinted;
+}
+
+static void fill_region(Func *f, const Region *r);
+
+/* A for loop's carried values hold what holds of their initial values and
+ * of their yields given that it holds of them (an induction): start from
+ * the initial values' facts and meet with the yields' until nothing
+ * changes.  Facts only shrink (powers of two), so this settles within a
+ * few rounds; past the bound the carried values promise nothing.  So a
+ * pointer block advanced by a scalar each iteration (Triton's tutorials)
+ * keeps its contiguity and what of its alignment the step keeps. */
+static void fill_for(Func *f, const Op *op) {
+    fill(f, op->index, op);
+    for (int k = 0; k < op->nres; k++)
+        f->axis[op->iters[k]] = f->axis[op->args[3 + k]];
+    for (int round = 0; round < 8; round++) {
+        fill_region(f, op->body);
+        bool changed = false;
+        for (int k = 0; k < op->nres; k++) {
+            AxisInfo m = meet(f->axis[op->iters[k]], f->axis[op->yields[k]]);
+            if (!same_facts(m, f->axis[op->iters[k]])) {
+                f->axis[op->iters[k]] = m;
+                changed = true;
+            }
+        }
+        if (!changed)
+            return;
+    }
+    for (int k = 0; k < op->nres; k++)
+        fill(f, op->iters[k], NULL);
+    fill_region(f, op->body);
+}
+
 static void fill_region(Func *f, const Region *r) {
     for (int i = 0; i < r->nops; i++) {
         const Op *op = r->ops[i];
-        if (op->code == OP_FOR)
-            fill(f, op->index, op);
+        if (op->code == OP_FOR) {
+            fill_for(f, op);
+            for (int k = 0; k < op->nres; k++)
+                fill(f, op->res[k], NULL);
+            continue;
+        }
         for (int k = 0; k < op->nres && op->iters; k++)
             fill(f, op->iters[k], NULL);
         Region *rs[2];

@@ -192,6 +192,72 @@ static int emit_vector_load(Emit *e, Op *op) {
     return 1;
 }
 
+/* Whether load `ld` can go straight into the 16-byte groups of the shared
+ * tile sbuf (ce_emit_load_to_tile): its elements are the tile's, its
+ * `other` is zero (the zero fill), its pointer allows 16-byte vectors,
+ * every slot is owned, and the tile's rows keep 16-byte groups aligned. */
+bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
+    Func *f = e->f;
+    if (ld->code != OP_LOAD || ld->attr[0] == MEM_VOLATILE)
+        return false;
+    Type rt = val_type(f, ld->res[0]);
+    if (rt.rank != 2 || rt.dtype != sbuf->elem)
+        return false;
+    ValId other = ld->args[2];
+    if (other && (!val_is_const(f, other) || dtype_float_bits((DType)rt.dtype,
+                                                               val(f, other)->c.f) != 0 ||
+                  (!type_is_float(rt) && val(f, other)->c.i != 0)))
+        return false;
+    Dist r = ce_dist_of(e, ld->res[0]);
+    VecPlan vp;
+    return vector_plan(e, ld->args[0], &r, false, &vp) && vp.width * vp.elem_bytes == 16 &&
+           !*ce_owner(e, &r, CE_SLOT) && smem_row_stride(sbuf) % vp.width == 0;
+}
+
+/* ld (ce_load_to_tile_ok) into sbuf at `stage`, without registers: per
+ * group one 16-byte mt_cp_async16 (cp.async on sm_80+, a copy on the
+ * host), which the caller completes with mt_cp_async_wait before its
+ * barrier; a group the mask cuts (or a run-time alignment test refutes)
+ * is written element by element, masked elements as zero. */
+int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage) {
+    ValId res = ld->res[0];
+    Dist r = ce_dist_of(e, res);
+    VecPlan vp;
+    if (!vector_plan(e, ld->args[0], &r, false, &vp))
+        return unsupported(e, ld);
+    const char *a[3];
+    Type at[3];
+    ce_operand_texts(e, ld, &r, ld->loc, a, at);
+    const char *scalar = ce_op_text(e, ld, a, at, &r);
+    if (!scalar)
+        return unsupported(e, ld);
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
+                      ce_value_coord(e, &r, 1, CE_SLOT));
+    bool uniform = mask_uniform(e, ld->args[1], &vp);
+    bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
+    ce_line(e, "const int %s = mt_g;", CE_SLOT);
+    ce_line(e, "mt_cp_async16(&%s[%s], %s, 1);", sbuf->name, sb_str(&addr), a[0]);
+    if (test) {
+        e->indent--;
+        ce_line(e, "} else {");
+        e->indent++;
+        ce_unroll(e);
+        ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, vp.width,
+                CE_SLOT);
+        ce_line(e, "    %s[%s] = %s;", sbuf->name, sb_str(&addr), scalar);
+        e->indent--;
+        ce_line(e, "}");
+    }
+    e->indent--;
+    ce_line(e, "}");
+    sb_free(&addr);
+    e->dist[res] = r;
+    e->has_dist[res] = true;
+    return HAS_ERROR(e->c) ? -1 : 0;
+}
+
 /* "*p = v", or the store intrinsic of op's memory hints. */
 static const char *store_text(Emit *e, const Op *op, const char *p, const char *v) {
     const char *fn = ce_mem_intrinsic(op, (DType)val_type(e->f, op->args[0]).dtype);

@@ -33,8 +33,9 @@ static void emit_owned_copy(Emit *e, const Dist *d, const char *own,
 /* Element text v of operand x as its tile holds it: the bits when the
  * tile has x's 16-bit type (tensor cores), else an f32, widened exactly
  * from f16/bf16, and rounded to TF32 when the dot's input precision is
- * "tf32" (so CUDA cores and the host multiply exactly what a tensor core
- * would; "tf32x3" keeps the f32, split at the fragments, cuda_mma.c). */
+ * "tf32" and CUDA cores multiply (so they compute exactly what a tensor
+ * core would).  Tensor-core tiles hold the f32 as loaded (cp.async can
+ * fill them): their readers round (cuda_mma.c, fma_by_slot). */
 static const char *staged(Emit *e, const Op *dot, ValId x, const SharedBuffer *sbuf,
                           const char *v) {
     Type t = type_elem(val_type(e->f, x));
@@ -42,7 +43,9 @@ static const char *staged(Emit *e, const Op *dot, ValId x, const SharedBuffer *s
         return v;
     if (t.dtype != DT_F32)
         return ce_cast(e, v, t, type_scalar(DT_F32));
-    return dot->attr[0] == DOT_TF32 ? ce_fmt(e, "mt_tf32(%s)", v) : v;
+    return dot->attr[0] == DOT_TF32 && dot->plan->unit == DOT_FMA
+               ? ce_fmt(e, "mt_tf32(%s)", v)
+               : v;
 }
 
 /* Cooperative write of a dot operand x (its values in array `src`, laid
@@ -132,7 +135,8 @@ static void dot_prepare(Emit *e, Op *op, DotGen *g) {
 }
 
 /* The cooperative writes of both operands, from arrays src_a / src_b
- * (NULL: the operands' own arrays) into `stage`. */
+ * (NULL: the operands' own arrays; "": none, the operand is there) into
+ * `stage`. */
 static void dot_writes(Emit *e, const DotGen *g, const char *stage,
                        const char *src_a, const char *src_b) {
     ValId a = g->op->args[0], b = g->op->args[1];
@@ -141,14 +145,18 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
     if (!src_b)
         src_b = e->name[b];
     if (g->tiled || g->plan->unit != DOT_FMA) {
-        dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
-        dot_write(e, g->op, b, &g->B, stage, false, src_b);
+        if (*src_a)
+            dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
+        if (*src_b)
+            dot_write(e, g->op, b, &g->B, stage, false, src_b);
         return;
     }
     /* every element once, by its owner */
     for (int k = 0; k < 2; k++) {
         ValId x = k ? b : a;
         const char *src = k ? src_b : src_a;
+        if (!*src)
+            continue; /* already in its tile (cp.async) */
         const SharedBuffer *sbuf = k ? &g->B : &g->A;
         const Dist *d = &e->dist[x];
         StrBuf addr;
@@ -176,6 +184,10 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
     Type te = type_scalar(g->A.elem), tf = type_scalar(DT_F32);
     const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), te, tf);
     const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), te, tf);
+    if (g->plan->unit == DOT_MMA_TF32) { /* what the tensor cores would take */
+        xa = ce_fmt(e, "mt_tf32(%s)", xa);
+        xb = ce_fmt(e, "mt_tf32(%s)", xb);
+    }
     ce_unroll(e);
     ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", g->B.rows);
     ce_unroll(e);
@@ -282,12 +294,27 @@ static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
  * t + 1, so tile t + 1's loads run exactly when the original program
  * runs them.  Emits the header and the body up to the barrier; the
  * caller adds the yields and closes the loop. */
-/* Ops in program order; -1 on an error. */
-static int emit_ops(Emit *e, Op *const *ops, int n) {
+/* Ops in program order but the (up to two) ops in skip; -1 on an error. */
+static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[2]) {
     for (int i = 0; i < n; i++)
-        if (ce_emit_op(e, ops[i]) < 0 || HAS_ERROR(e->c))
+        if (ops[i] != skip[0] && ops[i] != skip[1] &&
+            (ce_emit_op(e, ops[i]) < 0 || HAS_ERROR(e->c)))
             return -1;
     return 0;
+}
+
+/* The load an operand of the prefetch comes from when it can go straight
+ * into its tile (ce_load_to_tile_ok), else NULL.  Not for a transposed
+ * tile (the FMA register tile's A) or one that rounds on the way in. */
+static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sbuf,
+                      bool transposed) {
+    Value *v = val(e->f, x);
+    if (v->kind != VK_OP || transposed || (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
+        return NULL;
+    for (int i = 0; i < p->nprefetch; i++)
+        if (p->prefetch[i] == v->def)
+            return ce_load_to_tile_ok(e, v->def, sbuf) ? v->def : NULL;
+    return NULL;
 }
 
 /* The pipelined loop of match_carried_pipeline's general shape:
@@ -320,11 +347,14 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     e->indent++;
     ce_line(e, "const %s k_base = %s;", it, lo);
     e->name[loop->index] = "k_base";
-    if (emit_ops(e, plan->prefetch, plan->nprefetch) < 0)
+    Op *none[2] = {NULL, NULL};
+    if (emit_ops(e, plan->prefetch, plan->nprefetch, none) < 0)
         return -1;
     DotGen g;
     dot_prepare(e, dot, &g);
     dot_writes(e, &g, "0", NULL, NULL);
+    /* tile t + 1's loads that go straight to their tiles */
+    Op *direct[2] = {async_load(e, plan, a, &g.A, g.tiled), async_load(e, plan, b, &g.B, false)};
     e->indent--;
     ce_line(e, "}");
     ce_line(e, "__syncthreads();");
@@ -332,7 +362,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     ce_line(e, "for (%s k_base = %s; k_base < %s; k_base += %s) {", it, lo, hi, step);
     e->indent++;
     ce_line(e, "const bool mt_more = k_base + %s < %s;", step, hi);
-    if (emit_ops(e, plan->advance, plan->nadvance) < 0)
+    if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
         return -1;
     /* the other carried values of t + 1, in the carried distributions */
     for (int k = 0; k < loop->nres; k++) {
@@ -351,8 +381,10 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, d->nE, CE_SLOT);
         ce_line(e, "    mt_n%d[%s] = %s;", r, CE_SLOT, ce_elem(e, y, d, loop->loc));
     }
-    ce_line(e, "%s mt_na[%d];", ce_ctype(e, type_elem(val_type(f, a))), e->dist[a].nE);
-    ce_line(e, "%s mt_nb[%d];", ce_ctype(e, type_elem(val_type(f, b))), e->dist[b].nE);
+    if (!direct[0])
+        ce_line(e, "%s mt_na[%d];", ce_ctype(e, type_elem(val_type(f, a))), e->dist[a].nE);
+    if (!direct[1])
+        ce_line(e, "%s mt_nb[%d];", ce_ctype(e, type_elem(val_type(f, b))), e->dist[b].nE);
     ce_line(e, "if (mt_more) {");
     e->indent++;
     ce_line(e, "const %s mt_k_next = k_base + %s;", it, step);
@@ -365,14 +397,20 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         if (k != plan->acc_iter)
             e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
     }
-    if (emit_ops(e, plan->prefetch, plan->nprefetch) < 0)
+    if (emit_ops(e, plan->prefetch, plan->nprefetch, direct) < 0)
         return -1;
-    ce_unroll(e);
-    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[a].nE, CE_SLOT);
-    ce_line(e, "    mt_na[%s] = %s[%s];", CE_SLOT, e->name[a], CE_SLOT);
-    ce_unroll(e);
-    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[b].nE, CE_SLOT);
-    ce_line(e, "    mt_nb[%s] = %s[%s];", CE_SLOT, e->name[b], CE_SLOT);
+    for (int k = 0; k < 2; k++) {
+        ValId x = k ? b : a;
+        if (direct[k]) { /* stage dot_stage ^ 1 was last read before the
+                            previous barrier: free */
+            if (ce_emit_load_to_tile(e, direct[k], k ? &g.B : &g.A, "dot_stage ^ 1") < 0)
+                return -1;
+            continue;
+        }
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[x].nE, CE_SLOT);
+        ce_line(e, "    %s[%s] = %s[%s];", k ? "mt_nb" : "mt_na", CE_SLOT, e->name[x], CE_SLOT);
+    }
     for (int k = 0; k < loop->nres; k++)
         e->name[loop->iters[k]] = saved[k];
     e->indent--;
@@ -396,11 +434,15 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         if (plan->add && ce_emit_op(e, plan->add) < 0)
             return -1;
     }
-    ce_line(e, "if (mt_more) {");
-    e->indent++;
-    dot_writes(e, &g, "dot_stage ^ 1", "mt_na", "mt_nb");
-    e->indent--;
-    ce_line(e, "}");
+    if (!direct[0] || !direct[1]) {
+        ce_line(e, "if (mt_more) {");
+        e->indent++;
+        dot_writes(e, &g, "dot_stage ^ 1", direct[0] ? "" : "mt_na", direct[1] ? "" : "mt_nb");
+        e->indent--;
+        ce_line(e, "}");
+    }
+    if (direct[0] || direct[1])
+        ce_line(e, "mt_cp_async_wait();");
     ce_line(e, "__syncthreads();");
     ce_line(e, "dot_stage ^= 1;");
     return HAS_ERROR(e->c) ? -1 : 0;

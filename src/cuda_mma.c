@@ -98,11 +98,11 @@ static void load_32bit(Emit *e, const DotPlan *p, const char *stage, int C0, int
     ce_line(e, "}");
 }
 
-/* TF32 operand registers from the f32 fragments: `part` 0 the value as
- * staged (already TF32 for "tf32"), 1 its TF32 big part, 2 the TF32 of
- * what the big part leaves (tf32x3). */
+/* TF32 operand registers from the f32 fragments (the tiles hold the f32
+ * as loaded): `part` 1 the value rounded to TF32 ("tf32", and the big part
+ * of tf32x3), 2 the TF32 of what the big part leaves (tf32x3). */
 static void tf32_regs(Emit *e, const char *reg, const char *src, int n, int rows, int part) {
-    static const char *const form[] = {"__float_as_uint(%s)", "__float_as_uint(mt_tf32(%s))",
+    static const char *const form[] = {NULL, "__float_as_uint(mt_tf32(%s))",
                                        "__float_as_uint(mt_tf32(%s - mt_tf32(%s)))"};
     ce_line(e, "unsigned %s[%d][%d];", reg, rows, n);
     ce_unroll(e);
@@ -140,8 +140,8 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                 dst, E1, MI, NJ);
     } else if (p->unit == DOT_MMA_TF32) {
         load_32bit(e, p, stage, C0, C1, MI, NJ);
-        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 0);
-        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 0);
+        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 1);
+        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 1);
         mma_all(e, "mt_mma_tf32", "mt_ra", "mt_rb", dst, E1, MI, NJ);
     } else { /* small x big, big x small, then big x big: the largest last */
         load_32bit(e, p, stage, C0, C1, MI, NJ);

@@ -396,8 +396,14 @@ static int plan_region(Func *f, Region *r) {
 static void tile_region(Func *f, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
-        if (op->code == OP_DOT)
+        if (op->code == OP_DOT) {
             plan_tiles(f, op->plan);
+            /* tensor-core tiles take the general pipeline even on Version
+             * 18's canonical loop: its prefetch can skip the registers */
+            DotPlan *p = op->plan;
+            if (p->unit != DOT_FMA && p->form == DOT_PIPELINED && !p->carried)
+                match_carried_pipeline(f, p->loop, p);
+        }
         Region *rs[2];
         for (int k = 0, n = op_regions(op, rs); k < n; k++)
             tile_region(f, rs[k]);

@@ -998,6 +998,10 @@ int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
 int ce_emit_combine(Emit *e, Op *op);
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
+/* A dot operand's load straight into its shared tile (cuda.c), for the
+ * pipelined K loop's prefetch. */
+bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf);
+int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage);
 /* The tensor-core loop over a tensor-core dot's staged tiles, adding into
  * the accumulator array dst of distribution r (cuda_mma.c). */
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,

@@ -878,6 +878,28 @@ MT_MMA(mt_mma_tf32, "m16n8k8", "tf32.tf32")
 #undef MT_MMA
 #endif
 
+/* A 16-byte copy from global to shared memory that needs no registers
+ * (the pipelined K loop's prefetch, cuda.c): cp.async on sm_80 and newer,
+ * zero-filled and reading nothing when `full` is 0, finished by
+ * mt_cp_async_wait (before the barrier that publishes it); elsewhere the
+ * copy happens at once and the wait is empty. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+MT_RT void mt_cp_async16(void *s, const void *g, int full) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(s);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+                 :: "r"(a), "l"(g), "r"(full ? 16 : 0) : "memory");
+}
+MT_RT void mt_cp_async_wait(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+#else
+MT_RT void mt_cp_async16(void *s, const void *g, int full) {
+    unsigned *dst = (unsigned *)s;
+    const unsigned *src = (const unsigned *)g;
+    for (int i = 0; i < 4; i++)
+        dst[i] = full ? src[i] : 0u;
+}
+MT_RT void mt_cp_async_wait(void) {}
+#endif
+
 /* kernel text follows: leave it no macro but the include guard */
 #undef MT_RT
 #undef MT_RT_SM

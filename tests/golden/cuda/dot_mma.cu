@@ -202,11 +202,9 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
         }
     }
     __syncthreads();
+    int dot_stage = 0;
     for (int k_base = 0; k_base < K; k_base += 32) {
-        int dot_stage = (k_base / 32) & 1;
         const bool mt_more = k_base + 32 < K;
-        unsigned short mt_na[16];
-        unsigned short mt_nb[16];
         if (mt_more) {
             const int mt_k_next = k_base + 32;
 #line 17 "tests/golden/cuda/kernels/matmul.py"
@@ -244,35 +242,6 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
             #pragma unroll
             for (int mt_e = 0; mt_e < 16; ++mt_e)
                 v33[mt_e] = (v30[(mt_e / 8)] & v32[(mt_e % 8)]);
-#line 18 "tests/golden/cuda/kernels/matmul.py"
-            unsigned short v35[16];
-            #pragma unroll
-            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
-                bool mt_all = true;
-                #pragma unroll
-                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                    mt_all = mt_all && v33[(mt_e / 8) * 8 + (mt_e % 8)];
-                {
-                    const int mt_e = mt_g;
-                    mt_all = mt_all && (((unsigned long long)v28[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
-                }
-                if (mt_all) {
-                    const int mt_e = mt_g;
-                    uint4 mt_q = *(const uint4*)(v28[(mt_e / 8) * 8 + (mt_e % 8)]);
-                    v35[mt_g + 0] = (unsigned short)(mt_q.x);
-                    v35[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
-                    v35[mt_g + 2] = (unsigned short)(mt_q.y);
-                    v35[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
-                    v35[mt_g + 4] = (unsigned short)(mt_q.z);
-                    v35[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
-                    v35[mt_g + 6] = (unsigned short)(mt_q.w);
-                    v35[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
-                } else {
-                    #pragma unroll
-                    for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                        v35[mt_e] = (v33[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v28[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
-                }
-            }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
             int mt_rc4[2];
             #pragma unroll
@@ -315,8 +284,25 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
             #pragma unroll
             for (int mt_e = 0; mt_e < 16; ++mt_e)
                 v45[mt_e] = (v42[(mt_e / 8)] & v44[(mt_e % 8)]);
-#line 20 "tests/golden/cuda/kernels/matmul.py"
-            unsigned short v46[16];
+            #pragma unroll
+            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+                bool mt_all = true;
+                #pragma unroll
+                for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                    mt_all = mt_all && v33[(mt_e / 8) * 8 + (mt_e % 8)];
+                {
+                    const int mt_e = mt_g;
+                    mt_all = mt_all && (((unsigned long long)v28[(mt_e / 8) * 8 + (mt_e % 8)]) & 15ull) == 0;
+                }
+                if (mt_all) {
+                    const int mt_e = mt_g;
+                    mt_cp_async16(&dot_lhs_h[(dot_stage ^ 1) * 2560 + (mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8))], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                } else {
+                    #pragma unroll
+                    for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
+                        dot_lhs_h[(dot_stage ^ 1) * 2560 + (mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8))] = (v33[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v28[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+                }
+            }
             #pragma unroll
             for (int mt_g = 0; mt_g < 16; mt_g += 8) {
                 bool mt_all = true;
@@ -329,27 +315,13 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 }
                 if (mt_all) {
                     const int mt_e = mt_g;
-                    uint4 mt_q = *(const uint4*)(v40[(mt_e / 8) * 8 + (mt_e % 8)]);
-                    v46[mt_g + 0] = (unsigned short)(mt_q.x);
-                    v46[mt_g + 1] = (unsigned short)(mt_q.x >> 16);
-                    v46[mt_g + 2] = (unsigned short)(mt_q.y);
-                    v46[mt_g + 3] = (unsigned short)(mt_q.y >> 16);
-                    v46[mt_g + 4] = (unsigned short)(mt_q.z);
-                    v46[mt_g + 5] = (unsigned short)(mt_q.z >> 16);
-                    v46[mt_g + 6] = (unsigned short)(mt_q.w);
-                    v46[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+                    mt_cp_async16(&dot_rhs_h[(dot_stage ^ 1) * 2304 + (mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8))], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     #pragma unroll
                     for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                        v46[mt_e] = (v45[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v40[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
+                        dot_rhs_h[(dot_stage ^ 1) * 2304 + (mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8))] = (v45[(mt_e / 8) * 8 + (mt_e % 8)] ? (*v40[(mt_e / 8) * 8 + (mt_e % 8)]) : ((unsigned short)0x0));
                 }
             }
-            #pragma unroll
-            for (int mt_e = 0; mt_e < 16; ++mt_e)
-                mt_na[mt_e] = v35[mt_e];
-            #pragma unroll
-            for (int mt_e = 0; mt_e < 16; ++mt_e)
-                mt_nb[mt_e] = v46[mt_e];
         }
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -385,19 +357,9 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 v21[mt_e] += mt_f16_to_f32(dot_lhs_h[dot_stage * 2560 + (mt_b1_0 + (mt_e / 8) * 16) * 40 + dot_k]) * mt_f16_to_f32(dot_rhs_h[dot_stage * 2304 + dot_k * 72 + (mt_b1_1 + ((mt_e % 8) / 2) * 16 + (mt_e % 8) % 2)]);
         }
         #endif
-        if (mt_more) {
-            #pragma unroll
-            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
-                const int mt_e = mt_g;
-                *(uint4*)&dot_lhs_h[(dot_stage ^ 1) * 2560 + (mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8))] = make_uint4(mt_na[mt_g] | (unsigned)mt_na[mt_g + 1] << 16, mt_na[mt_g + 2] | (unsigned)mt_na[mt_g + 3] << 16, mt_na[mt_g + 4] | (unsigned)mt_na[mt_g + 5] << 16, mt_na[mt_g + 6] | (unsigned)mt_na[mt_g + 7] << 16);
-            }
-            #pragma unroll
-            for (int mt_g = 0; mt_g < 16; mt_g += 8) {
-                const int mt_e = mt_g;
-                *(uint4*)&dot_rhs_h[(dot_stage ^ 1) * 2304 + (mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8))] = make_uint4(mt_nb[mt_g] | (unsigned)mt_nb[mt_g + 1] << 16, mt_nb[mt_g + 2] | (unsigned)mt_nb[mt_g + 3] << 16, mt_nb[mt_g + 4] | (unsigned)mt_nb[mt_g + 5] << 16, mt_nb[mt_g + 6] | (unsigned)mt_nb[mt_g + 7] << 16);
-            }
-        }
+        mt_cp_async_wait();
         __syncthreads();
+        dot_stage ^= 1;
     }
 #line 28 "tests/golden/cuda/kernels/matmul.py"
     int mt_rc8[4];
