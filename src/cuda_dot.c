@@ -294,6 +294,27 @@ static int emit_operand_ops(Emit *e, const Op *loop, const DotPlan *plan) {
  * t + 1, so tile t + 1's loads run exactly when the original program
  * runs them.  Emits the header and the body up to the barrier; the
  * caller adds the yields and closes the loop. */
+/* A pipelined loop's dot on stage dot_stage: in place (acc, dot and sum
+ * share one layout, so the carried array already has the dot's
+ * distribution), or into a new array and then the accumulate. */
+static int pipelined_step(Emit *e, const DotPlan *plan, ValId acc, DotGen *g) {
+    Op *dot = plan->dot;
+    ce_mark_line(e, dot->loc);
+    dot_prepare(e, dot, g);
+    e->pipelined = true;
+    if (plan->in_place) {
+        dot_compute(e, g, "dot_stage", NULL, e->name[acc]);
+        e->name[plan->next] = e->name[acc];
+        e->dist[plan->next] = g->r;
+        e->has_dist[plan->next] = true;
+        return 0;
+    }
+    ValId in = dot->args[2];
+    const char *init = in ? ce_elem(e, in, &g->r, dot->loc) : "0.0f";
+    dot_compute(e, g, "dot_stage", init, NULL);
+    return plan->add && ce_emit_op(e, plan->add) < 0 ? -1 : 0;
+}
+
 /* Ops in program order but the (up to two) ops in skip; -1 on an error. */
 static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[2]) {
     for (int i = 0; i < n; i++)
@@ -419,21 +440,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     /* names the prefetch redefined are those of the advance block again */
     for (int i = 0; i < plan->nadvance; i++)
         e->name[plan->advance[i]->res[0]] = ce_fmt(e, "v%d", plan->advance[i]->res[0]);
-    ce_mark_line(e, dot->loc);
-    dot_prepare(e, dot, &g);
-    e->pipelined = true;
-    if (plan->in_place) {
-        dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
-        e->name[plan->next] = e->name[acc];
-        e->dist[plan->next] = g.r;
-        e->has_dist[plan->next] = true;
-    } else {
-        ValId in = dot->args[2];
-        const char *init = in ? ce_elem(e, in, &g.r, dot->loc) : "0.0f";
-        dot_compute(e, &g, "dot_stage", init, NULL);
-        if (plan->add && ce_emit_op(e, plan->add) < 0)
-            return -1;
-    }
+    if (pipelined_step(e, plan, acc, &g) < 0)
+        return -1;
     if (!direct[0] || !direct[1]) {
         ce_line(e, "if (mt_more) {");
         e->indent++;
@@ -491,23 +499,8 @@ int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan) {
     e->indent--;
     ce_line(e, "}");
     e->name[loop->index] = "k_base";
-    ce_mark_line(e, dot->loc);
-    dot_prepare(e, dot, &g);
-    e->pipelined = true;
-    /* in place: acc, dot and sum share one layout, so the carried array
-     * already has the dot's distribution */
-    if (plan->in_place) {
-        dot_compute(e, &g, "dot_stage", NULL, e->name[acc]);
-        e->name[plan->next] = e->name[acc];
-        e->dist[plan->next] = g.r;
-        e->has_dist[plan->next] = true;
-    } else {
-        ValId in = dot->args[2];
-        const char *init = in ? ce_elem(e, in, &g.r, dot->loc) : "0.0f";
-        dot_compute(e, &g, "dot_stage", init, NULL);
-        if (plan->add && ce_emit_op(e, plan->add) < 0)
-            return -1;
-    }
+    if (pipelined_step(e, plan, acc, &g) < 0)
+        return -1;
     ce_line(e, "if (mt_more) {");
     e->indent++;
     dot_writes(e, &g, "dot_stage ^ 1", "mt_na", "mt_nb");
