@@ -101,6 +101,25 @@ static AxisInfo mul_like(Func *f, const Op *op, Type t) {
     return r;
 }
 
+/* x % y with y one value along the dim (Triton's RemOp rule): a run of
+ * c consecutive x from a multiple of c, c dividing y, meets no multiple of
+ * y but at its start, so x % y runs on consecutively from a multiple of c
+ * (also for a negative x: the remainder truncates, and zero can only be a
+ * run's start).  `(pid * BLOCK + arange) % N` with N a multiple of 16 stays
+ * contiguous in 16s. */
+static AxisInfo rem_like(Func *f, const Op *op, Type t) {
+    AxisInfo r = axis_unknown(t);
+    AxisInfo a = operand(f, op->args[0]), b = operand(f, op->args[1]);
+    int64_t last = t.rank ? t.shape[t.rank - 1] : 1;
+    if (b.constancy < last)
+        return r;
+    int64_t c = min64(a.contig, b.div);
+    r.contig = c;
+    r.constancy = a.constancy;
+    r.div = min64(div_at(&a, c), b.div);
+    return r;
+}
+
 /* A comparison or a logical op on masks is constant where its operands
  * both are.  A comparison also is (Triton's CmpOpAxisInfoVisitor) where
  * one side runs through k consecutive integers from a multiple of k and
@@ -183,6 +202,8 @@ static AxisInfo compute(Func *f, ValId v, const Op *loop) {
     case OP_MUL:
     case OP_SHL:
         return mul_like(f, op, t);
+    case OP_REM:
+        return rem_like(f, op, t);
     case OP_CMP_LT:
     case OP_CMP_LE:
     case OP_CMP_GT:

@@ -32,10 +32,15 @@ def test_hints_keep_values(hint):
 
 def test_hints_give_vector_loads():
     x = torch.zeros(1024)  # 512 elements over 128 threads: 4 each
-    plain = stages(wrap_copy_kernel, x, x, 1024, BLOCK=512, HINT=False)
-    hinted = stages(wrap_copy_kernel, x, x, 1024, BLOCK=512, HINT=True)
+    # n = 1000: the remainder hides the offsets' facts, the hints restore them
+    plain = stages(wrap_copy_kernel, x, x, 1000, BLOCK=512, HINT=False)
+    hinted = stages(wrap_copy_kernel, x, x, 1000, BLOCK=512, HINT=True)
     assert "float4 mt_q = *(const float4*)" not in plain["cuda"]
     assert "float4 mt_q = *(const float4*)" in hinted["cuda"]
+    # n = 1024 (a multiple of 16, so "i32:16"): x % n keeps runs of 16
+    # (Triton's RemOp rule), no hint needed
+    rem16 = stages(wrap_copy_kernel, x, x, 1024, BLOCK=512, HINT=False)
+    assert "float4 mt_q = *(const float4*)" in rem16["cuda"]
     mo, = lines_of(hinted["ssa"], "multiple_of")
     mc, = lines_of(hinted["ssa"], "max_contiguous")
     assert "{value=512}" in mo and "{value=512}" in mc

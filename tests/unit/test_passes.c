@@ -170,6 +170,48 @@ static void test_axis_loop_index(void **state) {
     done(&p);
 }
 
+/* x % N (Triton's RemOp rule): contiguous in runs of N's divisibility,
+ * nothing with N unhinted; and a for loop's carried pointer advanced by a
+ * multiple of 16 keeps its facts (the fixed point of fill_for). */
+static void test_axis_rem_and_carried(void **state) {
+    (void)state;
+    static const char *src =
+        "import mytriton as triton\n"
+        "import mytriton.language as tl\n"
+        "@triton.jit\n"
+        "def k(X, M, N, S, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    a = offs % N\n"
+        "    b = offs % M\n"
+        "    p = X + a\n"
+        "    q = X + offs\n"
+        "    for i in range(0, M):\n"
+        "        tl.store(p, 1.0)\n"
+        "        tl.store(q, 2.0)\n"
+        "        p += N\n"
+        "        q += S\n"
+        "    tl.store(X + b, 3.0)\n";
+    P p;
+    if (compile(&p, src, "k", "*fp32:16,i32,i32:16,i32,256", 4) < 0)
+        fail_msg("%s", sb_str(&p.c.err));
+    Func *f = p.f;
+    const AxisInfo *a = &f->axis[nth_op(f, OP_REM, 0)->res[0]];
+    assert_int_equal(a->contig, 16);
+    assert_int_equal(a->div, 16);
+    assert_int_equal(f->axis[nth_op(f, OP_REM, 1)->res[0]].contig, 1);
+    Op *loop = nth_op(f, OP_FOR, 0);
+    assert_non_null(loop);
+    /* p advances by N (a multiple of 16 elements): contiguous and aligned
+     * in every iteration; q by S (unknown): contiguous, alignment lost */
+    const AxisInfo *pi = &f->axis[loop->iters[0]], *qi = &f->axis[loop->iters[1]];
+    assert_int_equal(pi->contig, 16);
+    assert_true(pi->hinted);
+    assert_true(pi->div >= 16);
+    assert_int_equal(qi->contig, 256);
+    assert_int_equal(qi->div, 4);
+    done(&p);
+}
+
 /* A mask's constancy: Triton's comparison rule and `&` of two masks. */
 static void test_axis_mask_constancy(void **state) {
     (void)state;
@@ -561,6 +603,7 @@ int main(void) {
         cmocka_unit_test(test_axis_facts),
         cmocka_unit_test(test_axis_loop_index),
         cmocka_unit_test(test_axis_mask_constancy),
+        cmocka_unit_test(test_axis_rem_and_carried),
         cmocka_unit_test(test_dot_forms),
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_reduce_layout_and_yield),
