@@ -231,8 +231,8 @@ static const Loc no_loc = {0, 0};
  * rounding in mt_kernel_rt.h; integer // % << >> through the runtime's
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
- * mask groups, Triton's fp32 instructions. */
-#define MT_CODEGEN_VERSION "cg7"
+ * mask groups, Triton's fp32 instructions.  cg8: no __restrict__. */
+#define MT_CODEGEN_VERSION "cg8"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

@@ -880,9 +880,11 @@ int cuda_emit(Func *f, StrBuf *out) {
         e.name[p] = nm;
         if (i)
             sb_puts(&sig, ", ");
+        /* no __restrict__: Triton promises nothing about aliasing (a
+         * kernel may get one tensor twice, or read what it stored), and
+         * plain loads are what Triton emits (ld.global, not .nc) */
         if (x->type.is_ptr)
-            sb_printf(&sig, "%s* __restrict__ %s",
-                      dtype_mtype((DType)x->type.dtype), nm);
+            sb_printf(&sig, "%s* %s", dtype_mtype((DType)x->type.dtype), nm);
         else
             sb_printf(&sig, "%s %s", dtype_ctype((DType)x->type.dtype), nm);
     }

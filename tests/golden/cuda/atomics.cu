@@ -105,7 +105,7 @@ static __device__ __forceinline__ float mt_atomic_cas_f32_acq_rel_gpu(float *p, 
     return mt_host_atomic_cas(p, cmp, v);
 #endif
 }
-extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* __restrict__ counter, unsigned short* __restrict__ h, unsigned short* __restrict__ b, float* __restrict__ f, unsigned* __restrict__ u, long long* __restrict__ q, double* __restrict__ d, short* __restrict__ s, float* __restrict__ c) {
+extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* counter, unsigned short* h, unsigned short* b, float* f, unsigned* u, long long* q, double* d, short* s, float* c) {
     __shared__ long long mt_smem[16];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;

@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* __restrict__ a, unsigned short* __restrict__ b, float* __restrict__ c, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* a, unsigned short* b, float* c, int M, int N, int K) {
     __shared__ __align__(16) float dot_lhs[2560];
     __shared__ __align__(16) float dot_rhs[2304];
     unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;

@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* __restrict__ a, float* __restrict__ b, float* __restrict__ c, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, float* b, float* c, int M, int N, int K) {
     __shared__ __align__(16) float dot_lhs[2 * 1088];
     __shared__ __align__(16) float dot_rhs[2 * 1024];
     int mt_lane = (int)threadIdx.x & 31;

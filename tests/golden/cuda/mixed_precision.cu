@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* __restrict__ x_ptr, unsigned short* __restrict__ y_ptr, unsigned short* __restrict__ out_ptr, int n, float scale) {
+extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* x_ptr, unsigned short* y_ptr, unsigned short* out_ptr, int n, float scale) {
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane % 32;

@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) affine_scan_kernel(int* __restrict__ a, int* __restrict__ b, int* __restrict__ y) {
+extern "C" __global__ void __launch_bounds__(128) affine_scan_kernel(int* a, int* b, int* y) {
     __shared__ long long mt_smem[8];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;

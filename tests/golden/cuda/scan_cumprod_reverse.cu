@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) cumprod_rows_kernel(float* __restrict__ x, float* __restrict__ y) {
+extern "C" __global__ void __launch_bounds__(128) cumprod_rows_kernel(float* x, float* y) {
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane / 16;

@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(float* __restrict__ x, float* __restrict__ y) {
+extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(float* x, float* y) {
     __shared__ long long mt_smem[4];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;

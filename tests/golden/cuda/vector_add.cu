@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__ x, float* __restrict__ y, float* __restrict__ out, int n) {
+extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y, float* out, int n) {
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane % 32;

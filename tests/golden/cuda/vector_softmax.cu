@@ -1,4 +1,4 @@
-extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* __restrict__ out, float* __restrict__ x, int stride) {
+extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, float* x, int stride) {
     __shared__ long long mt_smem[2];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;

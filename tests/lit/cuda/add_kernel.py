@@ -2,7 +2,7 @@
 # CUDA C of the masked add (stable properties only): the signature with
 # runtime parameters only (the constexpr BLOCK is gone), #line directives
 # pointing at the source, masked loads with the 0.0f fallback, a masked store.
-# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) add_kernel(float* __restrict__ x, float* __restrict__ y, float* __restrict__ out, int n) {
+# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y, float* out, int n) {
 # CHECK: {{^}}#line 27 "{{.*}}add_kernel.py"
 # CHECK-NEXT: = (int)blockIdx.x;
 # CHECK: {{^}}#line 30 "{{.*}}add_kernel.py"

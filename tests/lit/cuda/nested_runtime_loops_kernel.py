@@ -2,7 +2,7 @@
 # CUDA C of nested runtime loops (stable properties only): each carried value
 # is a variable initialised before its loop and assigned at the end of the
 # body; the scalar result is stored by thread 0 only.
-# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) nested_runtime_loops_kernel(float* __restrict__ out, int n) {
+# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) nested_runtime_loops_kernel(float* out, int n) {
 # CHECK: int v[[PID:[0-9]+]] = (int)blockIdx.x;
 # CHECK: {{^}}#line 34 "{{.*}}nested_runtime_loops_kernel.py"
 # CHECK-NEXT: int v[[ACC:[0-9]+]] = 0;

@@ -10,6 +10,6 @@ import mytriton.language as tl
 def param_names_kernel(expf, cosf, out, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out + offs, tl.exp(tl.load(expf + offs)) + tl.load(cosf + offs))
-# CHECK: param_names_kernel(float* __restrict__ mt_p0_expf, float* __restrict__ mt_p1_cosf, float* __restrict__ out)
+# CHECK: param_names_kernel(float* mt_p0_expf, float* mt_p1_cosf, float* out)
 # CHECK: expf(
 # CHECK-NOT: {{[^_]}}cosf

@@ -4,7 +4,7 @@
 # fallback, owner-only accumulation, warp shuffles, a shared-memory exchange
 # between warps fenced by __syncthreads (also after the read, so a later
 # reduction cannot overwrite the slots early), and a single-thread store.
-# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) row_sum_kernel(float* __restrict__ x, float* __restrict__ out, int n_cols) {
+# CHECK: {{^}}extern "C" __global__ void __launch_bounds__(128) row_sum_kernel(float* x, float* out, int n_cols) {
 # CHECK: __shared__
 # CHECK: = (v{{[0-9]+}}[0] ? (*v{{[0-9]+}}[0]) : 0.0f);
 # CHECK: {{^}}#line {{[0-9]+}} "{{.*}}row_sum_kernel.py"
