@@ -107,7 +107,7 @@ static const Builtin builtins[] = {
         "sin(x): elementwise sine (f32, f64)"},
     {"tl.sqrt", TLM, h_math_f32_f64, OP_SQRT, 1, {{"x", P_TENSOR}},
         "sqrt(x): elementwise square root (f32)"},
-    {"tl.abs", TL_, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
+    {"tl.abs", TLM, h_abs, OP_ABS, 1, {ANY("x")}, "abs(x): elementwise absolute value"},
     {"tl.minimum", TL_, h_maximum, OP_MINIMUM, 2,
         {ANY("x"), ANY("y"), ANY("propagate_nan")},
         "minimum(x, y, propagate_nan=tl.PropagateNan.NONE): elementwise minimum (ALL: "
@@ -989,6 +989,14 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         return elab_err(E, loc, MT_ERR_SYNTAX, "missing attribute name");
     if (obj.kind == CV_MODULE)
         return module_attr(E, obj, name, loc, out);
+    if (obj.kind == CV_INT || obj.kind == CV_BOOL || obj.kind == CV_FLOAT) {
+        /* a number a kernel assigned is a tensor in Triton (to_tensor in
+         * its visit_Assign): `v = 1; v.dtype` is int32 */
+        ValId t;
+        if (cv_materialise(E, obj, loc, &t) < 0)
+            return -1;
+        obj = cv_tensor(t);
+    }
     if (obj.kind == CV_TENSOR) {
         int rc = tensor_attr(E, obj, name, loc, out);
         if (rc <= 0)

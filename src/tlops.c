@@ -361,15 +361,23 @@ int h_dot(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "tl.dot() operands must be both float32, float16, bfloat16, fp8 or "
                         "int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
+    /* Triton's result type: int32 for int8 and float32 for float32/bfloat16
+     * operands whatever out_dtype says; out_dtype itself for f16 and fp8 */
     DType od = i8 ? DT_I32 : DT_F32;
     CV odv = c->a[6];
     if (c->have[6] && odv.kind != CV_NONE) {
-        bool ok = odv.kind == CV_DTYPE && !odv.i &&
-                  ((DType)odv.sub == od || (odv.sub == DT_F16 && dx == DT_F16));
-        if (!ok)
-            return elab_err(E, c->locs[6], MT_ERR_TYPE, "tl.dot() out_dtype must be %s%s",
-                            dtype_info[od].tl_name, dx == DT_F16 ? " or float16" : "");
-        od = (DType)odv.sub;
+        if (odv.kind != CV_DTYPE || odv.i)
+            return elab_err(E, c->locs[6], MT_ERR_TYPE, "tl.dot() out_dtype must be a dtype");
+        if (!i8 && odv.sub == DT_BF16)
+            return elab_err(E, c->locs[6], MT_ERR_TYPE,
+                            "out_dtype=bfloat16 is unsupported. Please use "
+                            "out_dtype=float32/float16 and cast with `.to(tl.bfloat16)`");
+        if (!i8 && dx != DT_F32 && dx != DT_BF16) {
+            if (odv.sub != DT_F32 && odv.sub != DT_F16)
+                return elab_err(E, c->locs[6], MT_ERR_TYPE,
+                                "tl.dot() out_dtype must be float32 or float16");
+            od = (DType)odv.sub;
+        }
     }
     if (c->have[2] && c->a[2].kind != CV_NONE) {
         if (c->a[2].kind != CV_TENSOR)

@@ -77,17 +77,29 @@ static int reduce_axes(Elab *E, Call *c, ValId x, int ai, int ki, CV *out) {
     return 0;
 }
 
-/* xor_sum(input, axis=None, keep_dims=False): integers only, in their own
- * type (Triton widens nothing here). */
+/* xor_sum(input, axis=None, keep_dims=False): integers (bool too) only,
+ * in their own type (Triton widens nothing here). */
 int h_xor_sum(Elab *E, Call *c, CV *out) {
     ValId x;
     if (block_arg(E, c, &x) < 0)
         return -1;
     Type t = val_type(E->f, x);
-    if (!type_is_int(t))
+    if (!type_is_int(t) && (t.dtype != DT_I1 || t.is_ptr)) /* int1 is an int to Triton */
         return elab_err(E, c->locs[0], MT_ERR_TYPE,
                         "xor_sum only supported for integers, got %s", elab_type_text(E, t));
-    return reduce_axes(E, c, x, 1, 2, out);
+    if (t.dtype != DT_I1)
+        return reduce_axes(E, c, x, 1, 2, out);
+    /* bools: the parity of the trues, reduced as int32 and tested != 0 */
+    ValId w;
+    if (elab_cast(E, x, DT_I32, c->loc, &w) < 0 || reduce_axes(E, c, w, 1, 2, out) < 0)
+        return -1;
+    if (out->kind != CV_TENSOR)
+        return 0;
+    ValId b;
+    if (elab_cast(E, out->v, DT_I1, c->loc, &b) < 0)
+        return -1;
+    *out = cv_tensor(b);
+    return 0;
 }
 
 /* ----------------------------------------------------------------- scans */

@@ -1,0 +1,80 @@
+"""Triton's rules that test_core.py found us missing (issue 17): a number a
+kernel assigns is a tensor (`v = 1; v.dtype`), tl.dot's result type
+(out_dtype is ignored for int8, float32 and bfloat16 operands, bfloat16 is
+refused), xor_sum of bools, and x.abs() as a tensor method."""
+import pytest
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+from mtutil import assert_compile_error
+
+
+@triton.jit
+def assigned_numbers_kernel(out, o2, o3, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    value = 1
+    tl.store(out + offs, tl.full([BLOCK], value=value, dtype=value.dtype))
+    v = float("-nan")
+    tl.store(o2.to(tl.pointer_type(v.dtype)), v)
+    w = 2**40
+    tl.store(o3.to(tl.pointer_type(w.dtype)), w)
+
+
+def test_assigned_numbers_have_a_dtype(device):
+    a = torch.zeros(8, dtype=torch.int32, device=device)
+    b = torch.zeros(1, device=device)
+    c = torch.zeros(1, dtype=torch.int64, device=device)
+    assigned_numbers_kernel[(1,)](a, b, c, BLOCK=8)
+    assert a.tolist() == [1] * 8  # int32
+    assert torch.isnan(b).all()  # float32
+    assert c.item() == 2**40  # int64
+
+
+@triton.jit
+def dot_out_dtype_kernel(x, y, z, OUT: tl.constexpr, N: tl.constexpr):
+    r = tl.arange(0, N)
+    a = tl.load(x + r[:, None] * N + r[None, :])
+    b = tl.load(y + r[:, None] * N + r[None, :])
+    tl.store(z + r[:, None] * N + r[None, :], tl.dot(a, b, out_dtype=OUT))
+
+
+@pytest.mark.parametrize("dt,out,want", [(torch.int8, tl.int8, torch.int32),
+                                         (torch.float32, tl.float16, torch.float32),
+                                         (torch.float16, tl.float16, torch.float16),
+                                         (torch.float16, tl.float32, torch.float32)])
+def test_dot_result_type_is_tritons(device, dt, out, want):
+    """int8 gives int32 and float32 gives float32 whatever out_dtype says;
+    float16 gives out_dtype (the stored values show the result type: a
+    float16 result stored into float32 memory is converted by the store)."""
+    N = 32
+    x = (torch.arange(N * N) % 7 - 3).reshape(N, N).to(dt).to(device)
+    z = torch.zeros((N, N), dtype=want, device=device)
+    k = dot_out_dtype_kernel.warmup(x, x, z, OUT=out, N=N, grid=(1,))
+    ssa = k.asm["ssa"]
+    name = {torch.int32: "i32", torch.float32: "f32", torch.float16: "f16"}[want]
+    assert f"block<32x32 x {name}>" in ssa.split("store")[-2].splitlines()[-1]
+    dot_out_dtype_kernel[(1,)](x, x, z, OUT=out, N=N)
+    ref = x.cpu().double() @ x.cpu().double()
+    assert torch.equal(z.cpu().double(), ref)
+
+
+def test_dot_bfloat16_out_dtype_is_refused():
+    x = torch.zeros((32, 32), dtype=torch.float16)
+    assert_compile_error(dot_out_dtype_kernel, (x, x, x), kwargs=dict(OUT=tl.bfloat16, N=32),
+                         needle="out_dtype=OUT", pattern="out_dtype=bfloat16 is unsupported")
+
+
+@triton.jit
+def bool_xor_abs_kernel(x, out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    v = tl.load(x + r)
+    tl.store(out, tl.xor_sum(v > 0, axis=0).to(tl.int32))
+    tl.store(out + 1, tl.sum(v.abs(), axis=0))
+
+
+def test_xor_sum_of_bools_and_abs_method(device):
+    x = torch.tensor([3, -1, 2, -5, 4, 0, 7, -2] * 4, dtype=torch.int32, device=device)
+    out = torch.zeros(2, dtype=torch.int32, device=device)
+    bool_xor_abs_kernel[(1,)](x, out, N=32)
+    assert out.tolist() == [0, 96]  # 16 positives: xor is 0
