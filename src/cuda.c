@@ -789,7 +789,8 @@ static bool reserved_name(const char *s) {
         "protected", "virtual", "friend", "using", "throw", "catch",
         "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
         "blockDim", "gridDim", "INFINITY", "NAN", "dot_k",
-        "dot_stage", "k_base", "dot_lhs", "dot_rhs", "dot_lhs_h", "dot_rhs_h", "warpSize", "main",
+        "dot_stage", "k_base", "dot_lhs", "dot_rhs", "dot_lhs_h", "dot_rhs_h", "dot_lhs_d",
+        "dot_rhs_d", "warpSize", "main",
         "for", "while", "if", "else", "return", "break", "continue"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (strcmp(s, words[i]) == 0)
@@ -918,6 +919,9 @@ int cuda_emit(Func *f, StrBuf *out) {
     if (sp->narrow_tiles) /* f16 and bf16 tiles, as their bits */
         sb_puts(out, "    unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;\n"
                      "    unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;\n");
+    if (sp->double_tiles) /* f64 tiles (the arrays are 16-byte aligned) */
+        sb_puts(out, "    double *const dot_lhs_d = (double *)dot_lhs;\n"
+                     "    double *const dot_rhs_d = (double *)dot_rhs;\n");
     if (e.nbases) {
         sb_puts(out, "    int mt_lane = (int)threadIdx.x & 31;\n");
         sb_puts(out, "    int mt_warp = (int)threadIdx.x >> 5;\n");

@@ -64,7 +64,7 @@ static void dot_write(Emit *e, const Op *dot, ValId x, const SharedBuffer *sbuf,
     smem_element_text(&addr, sbuf, stage, transpose ? c0 : r0,
                       transpose ? r0 : c0);
     int fd = d->L.rank - 1, W = 16 / dtype_info[sbuf->elem].bytes;
-    bool vec = !transpose && !*own && d->L.rank == 2 && d->vrank == 2 &&
+    bool vec = (W == 4 || W == 8) && !transpose && !*own && d->L.rank == 2 && d->vrank == 2 &&
                d->L.order[0] == 1 && d->L.spt[fd] % W == 0 &&
                d->n[fd] >= ce_tile(&d->L, fd) &&
                smem_row_stride(sbuf) % W == 0;
@@ -181,7 +181,7 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
                       ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
     smem_element_text(&lb, &g->B, stage, "dot_k",
                       ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
-    Type te = type_scalar(g->A.elem), tf = type_scalar(DT_F32);
+    Type te = type_scalar(g->A.elem), tf = type_elem(val_type(e->f, g->op->res[0]));
     const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), te, tf);
     const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), te, tf);
     if (g->plan->unit == DOT_MMA_TF32) { /* what the tensor cores would take */
@@ -210,7 +210,7 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     const char *dst = into ? into : ce_fmt(e, "v%d", res);
     e->name[res] = dst;
     if (!into) {
-        ce_line(e, "float v%d[%d];", res, r->nE);
+        ce_line(e, "%s v%d[%d];", ce_ctype(e, type_elem(val_type(e->f, res))), res, r->nE);
         ce_unroll(e);
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
         ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, init);
@@ -251,7 +251,8 @@ int ce_emit_dot(Emit *e, Op *op) {
     dot_prepare(e, op, &g);
     const char *stage = staged ? "dot_stage" : "0";
     ValId acc = op->args[2];
-    const char *init = acc ? ce_elem(e, acc, &g.r, op->loc) : "0.0f";
+    const char *init = acc ? ce_elem(e, acc, &g.r, op->loc)
+                           : ce_zero((DType)val_type(e->f, op->res[0]).dtype);
     dot_writes(e, &g, stage, NULL, NULL);
     ce_line(e, "__syncthreads();");
     dot_compute(e, &g, stage, init, NULL);
@@ -310,7 +311,8 @@ static int pipelined_step(Emit *e, const DotPlan *plan, ValId acc, DotGen *g) {
         return 0;
     }
     ValId in = dot->args[2];
-    const char *init = in ? ce_elem(e, in, &g->r, dot->loc) : "0.0f";
+    const char *init = in ? ce_elem(e, in, &g->r, dot->loc)
+                          : ce_zero((DType)val_type(e->f, dot->res[0]).dtype);
     dot_compute(e, g, "dot_stage", init, NULL);
     return plan->add && ce_emit_op(e, plan->add) < 0 ? -1 : 0;
 }

@@ -364,6 +364,12 @@ static void plan_tiles(Func *f, DotPlan *p) {
                               smem_bank_padding(BK, rows_per_warp), stages};
     }
     p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
+    if (at.dtype == DT_F64) { /* the scalar form on double tiles */
+        p->A.name = "dot_lhs_d";
+        p->A.elem = DT_F64;
+        p->B.name = "dot_rhs_d";
+        p->B.elem = DT_F64;
+    }
 }
 
 static int plan_region(Func *f, Region *r) {

@@ -567,7 +567,7 @@ int layout_assign(Func *f) {
             continue;
         Layout l;
         if ((dot_unit(f, x->def) != DOT_FMA && mma_layout(gshape[g], f->num_warps, &l)) ||
-            dot_layout(gshape[g], f->num_warps, &l))
+            (x->type.dtype == DT_F32 && dot_layout(gshape[g], f->num_warps, &l)))
             glayout[g] = intern_layout(f, &l);
     }
     for (int v = 1; v < f->nvals; v++) {

@@ -859,6 +859,7 @@ struct SmemPlan {
                                      declared as f32 of at least their bytes */
     bool narrow_tiles;            /* some dot reads them as 16-bit elements
                                      through dot_lhs_h, dot_rhs_h */
+    bool double_tiles;            /* ... or as f64 through dot_lhs_d, dot_rhs_d */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */
 };

@@ -65,8 +65,10 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
                          : array == SMEM_DOT_RHS ? &p->rhs : NULL;
     if (decl && smem_nbytes(b) > smem_nbytes(decl))
         *decl = *b;
-    if (decl && b->elem != DT_F32)
+    if (decl && dtype_info[b->elem].bytes == 2)
         p->narrow_tiles = true;
+    if (decl && b->elem == DT_F64)
+        p->double_tiles = true;
     if (!pl->over && total_of(p) > MT_SMEM_BUDGET) {
         pl->over = true;
         pl->over_loc = op->loc;

@@ -356,14 +356,16 @@ int h_dot(Elab *E, Call *c, CV *out) {
     Type tx = val_type(E->f, x), ty = val_type(E->f, y);
     DType dx = (DType)tx.dtype, dy = (DType)ty.dtype;
     bool i8 = dx == DT_I8 && dy == DT_I8;
+    bool f64 = dx == DT_F64 && dy == DT_F64;
     bool fl = type_is_float(tx) && type_is_float(ty) && dx != DT_F64 && dy != DT_F64;
-    if (!i8 && !(fl && (dx == dy || (dtype_info[dx].bits == 8 && dtype_info[dy].bits == 8))))
+    if (!i8 && !f64 && !(fl && (dx == dy || (dtype_info[dx].bits == 8 && dtype_info[dy].bits == 8))))
         return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "tl.dot() operands must be both float32, float16, bfloat16, fp8 or "
-                        "int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
-    /* Triton's result type: int32 for int8 and float32 for float32/bfloat16
-     * operands whatever out_dtype says; out_dtype itself for f16 and fp8 */
-    DType od = i8 ? DT_I32 : DT_F32;
+                        "tl.dot() operands must be both float64, float32, float16, bfloat16, "
+                        "fp8 or int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
+    /* Triton's result type: int32 for int8, float64 for float64 and float32
+     * for float32/bfloat16 operands whatever out_dtype says; out_dtype
+     * itself for f16 and fp8 */
+    DType od = i8 ? DT_I32 : f64 ? DT_F64 : DT_F32;
     CV odv = c->a[6];
     if (c->have[6] && odv.kind != CV_NONE) {
         if (odv.kind != CV_DTYPE || odv.i)
@@ -372,7 +374,7 @@ int h_dot(Elab *E, Call *c, CV *out) {
             return elab_err(E, c->locs[6], MT_ERR_TYPE,
                             "out_dtype=bfloat16 is unsupported. Please use "
                             "out_dtype=float32/float16 and cast with `.to(tl.bfloat16)`");
-        if (!i8 && dx != DT_F32 && dx != DT_BF16) {
+        if (!i8 && !f64 && dx != DT_F32 && dx != DT_BF16) {
             if (odv.sub != DT_F32 && odv.sub != DT_F16)
                 return elab_err(E, c->locs[6], MT_ERR_TYPE,
                                 "tl.dot() out_dtype must be float32 or float16");
@@ -391,6 +393,10 @@ int h_dot(Elab *E, Call *c, CV *out) {
     /* f32, f16 and bf16 operands go to the dot as they are (tensor cores
      * take them; the CUDA-core lowering widens them exactly when it stages
      * them in shared memory); the dot adds in f32 */
+    if (f64) { /* exact products on CUDA cores, in f64; precision is moot */
+        ValId da[3] = {x, y, acc};
+        return emit_op(E, c, da, 3, DOT_IEEE, 0, out);
+    }
     if (dx == dy && (dx == DT_F32 || dx == DT_F16 || dx == DT_BF16)) {
         ValId facc = acc;
         if (facc && od != DT_F32 && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)

@@ -471,14 +471,14 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     if (!type_is_float(b) || b.rank != 2)
         return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
     if (a.dtype != b.dtype ||
-        (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16))
-        return fail(msg, "dot operands must be both f32, f16 or bf16, got %s and %s",
+        (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16 && a.dtype != DT_F64))
+        return fail(msg, "dot operands must be both f64, f32, f16 or bf16, got %s and %s",
                     tt(a).s, tt(b).s);
     if (a.shape[1] != b.shape[0])
         return fail(msg, "dot inner dimensions differ: %d and %d",
                     (int)a.shape[1], (int)b.shape[0]);
     int32_t mn[2] = {a.shape[0], b.shape[1]};
-    Type r = type_block(type_scalar(DT_F32), 2, mn);
+    Type r = type_block(type_scalar(a.dtype == DT_F64 ? DT_F64 : DT_F32), 2, mn);
     ValId acc = in->args[2];
     if (acc && !type_eq(val_type(in->f, acc), r))
         return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,

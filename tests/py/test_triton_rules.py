@@ -78,3 +78,29 @@ def test_xor_sum_of_bools_and_abs_method(device):
     out = torch.zeros(2, dtype=torch.int32, device=device)
     bool_xor_abs_kernel[(1,)](x, out, N=32)
     assert out.tolist() == [0, 96]  # 16 positives: xor is 0
+
+
+@triton.jit
+def f64_dot_kernel(x, y, z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                   PREC: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(x + rm[:, None] * K + rk[None, :])
+    b = tl.load(y + rk[:, None] * N + rn[None, :])
+    acc = tl.load(z + rm[:, None] * N + rn[None, :])
+    tl.store(z + rm[:, None] * N + rn[None, :], tl.dot(a, b, acc, input_precision=PREC))
+
+
+@pytest.mark.parametrize("prec", ["ieee", "tf32"])
+@pytest.mark.parametrize("M,N,K,warps", [(32, 32, 32, 4), (16, 64, 32, 2)])
+def test_float64_dot(device, prec, M, N, K, warps):
+    """float64 operands give a float64 product (Triton's result type), exact
+    products on CUDA cores whatever the precision says."""
+    torch.manual_seed(1)
+    x = torch.randn(M, K, dtype=torch.float64, device=device)
+    y = torch.randn(K, N, dtype=torch.float64, device=device)
+    z = torch.randn(M, N, dtype=torch.float64, device=device)
+    want = z.cpu() + x.cpu() @ y.cpu()
+    f64_dot_kernel[(1,)](x, y, z, M=M, N=N, K=K, PREC=prec, num_warps=warps)
+    assert torch.allclose(z.cpu(), want, rtol=1e-12, atol=1e-12)
