@@ -661,8 +661,10 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
     CudaModule *m;
     if (current_module(c, k, &m) < 0)
         return -1;
-    /* all shared memory is static (__shared__ arrays): none is dynamic */
-    return cuda_launch(c, k->ctx->cuda, m, grid, threads, 0, stream, args);
+    /* shared memory is static (__shared__ arrays) up to the budget, one
+     * dynamic array past it (cuda.c): then the launch gives its size */
+    size_t dynamic = k->shared_bytes > MT_SMEM_BUDGET ? k->shared_bytes : 0;
+    return cuda_launch(c, k->ctx->cuda, m, grid, threads, dynamic, stream, args);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],

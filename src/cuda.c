@@ -790,7 +790,7 @@ static bool reserved_name(const char *s) {
         "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
         "blockDim", "gridDim", "INFINITY", "NAN", "dot_k",
         "dot_stage", "k_base", "dot_lhs", "dot_rhs", "dot_lhs_h", "dot_rhs_h", "dot_lhs_d",
-        "dot_rhs_d", "warpSize", "main",
+        "dot_rhs_d", "mt_dynamic_smem", "warpSize", "main",
         "for", "while", "if", "else", "return", "break", "continue"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (strcmp(s, words[i]) == 0)
@@ -839,6 +839,26 @@ static void declare_tile(StrBuf *out, const SharedBuffer *b) {
     else
         sb_printf(out, "    __shared__ __align__(16) float %s[%lld];\n",
                   b->name, (long long)smem_size(b));
+}
+
+/* Shared memory past the static budget: one dynamic array (its size is
+ * the launch's, the driver's opt-in attribute allows it, cudart.c) on the
+ * GPU, a static one of the same size on the host, and the scratch and the
+ * tiles as pointers into it at the planned offsets, so every access reads
+ * as with the static arrays. */
+static void declare_dynamic(StrBuf *out, const SmemPlan *sp) {
+    sb_printf(out, "#if defined(__CUDA_ARCH__)\n"
+                   "    extern __shared__ __align__(16) long long mt_dynamic_smem[];\n"
+                   "#else\n"
+                   "    __shared__ __align__(16) long long mt_dynamic_smem[%lld];\n"
+                   "#endif\n",
+              (long long)(sp->total + 7) / 8);
+    if (sp->scratch_bytes)
+        sb_puts(out, "    long long *const mt_smem = mt_dynamic_smem;\n");
+    if (smem_size(&sp->lhs) > 0)
+        sb_printf(out, "    float *const dot_lhs = (float *)((char *)mt_dynamic_smem + %lld);\n"
+                       "    float *const dot_rhs = (float *)((char *)mt_dynamic_smem + %lld);\n",
+                  (long long)sp->offset[SMEM_DOT_LHS], (long long)sp->offset[SMEM_DOT_RHS]);
 }
 
 int cuda_emit(Func *f, StrBuf *out) {
@@ -909,12 +929,16 @@ int cuda_emit(Func *f, StrBuf *out) {
                   "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
                   threads, f->name, sb_str(&sig));
     const SmemPlan *sp = f->smem;
-    if (sp->scratch_bytes)
-        sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
-                  (long long)(sp->scratch_bytes + 7) / 8);
-    if (smem_size(&sp->lhs) > 0) {
-        declare_tile(out, &sp->lhs);
-        declare_tile(out, &sp->rhs);
+    if (sp->total > MT_SMEM_BUDGET) {
+        declare_dynamic(out, sp);
+    } else {
+        if (sp->scratch_bytes)
+            sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
+                      (long long)(sp->scratch_bytes + 7) / 8);
+        if (smem_size(&sp->lhs) > 0) {
+            declare_tile(out, &sp->lhs);
+            declare_tile(out, &sp->rhs);
+        }
     }
     if (sp->narrow_tiles) /* f16 and bf16 tiles, as their bits */
         sb_puts(out, "    unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;\n"

@@ -57,6 +57,8 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 #define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK 0
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
+#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN 97
 #define NVRTC_SUCCESS 0
 
 struct CudaDriver {
@@ -83,6 +85,7 @@ struct CudaDriver {
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuModuleUnload)(CUmodule);
     CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+    CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                                unsigned, unsigned, unsigned, unsigned,
                                CUstream, void **, void **);
@@ -115,6 +118,8 @@ struct CudaModule {
     int max_threads;
     int max_grid[3];
     int regs, local_bytes, func_max_threads; /* what ptxas gave the function */
+    int max_smem_optin;  /* the device's shared memory a program may opt into */
+    int dynamic_smem;    /* the dynamic shared memory the function allows */
 };
 
 static const Loc no_loc = {0, 0};
@@ -181,6 +186,7 @@ static int load_cuda(Ctx *c, CudaDriver *d) {
     NEED(cuModuleGetFunction, "cuModuleGetFunction")
     NEED(cuModuleUnload, "cuModuleUnload")
     NEED(cuFuncGetAttribute, "cuFuncGetAttribute")
+    NEED(cuFuncSetAttribute, "cuFuncSetAttribute")
     NEED(cuLaunchKernel, "cuLaunchKernel")
     NEED(cuGetErrorName, "cuGetErrorName")
     NEED(cuMemAlloc, "cuMemAlloc_v2")
@@ -599,7 +605,9 @@ int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
         device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
                     &m->max_grid[1]) != 0 ||
         device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
-                    &m->max_grid[2]) != 0) {
+                    &m->max_grid[2]) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                    &m->max_smem_optin) != 0) {
         free(m);
         return -1;
     }
@@ -668,10 +676,10 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
             return diag_error(c, no_loc, MT_ERR_ARG,
                               "grid %c dimension must be in 1..%d, got %u",
                               axis[i], m->max_grid[i], grid[i]);
-    if (smem > MT_SMEM_BUDGET)
+    if (smem > (size_t)m->max_smem_optin)
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
-                          "%zu bytes of shared memory exceed the %d-byte "
-                          "static limit", smem, MT_SMEM_BUDGET);
+                          "the kernel needs %zu bytes of shared memory, more than "
+                          "this device's %d", smem, m->max_smem_optin);
     /* a thread with no context (a new Python thread, say) uses the one the
      * module was loaded in */
     CUcontext cur = NULL;
@@ -679,6 +687,14 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
         return -1;
     if (!cur && CU(c, d, cuCtxSetCurrent(m->context)) != 0)
         return -1;
+    /* past the default 48 KiB a function must opt in, once */
+    if (smem > (size_t)m->dynamic_smem && smem > MT_SMEM_BUDGET) {
+        if (CU(c, d, cuFuncSetAttribute(m->function,
+                                        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        (int)smem)) != 0)
+            return -1;
+        m->dynamic_smem = (int)smem;
+    }
     return CU(c, d, cuLaunchKernel(m->function, grid[0], grid[1], grid[2],
                                    (unsigned)threads, 1, 1, (unsigned)smem,
                                    (CUstream)stream, args, NULL));

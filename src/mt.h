@@ -774,6 +774,10 @@ int smem_bank_padding(int columns, int simultaneous_rows);
 int smem_bank(int64_t word_offset); /* word_offset % 32 */
 
 #define MT_SMEM_BUDGET 49152 /* bytes of static shared memory per program */
+/* Past the static budget a kernel declares its shared memory dynamically
+ * (cuda.c), up to what sm_90 lets one program opt into (227 KiB); the
+ * launch checks the device's own limit. */
+#define MT_SMEM_MAX 232448
 
 /* ---------------------------------------------------------------- axis.c */
 

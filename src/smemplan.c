@@ -5,7 +5,7 @@
  * planning (each dot's tiles).  Output: f->smem, listing one SharedBuffer
  * per user of shared memory with its byte offset, the three arrays the
  * kernel declares, the total, and f->shared_bytes; or -1 with a located
- * MT_ERR_RESOURCE when the total exceeds MT_SMEM_BUDGET (checked here
+ * MT_ERR_RESOURCE when the total exceeds MT_SMEM_MAX (checked here
  * only).  The emitter takes every shared address from these buffers
  * through smem_element_text.
  *
@@ -69,7 +69,7 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
         p->narrow_tiles = true;
     if (decl && b->elem == DT_F64)
         p->double_tiles = true;
-    if (!pl->over && total_of(p) > MT_SMEM_BUDGET) {
+    if (!pl->over && total_of(p) > MT_SMEM_MAX) {
         pl->over = true;
         pl->over_loc = op->loc;
     }
@@ -173,6 +173,12 @@ int smem_plan(Func *f) {
                                       (int32_t)((smem_nbytes(decl[i]) + 3) / 4), DT_F32, 0, 1};
     int64_t scratch = (p->scratch_bytes + 7) / 8 * 8;
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
+    if (scratch + lhs + rhs > MT_SMEM_BUDGET) {
+        /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
+         * the static arrays do (vector and cp.async accesses) */
+        scratch = (scratch + 15) / 16 * 16;
+        lhs = (lhs + 15) / 16 * 16;
+    }
     p->offset[SMEM_SCRATCH] = 0;
     p->offset[SMEM_DOT_LHS] = scratch;
     p->offset[SMEM_DOT_RHS] = scratch + lhs;
@@ -181,11 +187,11 @@ int smem_plan(Func *f) {
         p->bufs[i].offset = p->offset[p->bufs[i].array];
     f->smem = p;
     f->shared_bytes = p->total;
-    if (p->total > MT_SMEM_BUDGET)
+    if (p->total > MT_SMEM_MAX)
         return diag_error(f->ctx, pl.over_loc, MT_ERR_RESOURCE,
                           "kernel needs %lld bytes of shared memory, more than "
-                          "the %d-byte budget",
-                          (long long)p->total, MT_SMEM_BUDGET);
+                          "the %d bytes a program can have (sm_90)",
+                          (long long)p->total, MT_SMEM_MAX);
     return 0;
 }
 
@@ -199,8 +205,12 @@ const SharedBuffer *smem_buffer_of(const SmemPlan *p, const Op *op, int array) {
 static const char *const array_names[] = {"mt_smem", "dot_lhs", "dot_rhs"};
 
 void smem_plan_print(StrBuf *sb, const SmemPlan *p) {
-    sb_printf(sb, "shared %lld bytes (budget %d)", (long long)p->total,
-              MT_SMEM_BUDGET);
+    if (p->total > MT_SMEM_BUDGET)
+        sb_printf(sb, "shared %lld bytes (dynamic, past the %d-byte static budget)",
+                  (long long)p->total, MT_SMEM_BUDGET);
+    else
+        sb_printf(sb, "shared %lld bytes (budget %d)", (long long)p->total,
+                  MT_SMEM_BUDGET);
     for (int i = 0; i < p->nbufs; i++) {
         const SmemEntry *en = &p->bufs[i];
         const SharedBuffer *b = &en->buf;

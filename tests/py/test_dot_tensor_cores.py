@@ -154,3 +154,20 @@ def test_tutorial_loop_is_pipelined(device, first):
     plan = tutorial_matmul_kernel.warmup(ad, bd, cd, M, N, K, K, 1, N, 1, N, 1, BM=32, BN=32,
                                          BK=BK, FIRST=first, num_warps=4, grid=(2, 2))
     assert "pipelined loop" in plan.asm["ssa-layout"] and "mma-f16" in plan.asm["ssa-layout"]
+
+
+@pytest.mark.parametrize("dt,cfg", [(torch.float16, (128, 128, 64, 4)),
+                                    (torch.float32, (64, 64, 128, 4))])
+def test_tiles_past_the_static_budget(device, dt, cfg):
+    """Tiles over 48 KiB (71680 bytes for f16 128 x 128 x 64 in two stages,
+    135168 for the f32 case) live in one dynamic shared array: the kernel
+    compiles, reports its shared size and computes the product."""
+    a, b, c = run(device, dt, "ieee" if dt == torch.float32 else "tf32", 136, 72, 200, cfg)
+    ref = a.double() @ b.double()
+    tol = 2e-3 if dt == torch.float16 else 1e-5
+    assert (c.double() - ref.to(dt).double()).abs().max().item() <= tol * ref.abs().max().item()
+    x = torch.zeros((8, 8), dtype=dt)
+    k = matmul_kernel.warmup(x, x, x, 8, 8, 8, 8, 1, 8, 1, 8, 1, BM=cfg[0], BN=cfg[1],
+                             BK=cfg[2], PREC="ieee", num_warps=cfg[3], grid=(1, 1))
+    assert k.metadata.shared > 49152
+    assert "extern __shared__ __align__(16) long long mt_dynamic_smem[];" in k.asm["cuda"]

@@ -1211,15 +1211,27 @@ static void test_run_dot_pipeline(void **state) {
 
 static void test_smem_budget(void **state) {
     (void)state;
-    /* 2 * (128 * (32 + pad) + 32 * 128) * 4 bytes > 49152 */
+    /* 2 * (128 * (32 + pad) + 32 * 128) * 4 bytes > 49152: past the
+     * static budget, one dynamic array holds the tiles */
     MMOpts big = {true, 128, 128, 32, 4, 0, 1, false, false, false, false, false, false};
     K k;
     build_matmul(&k, &big);
     char *s = emit(&k);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "extern __shared__ __align__(16) long long mt_dynamic_smem[];"));
+    assert_non_null(strstr(s, "float *const dot_lhs = (float *)((char *)mt_dynamic_smem + 0);"));
+    assert_null(strstr(s, "__shared__ __align__(16) float dot_lhs["));
+    assert_true(k.f->shared_bytes > MT_SMEM_BUDGET);
+    free(s);
+    k_free(&k);
+    /* 2 * (256 * (256 + pad) + 256 * 256) * 4 bytes > 232448: refused */
+    MMOpts huge = {true, 256, 256, 256, 4, 0, 1, false, false, false, false, false, false};
+    build_matmul(&k, &huge);
+    s = emit(&k);
     assert_null(s);
     assert_int_equal(k.c.status, MT_ERR_RESOURCE);
     assert_non_null(strstr(sb_str(&k.c.err), "bytes of shared memory, more than "
-                                             "the 49152-byte budget"));
+                                             "the 232448 bytes a program can have"));
     k_free(&k);
 }
 

@@ -1,10 +1,13 @@
 # Resource limits are located errors, never crashes: a block that gives each
 # thread more than 512 elements, a shape whose element count overflows, and
-# a dot whose shared-memory tiles exceed the 48 KiB budget.
+# a dot whose shared-memory tiles exceed what a program can have (227 KiB
+# on sm_90; past the 48 KiB static budget shared memory is dynamic).
 # RUN: %not %mytriton compile %s --kernel big_block --signature '*fp32,262144' 2>&1 | %FileCheck %s --check-prefix=BIG
 # RUN: %mytriton compile %s --kernel big_block --signature '*fp32,262144' --num-warps 32 --emit ssa-opt | %FileCheck %s --check-prefix=WARPS
 # RUN: %not %mytriton compile %s --kernel huge_zeros --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=HUGE
-# RUN: %not %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,128,128,64' 2>&1 | %FileCheck %s --check-prefix=SMEM
+# RUN: %not %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,256,256,128' 2>&1 | %FileCheck %s --check-prefix=SMEM
+# RUN: %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,128,128,64' --emit ssa-layout | %FileCheck %s --check-prefix=DYN
+# RUN: %mytriton compile %s --kernel big_dot --signature '*fp32,*fp32,*fp32,i32,128,128,64' --emit cuda | %FileCheck %s --check-prefix=DYNCU
 # Elaboration work is bounded too: exponential helper recursion and
 # doubling strings end in errors, not in minutes of work and gigabytes.
 # RUN: %not %mytriton compile %s --kernel recursive --signature '*fp32,24' 2>&1 | %FileCheck %s --check-prefix=WORK
@@ -39,7 +42,12 @@ def big_dot(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         bv = tl.load(b + (k + rk)[:, None] * BN + rn[None, :])
         acc += tl.dot(av, bv)
     tl.store(c + rm[:, None] * BN + rn[None, :], acc)
-# SMEM: error: {{.*}}shared memory{{.*}}49152
+# SMEM: resources.py:[[@LINE-2]]:{{[0-9]+}}: error: kernel needs {{[0-9]+}} bytes of shared memory, more than the 232448 bytes a program can have (sm_90)
+# DYN: shared 139264 bytes (dynamic, past the 49152-byte static budget)
+# DYNCU: extern __shared__ __align__(16) long long mt_dynamic_smem[];
+# DYNCU: __shared__ __align__(16) long long mt_dynamic_smem[17408];
+# DYNCU: float *const dot_lhs = (float *)((char *)mt_dynamic_smem + 0);
+# DYNCU-NEXT: float *const dot_rhs = (float *)((char *)mt_dynamic_smem + 69632);
 
 
 @triton.jit
