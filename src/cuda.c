@@ -734,10 +734,44 @@ static int emit_while(Emit *e, Op *op) {
 
 /* ---------------------------------------------------------------- driver */
 
+/* The host runs a program's threads one after the other between barriers,
+ * so a store could overwrite what another thread has still to load from
+ * the same place (Triton's test_dot stores its result over the rows it
+ * read a column of): on the host, a store waits for every thread's loads
+ * unless each thread loaded only elements of the store's own layout, held
+ * once.  Triton's interpreter runs a block op by op, which this keeps; on
+ * the GPU the program's own ordering is all there is, as under Triton. */
+static void note_load(Emit *e, const Op *op) {
+    ValId r = op->res[0];
+    int l = val(e->f, r)->layout;
+    if (val_type(e->f, r).rank == 0 || l < 0) {
+        e->load_layout = -1;
+        return;
+    }
+    Dist d = ce_dist_of(e, r);
+    bool shared = *ce_owner(e, &d, CE_SLOT) || d.vrank < d.L.rank;
+    e->load_layout = shared || (e->load_layout != -2 && e->load_layout != l) ? -1 : l;
+}
+
+static void store_after_loads(Emit *e, const Op *op) {
+    int l = val(e->f, op->args[0])->layout;
+    if (e->load_layout == -2 || (e->load_layout >= 0 && e->load_layout == l &&
+                                 val_type(e->f, op->args[0]).rank > 0))
+        return;
+    ce_line(e, "#if !defined(__CUDA_ARCH__)");
+    ce_line(e, "__syncthreads(); /* every thread's loads before the store (host) */");
+    ce_line(e, "#endif");
+    e->load_layout = -2;
+}
+
 int ce_emit_op(Emit *e, Op *op) {
     if (op->code == OP_CONVERT_LAYOUT)
         return 0; /* materialised where its one user reads it */
     ce_mark_line(e, op->loc);
+    if (op->code == OP_LOAD)
+        note_load(e, op);
+    if (op->code == OP_STORE)
+        store_after_loads(e, op);
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
     case OP_IF: return emit_if(e, op);
@@ -868,6 +902,7 @@ int cuda_emit(Func *f, StrBuf *out) {
     e.f = f;
     e.c = c;
     e.indent = 1;
+    e.load_layout = -2;
     sb_init(&e.body);
     e.name = arena_alloc(f->arena, sizeof(char *) * (size_t)f->nvals);
     e.dist = arena_alloc(f->arena, sizeof(Dist) * (size_t)f->nvals);

@@ -32,6 +32,8 @@
 /* ------------------------------------------------------------ text utils */
 
 void ce_line(Emit *e, const char *fmt, ...) {
+    if (!strcmp(fmt, "__syncthreads();"))
+        e->load_layout = -2; /* a barrier orders every earlier load (cuda.c) */
     sb_indent(&e->body, 4 * e->indent);
     va_list ap;
     va_start(ap, fmt);

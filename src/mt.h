@@ -940,6 +940,9 @@ typedef struct Emit {
     bool pipelined;      /* a K loop is software pipelined */
     int depth;           /* nesting of recomputations */
     const char *pre;     /* cuda_atomic.c: helpers written before the kernel */
+    /* loads since the last host barrier (ce_emit_op): -2 none, a layout
+     * index, or -1 several or a value some other thread may store */
+    int load_layout;
 } Emit;
 
 /* A block operand as a reader sees it: its array and its distribution. */

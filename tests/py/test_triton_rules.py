@@ -104,3 +104,31 @@ def test_float64_dot(device, prec, M, N, K, warps):
     want = z.cpu() + x.cpu() @ y.cpu()
     f64_dot_kernel[(1,)](x, y, z, M=M, N=N, K=K, PREC=prec, num_warps=warps)
     assert torch.allclose(z.cpu(), want, rtol=1e-12, atol=1e-12)
+
+
+@triton.jit
+def add_rows_in_place_kernel(X, Y, Z, N: tl.constexpr):
+    """Triton's test_dot add-rows epilogue: column 0 of Z read as row
+    values, then all of Z overwritten with the result."""
+    r = tl.arange(0, N)
+    z = tl.dot(tl.load(X + r[:, None] * N + r[None, :]), tl.load(Y + r[:, None] * N + r[None, :]))
+    z += tl.load(Z + r * N)[:, None]
+    tl.store(Z + r[:, None] * N + r[None, :], z)
+
+
+@pytest.mark.parametrize("dt", [torch.float16, torch.float32, torch.float64])
+def test_store_over_what_other_threads_read(device, dt):
+    """Every thread reads column 0 of the rows it holds; the store must not
+    overwrite it before they have (the host runs threads one after another
+    between barriers: it waits before such a store, as Triton's
+    interpreter runs a block op by op)."""
+    N = 32
+    torch.manual_seed(3)
+    x = torch.randn(N, N).to(dt)
+    y = torch.randn(N, N).to(dt)
+    z = torch.randn(N, N).to(dt)
+    want = (x.double() @ y.double()) + z.double()[:, :1]
+    zd = z.to(device)
+    add_rows_in_place_kernel[(1,)](x.to(device), y.to(device), zd, N=N)
+    tol = {torch.float16: 2e-2, torch.float32: 1e-2, torch.float64: 1e-9}[dt]
+    assert (zd.cpu().double() - want).abs().max().item() <= tol

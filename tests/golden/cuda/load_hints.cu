@@ -198,5 +198,8 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
 #line 29 "tests/lit/ssa/load_hints_kernel.py"
     int v30 = ((int)(((unsigned)3) * ((unsigned)n)));
     float* v31 = (out + v30);
+    #if !defined(__CUDA_ARCH__)
+    __syncthreads(); /* every thread's loads before the store (host) */
+    #endif
     if (threadIdx.x == 0) __stwb(v31, v28);
 }

@@ -157,6 +157,9 @@ extern "C" __global__ void __launch_bounds__(128) argmax_rows_kernel(float* x, i
         v16[mt_j] = mt_t16_0;
         v17[mt_j] = mt_t16_1;
     }
+    #if !defined(__CUDA_ARCH__)
+    __syncthreads(); /* every thread's loads before the store (host) */
+    #endif
     #pragma unroll
     for (int mt_e = 0; mt_e < 2; ++mt_e)
         if (mt_b0_1 < 1) *v5[mt_e] = v17[mt_e];

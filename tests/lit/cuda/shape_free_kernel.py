@@ -15,7 +15,7 @@
 # CHECK-NEXT: v[[J]][1] = v[[B:[0-9]+]][0];
 # CHECK: v[[LO:[0-9]+]][0] = v[[X:[0-9]+]][0];
 # CHECK: v[[HI:[0-9]+]][0] = v[[X]][1];
-# CHECK-NOT: __syncthreads
+# CHECK-NOT: {{^ *}}__syncthreads();{{$}}
 import mytriton as triton
 import mytriton.language as tl
 
