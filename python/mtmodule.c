@@ -443,6 +443,14 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     mt_status st = mt_compile(ctx, &o, &k);
     PyMem_Free(gl);
     Py_XDECREF(gfast);
+    /* the library says it once per context, and this one lives as long as
+     * the process: one warning per process */
+    const char *cache_warning = mt_cache_warning(ctx);
+    if (cache_warning && PyErr_WarnEx(PyExc_RuntimeWarning, cache_warning, 1) < 0) {
+        if (st == MT_OK)
+            mt_kernel_destroy(k);
+        return NULL;
+    }
     if (st != MT_OK)
         return raise_status(ctx, st);
     KernelObject *ko = (KernelObject *)cls->tp_alloc(cls, 0);

@@ -11,12 +11,12 @@
  * which fiber_run (fiber.c) calls on every CUDA thread of a grid.
  *
  * Invariants:
- *   - the compiled object is cached on disk under cache_dir()/host/ by a
- *     digest of everything that goes into it (header, source, kernel,
+ *   - the compiled object is cached on disk under cache_subdir("host") by
+ *     a digest of everything that goes into it (header, source, kernel,
  *     parameter types, compiler path, flags), so another process or run
- *     skips the compiler; the object is compiled to a temporary name in
- *     the same directory and renamed into place, so a reader never sees a
- *     partial file;
+ *     skips the compiler; cache.c stores it sealed (key and content
+ *     digest, fsync, rename) and loads only an entry it has checked: a
+ *     damaged or foreign entry is rebuilt and replaced;
  *   - the compiler runs through posix_spawn with an argument vector, no
  *     shell; its stdout and stderr come back through a pipe and become the
  *     error text; the temporary directory is removed on every path;
@@ -494,33 +494,28 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     sb_free(&keytext);
 
     int rc = -1;
-    char *dir = NULL;
     Arena *scratch = arena_new();
-    if (scratch) {
-        char *base = cache_dir(scratch);
-        if (base) {
-            dir = arena_printf(scratch, "%s/host", base);
-            if (dir && mkdir(dir, 0700) != 0 && errno != EEXIST)
-                dir = NULL;
-        }
-    }
-    char final_path[4200], tmp_path[4300], suffix[64];
+    char *dir = scratch ? cache_subdir(scratch, "host") : NULL;
+    char tmp_path[4300], suffix[64];
     temp_suffix(suffix);
     if (dir) {
-        snprintf(final_path, sizeof final_path, "%s/%s.so", dir, digest);
-        if (access(final_path, R_OK) == 0) {
+        /* loaded by its name, not /proc/self/fd/N: the loader matches a
+         * name it has loaded before, and a descriptor number is reused.
+         * The name is ours (checked directory, checked file), and entries
+         * change only by a rename of another sealed entry of this key. */
+        int fd = cache_open(dir, digest, "so");
+        if (fd >= 0) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s.so", dir, digest);
             Ctx probe = {0};
-            HostModule *m = NULL;
-            if (open_module(&probe, final_path, &m) == 0) {
-                sb_free(&probe.err);
-                *out = m;
-                rc = 0;
-                goto done;
-            }
-            /* an unloadable entry (truncated by a crash, other machine):
-             * rebuild it */
+            rc = open_module(&probe, path, out);
             sb_free(&probe.err);
+            close(fd);
+            if (rc == 0)
+                goto done;
         }
+        /* missing, damaged or foreign (cache.c checks key and content):
+         * rebuilt and replaced */
         snprintf(tmp_path, sizeof tmp_path, "%s/.%s.so.%s.tmp", dir, digest,
                  suffix);
     } else {
@@ -530,21 +525,13 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     }
     if (compile_unit(c, cxx, extra, nextra, sb_str(&unit), unit.len, tmp_path) != 0)
         goto done;
-    if (dir) {
-        if (rename(tmp_path, final_path) != 0) {
-            int e = errno;
-            unlink(tmp_path);
-            diag_error(c, no_loc, MT_ERR_IO,
-                       "cannot store the host kernel as '%s': %s", final_path,
-                       strerror(e));
-            goto done;
-        }
-        rc = open_module(c, final_path, out);
-    } else {
-        /* no cache: load, then drop the file (the mapping stays) */
-        rc = open_module(c, tmp_path, out);
-        unlink(tmp_path);
-    }
+    /* load the object just built; the cache gets a sealed copy (fsync'ed,
+     * renamed into place) for later processes; the mapping outlives the
+     * temporary file */
+    rc = open_module(c, tmp_path, out);
+    if (rc == 0 && dir)
+        cache_put_file(dir, digest, "so", tmp_path);
+    unlink(tmp_path);
 done:
     if (rc == 0 && *out) {
         (*out)->waits = kernel_waits(cuda_src);

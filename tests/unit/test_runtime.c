@@ -58,17 +58,6 @@ static int group_teardown(void **state) {
     return 0;
 }
 
-static void ctx_init(Ctx *c) {
-    memset(c, 0, sizeof *c);
-    c->arena = arena_new();
-    c->filename = "kernel.py";
-}
-
-static void ctx_fini(Ctx *c) {
-    arena_free(c->arena);
-    sb_free(&c->err);
-}
-
 static int count_entries(const char *dir, const char *suffix) {
     DIR *d = opendir(dir);
     if (!d)
