@@ -29,6 +29,12 @@
  *     not a symlink) and every entry (opened with O_NOFOLLOW and
  *     O_NONBLOCK, so a FIFO neither blocks nor is read; then fstat says it
  *     is a regular file);
+ *   - the entries' total size stays under MYTRITON_CACHE_MAX_BYTES (default
+ *     1 GiB): after each put, one process at a time (flock on
+ *     `<dir>/.lock`, others skip) removes the least recently used entries
+ *     (mtime, which a hit refreshes) down to 90% of the cap.  A removed
+ *     entry is only ever a miss to another process: one that has it open
+ *     or loaded keeps its copy, one that looks next rebuilds it;
  *   - digests are SHA-256 truncated to 128 bits, written as 32 hex digits:
  *     a cache key must not collide by accident for any input. */
 #include "mt.h"
@@ -37,7 +43,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,6 +149,7 @@ char *cache_subdir(Arena *a, const char *name) {
 /* ---- entries ---- */
 
 #define KEY_LEN 64
+#define CACHE_MAX_BYTES_DEFAULT (1ull << 30)
 #define EXT_LEN 8
 #define TRAILER_LEN (KEY_LEN + EXT_LEN + 32 + 8 + 8)
 static const char trailer_magic[8] = {'M', 'T', 'C', 'A', 'C', 'H', 'E', '1'};
@@ -234,8 +243,10 @@ int cache_get(const char *dir, const char *key, const char *ext, void **out,
     if (fd < 0)
         return -1;
     unsigned char *buf = read_all(fd, (size_t)st.st_size);
-    close(fd);
     long long len = buf ? entry_content(buf, (size_t)st.st_size, key, ext) : -1;
+    if (len >= 0)
+        futimens(fd, NULL); /* used now: last to go (cache_trim) */
+    close(fd);
     if (len < 0) {
         free(buf);
         return -1;
@@ -257,6 +268,7 @@ int cache_open(const char *dir, const char *key, const char *ext) {
         close(fd);
         return -1;
     }
+    futimens(fd, NULL);
     return fd;
 }
 
@@ -330,7 +342,123 @@ int cache_put(const char *dir, const char *key, const char *ext,
     }
     free(final_path);
     free(tmp_path);
+    if (rc == 0) {
+        Arena *a = arena_new();
+        char *base = a ? cache_dir(a) : NULL;
+        if (base)
+            cache_trim(base);
+        arena_free(a);
+    }
     return rc;
+}
+
+/* ---- size cap: least recently used entries go first ---- */
+
+/* MYTRITON_CACHE_MAX_BYTES, a positive number of bytes; else the default. */
+static unsigned long long cache_max_bytes(void) {
+    const char *env = getenv("MYTRITON_CACHE_MAX_BYTES");
+    if (!env || *env < '0' || *env > '9')
+        return CACHE_MAX_BYTES_DEFAULT;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    return errno || *end || v == 0 ? CACHE_MAX_BYTES_DEFAULT : v;
+}
+
+typedef struct Entry {
+    char *path;
+    unsigned long long size;
+    struct timespec used; /* mtime: written or last read (futimens) */
+} Entry;
+
+typedef struct Entries {
+    Entry *v;
+    size_t n, cap;
+    unsigned long long total;
+} Entries;
+
+static bool grow_entries(Entries *es) {
+    size_t cap = es->cap ? 2 * es->cap : 256;
+    Entry *v = realloc(es->v, cap * sizeof *v);
+    if (!v)
+        return false;
+    es->v = v;
+    es->cap = cap;
+    return true;
+}
+
+/* Adds dir's entries (regular files with plain names; temporary files and
+ * the lock start with '.') and, at depth 0, those of its subdirectories. */
+static void list_entries(const char *dir, int depth, Entries *es) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        if (!path)
+            break;
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        if (S_ISDIR(st.st_mode) && depth == 0) {
+            list_entries(path, 1, es);
+            free(path);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode) || (es->n == es->cap && !grow_entries(es))) {
+            free(path);
+            continue;
+        }
+        es->v[es->n++] = (Entry){path, (unsigned long long)st.st_size, st.st_mtim};
+        es->total += (unsigned long long)st.st_size;
+    }
+    closedir(d);
+}
+
+static int older_first(const void *pa, const void *pb) {
+    const Entry *a = pa, *b = pb;
+    if (a->used.tv_sec != b->used.tv_sec)
+        return a->used.tv_sec < b->used.tv_sec ? -1 : 1;
+    return (a->used.tv_nsec > b->used.tv_nsec) - (a->used.tv_nsec < b->used.tv_nsec);
+}
+
+void cache_trim(const char *base) {
+    unsigned long long max = cache_max_bytes();
+    size_t len = strlen(base) + 8;
+    char *lock = malloc(len);
+    if (!lock)
+        return;
+    snprintf(lock, len, "%s/.lock", base);
+    int lfd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    free(lock);
+    /* one trimmer at a time; a process that finds the lock taken leaves
+     * the work to the holder, which sees its entry too or the next put
+     * does */
+    if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+        if (lfd >= 0)
+            close(lfd);
+        return;
+    }
+    Entries es = {0};
+    list_entries(base, 0, &es);
+    if (es.total > max) {
+        qsort(es.v, es.n, sizeof *es.v, older_first);
+        /* down to 90%, so that the next puts do not each evict one */
+        unsigned long long goal = max - max / 10;
+        for (size_t i = 0; i < es.n && es.total > goal; i++)
+            if (unlink(es.v[i].path) == 0)
+                es.total -= es.v[i].size;
+    }
+    for (size_t i = 0; i < es.n; i++)
+        free(es.v[i].path);
+    free(es.v);
+    flock(lfd, LOCK_UN);
+    close(lfd);
 }
 
 /* ---- SHA-256 (FIPS 180-4), truncated to 128 bits for keys ---- */

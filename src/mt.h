@@ -1568,6 +1568,9 @@ int cache_put(const char *dir, const char *key, const char *ext,
 /* cache_put of the content of the file at path. */
 int cache_put_file(const char *dir, const char *key, const char *ext,
                    const char *path);
+/* Removes least recently used entries under base (and its subdirectories)
+ * while they exceed MYTRITON_CACHE_MAX_BYTES; cache_put calls it. */
+void cache_trim(const char *base);
 /* 128-bit hex digest (32 chars + NUL) of bytes, for cache keys. */
 void cache_digest(const void *data, size_t n, char out[33]);
 

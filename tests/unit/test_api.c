@@ -621,15 +621,29 @@ static void test_host_build_with_sigchld_ignored(void **state) {
     mt_context_destroy(ctx);
 }
 
+/* Points MYTRITON_CACHE_DIR at dir; returns the old value to restore. */
+static char *swap_cache_dir(const char *dir) {
+    const char *saved = getenv("MYTRITON_CACHE_DIR");
+    char *keep = saved ? strdup(saved) : NULL;
+    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    return keep;
+}
+
+static void restore_cache_dir(char *keep) {
+    if (keep)
+        setenv("MYTRITON_CACHE_DIR", keep, 1);
+    else
+        unsetenv("MYTRITON_CACHE_DIR");
+    free(keep);
+}
+
 /* A cache directory others can write to is never used (the host backend
  * loads shared objects from it). */
 static void test_untrusted_cache_dir(void **state) {
     (void)state;
     char dir[] = "/tmp/mt_cache_XXXXXX";
     assert_non_null(mkdtemp(dir));
-    const char *saved = getenv("MYTRITON_CACHE_DIR");
-    char *keep = saved ? strdup(saved) : NULL;
-    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    char *keep = swap_cache_dir(dir);
     Arena *a = arena_new();
     assert_non_null(cache_dir(a));
     assert_int_equal(chmod(dir, 0777), 0);
@@ -638,11 +652,7 @@ static void test_untrusted_cache_dir(void **state) {
     assert_non_null(cache_dir(a));
     arena_free(a);
     rmdir(dir);
-    if (keep)
-        setenv("MYTRITON_CACHE_DIR", keep, 1);
-    else
-        unsetenv("MYTRITON_CACHE_DIR");
-    free(keep);
+    restore_cache_dir(keep);
 }
 
 /* A refused cache is said once per context (mt_cache_warning), and the
@@ -651,9 +661,7 @@ static void test_untrusted_cache_warns_once(void **state) {
     (void)state;
     char dir[] = "/tmp/mt_cache_XXXXXX";
     assert_non_null(mkdtemp(dir));
-    const char *saved = getenv("MYTRITON_CACHE_DIR");
-    char *keep = saved ? strdup(saved) : NULL;
-    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    char *keep = swap_cache_dir(dir);
     mt_context *ctx;
     assert_int_equal(mt_context_create(&ctx), MT_OK);
     mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
@@ -700,11 +708,7 @@ static void test_untrusted_cache_warns_once(void **state) {
     closedir(d);
     rmdir(host);
     rmdir(dir);
-    if (keep)
-        setenv("MYTRITON_CACHE_DIR", keep, 1);
-    else
-        unsetenv("MYTRITON_CACHE_DIR");
-    free(keep);
+    restore_cache_dir(keep);
 }
 
 int main(void) {

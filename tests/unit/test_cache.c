@@ -4,7 +4,8 @@
  * another key's entry under this name, an old entry without a trailer, a
  * FIFO, a symlink, a file others can write) and each must read as a miss;
  * directory levels under the base are checked like the base; a damaged
- * host object is rebuilt, replaced and runs correctly. */
+ * host object is rebuilt, replaced and runs correctly; the size cap
+ * evicts the least recently used entries, also under concurrent puts. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,12 +13,13 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mt.h"
@@ -26,24 +28,10 @@
 static char test_root[256];  /* everything the tests write lives here */
 static char cache_root[300]; /* MYTRITON_CACHE_DIR */
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw) {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 static int group_setup(void **state) {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(test_root, sizeof test_root, "%s/mt-test-cache-XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(test_root))
+    if (make_test_root(test_root, sizeof test_root, cache_root, sizeof cache_root, "cache") != 0)
         return -1;
-    snprintf(cache_root, sizeof cache_root, "%s/cache", test_root);
-    setenv("MYTRITON_CACHE_DIR", cache_root, 1);
-    unsetenv("MYTRITON_HOST_CXX");
     unsetenv("MYTRITON_HOST_SANITIZE");
     /* a FIFO that blocked would hang the suite: fail it instead */
     alarm(120);
@@ -52,7 +40,7 @@ static int group_setup(void **state) {
 
 static int group_teardown(void **state) {
     (void)state;
-    nftw(test_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    remove_test_root(test_root);
     return 0;
 }
 
@@ -317,12 +305,143 @@ static void test_host_object_rebuilt(void **state) {
     arena_free(a);
 }
 
+/* ---- size cap (MYTRITON_CACHE_MAX_BYTES) ---- */
+
+enum { ENTRY = 1000, SEALED = ENTRY + 120 };
+
+static char *entry_key(Arena *a, const char *prefix, int i) {
+    return arena_printf(a, "%s%d", prefix, i);
+}
+
+static bool present(const char *dir, const char *key) {
+    void *got = NULL;
+    size_t n = 0;
+    if (cache_get(dir, key, "bin", &got, &n) != 0)
+        return false;
+    free(got);
+    return n == ENTRY;
+}
+
+static void test_size_cap_evicts_least_recently_used(void **state) {
+    (void)state;
+    Arena *a = arena_new();
+    char *dir = arena_printf(a, "%s/capped", test_root);
+    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    assert_non_null(cache_dir(a));
+    static unsigned char data[ENTRY];
+    memset(data, 'x', sizeof data);
+    /* ten entries, written a second apart in the past, e0 oldest */
+    char cap[32];
+    snprintf(cap, sizeof cap, "%d", 10 * SEALED);
+    setenv("MYTRITON_CACHE_MAX_BYTES", cap, 1);
+    time_t now = time(NULL);
+    for (int i = 0; i < 10; i++) {
+        char *key = entry_key(a, "e", i);
+        assert_int_equal(cache_put(dir, key, "bin", data, sizeof data), 0);
+        struct timespec t[2] = {{now - 100 + i, 0}, {now - 100 + i, 0}};
+        assert_int_equal(utimensat(AT_FDCWD, arena_printf(a, "%s/%s.bin", dir, key), t, 0), 0);
+    }
+    /* e0 is read: now the most recently used */
+    assert_true(present(dir, "e0"));
+    /* one more is over the cap: down to 90% (9 entries), oldest first */
+    assert_int_equal(cache_put(dir, "e10", "bin", data, sizeof data), 0);
+    assert_true(present(dir, "e0"));
+    assert_false(present(dir, "e1"));
+    assert_false(present(dir, "e2"));
+    for (int i = 3; i <= 10; i++)
+        assert_true(present(dir, entry_key(a, "e", i)));
+    /* subdirectories count and lose entries too */
+    char *host = cache_subdir(a, "host");
+    assert_non_null(host);
+    snprintf(cap, sizeof cap, "%d", 4 * SEALED);
+    setenv("MYTRITON_CACHE_MAX_BYTES", cap, 1);
+    assert_int_equal(cache_put(host, "h0", "bin", data, sizeof data), 0);
+    int left = 0;
+    for (int i = 0; i <= 10; i++)
+        left += present(dir, entry_key(a, "e", i));
+    left += present(host, "h0");
+    assert_true(left * SEALED <= 4 * SEALED);
+    assert_true(present(host, "h0")); /* the newest stays */
+    /* a bad value is the default (1 GiB): nothing more goes */
+    setenv("MYTRITON_CACHE_MAX_BYTES", "lots", 1);
+    assert_int_equal(cache_put(dir, "e11", "bin", data, sizeof data), 0);
+    assert_true(present(dir, "e11") && present(host, "h0"));
+    unsetenv("MYTRITON_CACHE_MAX_BYTES");
+    setenv("MYTRITON_CACHE_DIR", cache_root, 1);
+    arena_free(a);
+}
+
+/* Processes putting at once under a small cap: no torn entry, nothing
+ * left behind, and the total ends within the cap. */
+static void test_size_cap_concurrent(void **state) {
+    (void)state;
+    Arena *a = arena_new();
+    char *dir = arena_printf(a, "%s/shared-cap", test_root);
+    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    assert_non_null(cache_dir(a));
+    char cap[32];
+    snprintf(cap, sizeof cap, "%d", 20 * SEALED);
+    setenv("MYTRITON_CACHE_MAX_BYTES", cap, 1);
+    pid_t kids[3];
+    for (int k = 0; k < 3; k++) {
+        kids[k] = fork();
+        assert_true(kids[k] >= 0);
+        if (kids[k] == 0) {
+            unsigned char buf[ENTRY];
+            memset(buf, 'a' + k, sizeof buf);
+            char key[32];
+            for (int i = 0; i < 60; i++) {
+                snprintf(key, sizeof key, "p%d_%d", k, i);
+                if (cache_put(dir, key, "bin", buf, sizeof buf) != 0)
+                    _exit(1);
+                void *got;
+                size_t n;
+                /* a miss is fine (another trimmed it), a torn read is not */
+                if (cache_get(dir, key, "bin", &got, &n) == 0) {
+                    if (n != ENTRY || ((unsigned char *)got)[n - 1] != 'a' + k)
+                        _exit(2);
+                    free(got);
+                }
+            }
+            _exit(0);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        int st;
+        assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    /* one last trim: the total is within the cap */
+    cache_trim(dir);
+    unsigned long long total = 0;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') {
+            assert_true(!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+                        !strcmp(e->d_name, ".lock"));
+            continue;
+        }
+        struct stat st;
+        assert_int_equal(fstatat(dirfd(d), e->d_name, &st, 0), 0);
+        total += (unsigned long long)st.st_size;
+    }
+    closedir(d);
+    assert_true(total <= 20 * SEALED);
+    unsetenv("MYTRITON_CACHE_MAX_BYTES");
+    setenv("MYTRITON_CACHE_DIR", cache_root, 1);
+    arena_free(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_damaged_entry_is_a_miss),
         cmocka_unit_test(test_only_our_regular_files),
         cmocka_unit_test(test_every_level_checked),
         cmocka_unit_test(test_host_object_rebuilt),
+        cmocka_unit_test(test_size_cap_evicts_least_recently_used),
+        cmocka_unit_test(test_size_cap_concurrent),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
