@@ -156,6 +156,10 @@ void mt_context_destroy(mt_context *ctx);
 const char *mt_errmsg(const mt_context *ctx);
 /* Location of the last error; line and col are 1-based, 0 when unknown. */
 void mt_error_loc(const mt_context *ctx, const char **file, int *line, int *col);
+/* A warning that the on-disk kernel cache is refused as untrusted (owned
+ * by another user, writable by others, a symlink): returned once per
+ * context, then NULL; the text lives as long as the context. */
+const char *mt_cache_warning(mt_context *ctx);
 
 /* Compiles (or finds in the caches) one specialization.  For the CUDA
  * backend the cubin is built here (NVRTC) and loaded at the first launch.

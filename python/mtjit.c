@@ -210,7 +210,7 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
         st = mt_launch_unchecked(ko->k, grid, stream, argv);
     }
     if (st != MT_OK)
-        return raise_status(ko->ctxobj->ctx, st);
+        return raise_launch_status(ko->ctxobj->ctx, st);
     Py_RETURN_NONE;
 }
 

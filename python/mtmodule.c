@@ -28,6 +28,7 @@
 /* ------------------------------------------------------------ module state */
 
 PyObject *compilation_error;
+PyObject *launch_error; /* mytriton.LaunchError */
 PyObject *triton_error; /* mytriton.TritonError, the base of our errors */
 ContextObject *the_context;
 PyObject *constexpr_cls;
@@ -99,6 +100,30 @@ PyObject *raise_status(mt_context *ctx, mt_status st) {
         PyErr_SetString(PyExc_RuntimeError, msg);
         break;
     }
+    return NULL;
+}
+
+/* A failed launch: LaunchError for what went wrong running the kernel
+ * (resources, a device assertion, the driver, the runtime), never
+ * CompilationError, though a status such as MT_ERR_RESOURCE means that at
+ * compile time; bad arguments stay ValueError, no memory MemoryError. */
+PyObject *raise_launch_status(mt_context *ctx, mt_status st) {
+    if (st == MT_ERR_ARG || st == MT_ERR_NOMEM || st == MT_ERR_NO_CUDA)
+        return raise_status(ctx, st);
+    const char *msg = ctx ? mt_errmsg(ctx) : "";
+    if (!msg || !*msg)
+        msg = mt_status_name(st);
+    PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+    PyObject *exc = text ? PyObject_CallOneArg(launch_error, text) : NULL;
+    Py_XDECREF(text);
+    if (!exc)
+        return NULL;
+    PyObject *s = PyUnicode_FromString(mt_status_name(st));
+    if (s)
+        PyObject_SetAttrString(exc, "status", s);
+    Py_XDECREF(s);
+    PyErr_SetObject(launch_error, exc);
+    Py_DECREF(exc);
     return NULL;
 }
 
@@ -315,7 +340,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
     Py_DECREF(fast);
     mt_status st = mt_launch(self->ctxobj->ctx, self->k, grid, (void *)(uintptr_t)stream, argv);
     if (st != MT_OK)
-        return raise_status(self->ctxobj->ctx, st);
+        return raise_launch_status(self->ctxobj->ctx, st);
     Py_RETURN_NONE;
 }
 
@@ -443,6 +468,14 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     mt_status st = mt_compile(ctx, &o, &k);
     PyMem_Free(gl);
     Py_XDECREF(gfast);
+    /* the library says it once per context, and this one lives as long as
+     * the process: one warning per process */
+    const char *cache_warning = mt_cache_warning(ctx);
+    if (cache_warning && PyErr_WarnEx(PyExc_RuntimeWarning, cache_warning, 1) < 0) {
+        if (st == MT_OK)
+            mt_kernel_destroy(k);
+        return NULL;
+    }
     if (st != MT_OK)
         return raise_status(ctx, st);
     KernelObject *ko = (KernelObject *)cls->tp_alloc(cls, 0);
@@ -608,6 +641,16 @@ PyMODINIT_FUNC PyInit__C(void) {
         "(file:line:col: error: ..., the source line and a caret); "
         ".filename, .lineno, .col and .status give its parts.",
         triton_error, NULL);
+    PyObject *launch_bases = PyTuple_Pack(2, triton_error, PyExc_RuntimeError);
+    launch_error = launch_bases ? PyErr_NewExceptionWithDoc(
+        "mytriton.LaunchError",
+        "A compiled kernel failed to launch or to run (resources, a device "
+        "assertion, the driver).  Also a RuntimeError, as Triton's launch "
+        "failures are; .status names the library's status.",
+        launch_bases, NULL) : NULL;
+    Py_XDECREF(launch_bases);
+    if (!launch_error)
+        goto fail;
     true_key = PyUnicode_FromString("\x01constexpr:True");
     false_key = PyUnicode_FromString("\x01constexpr:False");
     float_tag = PyUnicode_FromString("\x01constexpr:float");
@@ -621,6 +664,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     }
     if (PyModule_AddObjectRef(m, "TritonError", triton_error) < 0 ||
         PyModule_AddObjectRef(m, "CompilationError", compilation_error) < 0 ||
+        PyModule_AddObjectRef(m, "LaunchError", launch_error) < 0 ||
         PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0 ||
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||

@@ -105,6 +105,7 @@ typedef struct {
 /* Set once by PyInit__C (the str_* interned there too) or, for the torch
  * and numpy objects, looked up lazily once those modules are loaded. */
 extern PyObject *compilation_error; /* mytriton.CompilationError */
+extern PyObject *launch_error;      /* mytriton.LaunchError */
 extern PyObject *triton_error;      /* mytriton.TritonError, its base */
 extern ContextObject *the_context;
 extern PyObject *constexpr_cls;     /* tl.constexpr, registered by Python */
@@ -121,6 +122,8 @@ extern PyObject *str_dtype, *str_data_ptr, *str_get_device, *str_array_interface
 /* Raises the Python exception that matches status st, with the library's
  * message (the full diagnostic for compile errors); returns NULL. */
 PyObject *raise_status(mt_context *ctx, mt_status st);
+/* raise_status for a failed launch: LaunchError, never CompilationError. */
+PyObject *raise_launch_status(mt_context *ctx, mt_status st);
 
 /* ---------------------------------------------------------------- Kernel */
 

@@ -56,6 +56,8 @@ struct mt_context {
     mt_kernel *kernels;       /* in-memory cache */
     locale_t c_locale;        /* "C": numbers read and print the same anywhere */
     HostStacks *host_stacks;  /* host launches: their lock and kept stacks */
+    char *cache_warning;      /* why the disk cache is refused (issue 15) */
+    bool cache_reported;      /* mt_cache_warning has handed it over */
 };
 
 int mt_version(void) { return MT_API_VERSION; }
@@ -125,6 +127,7 @@ void mt_context_destroy(mt_context *ctx) {
     sb_free(&ctx->err);
     sb_free(&ctx->cuda_err);
     free(ctx->err_file);
+    free(ctx->cache_warning);
     if (ctx->c_locale)
         freelocale(ctx->c_locale);
     free(ctx);
@@ -347,6 +350,25 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
     return 0;
 }
 
+/* Notes, once per context, that the disk cache was refused as untrusted:
+ * a build then always compiles, which the user should hear about. */
+static void note_untrusted_cache(mt_context *ctx, const char *sub) {
+    if (ctx->cache_warning)
+        return;
+    Arena *a = arena_new();
+    const char *why = a ? cache_untrusted(a, sub) : NULL;
+    if (why)
+        ctx->cache_warning = strdup(why);
+    arena_free(a);
+}
+
+const char *mt_cache_warning(mt_context *ctx) {
+    if (!ctx || !ctx->cache_warning || ctx->cache_reported)
+        return NULL;
+    ctx->cache_reported = true;
+    return ctx->cache_warning;
+}
+
 static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                                mt_kernel *k) {
     Ctx c;
@@ -366,6 +388,7 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                         (const char *const *)ctypes, k->nparams, &k->host);
         free(ctypes);
         free(bufs);
+        note_untrusted_cache(ctx, "host");
     } else {
         CudaDriver *d = need_cuda(ctx);
         if (!d) {
@@ -412,6 +435,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                 sb_free(&cubin);
             }
             arena_free(a);
+            if (!dir)
+                note_untrusted_cache(ctx, NULL);
         }
     }
     if (rc < 0) {

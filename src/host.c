@@ -11,15 +11,18 @@
  * which fiber_run (fiber.c) calls on every CUDA thread of a grid.
  *
  * Invariants:
- *   - the compiled object is cached on disk under cache_dir()/host/ by a
- *     digest of everything that goes into it (header, source, kernel,
+ *   - the compiled object is cached on disk under cache_subdir("host") by
+ *     a digest of everything that goes into it (header, source, kernel,
  *     parameter types, compiler path, flags), so another process or run
- *     skips the compiler; the object is compiled to a temporary name in
- *     the same directory and renamed into place, so a reader never sees a
- *     partial file;
+ *     skips the compiler; cache.c stores it sealed (key and content
+ *     digest, fsync, rename) and loads only an entry it has checked: a
+ *     damaged or foreign entry is rebuilt and replaced;
  *   - the compiler runs through posix_spawn with an argument vector, no
- *     shell; its stdout and stderr come back through a pipe and become the
- *     error text; the temporary directory is removed on every path;
+ *     shell, in a process group of its own; its stdout and stderr come
+ *     back through a pipe and become the error text; after
+ *     MYTRITON_HOST_CC_TIMEOUT seconds (default 300) the group is killed
+ *     and the build fails saying so; the temporary directory is removed
+ *     on every path;
  *   - MYTRITON_HOST_SANITIZE=undefined adds UBSan to the compiler's
  *     flags (and to the key): the test mode in which any undefined
  *     behaviour of generated code stops the process with a report;
@@ -31,7 +34,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +103,10 @@ static const char *const host_cxx_flags[] = {
 
 /* run_capture's answer when the exit status cannot be read */
 #define HOST_STATUS_UNKNOWN (-2)
+/* ... and when the compiler ran out of time and was killed */
+#define HOST_STATUS_TIMEOUT (-3)
+
+#define HOST_CC_TIMEOUT_DEFAULT 300.0 /* seconds: a big kernel at -O1 */
 
 static const Loc no_loc = {0, 0};
 
@@ -126,6 +135,24 @@ static int host_sanitize_flags(Ctx *c, const char *const **flags) {
                       "is 'undefined'", env);
 }
 
+
+/* MYTRITON_HOST_CC_TIMEOUT: seconds the compiler may run (a hung or
+ * runaway compile, an ICE after minutes, must not hang the caller);
+ * -1 after an error for a value that is not a positive number. */
+static double host_cc_timeout(Ctx *c) {
+    const char *env = getenv("MYTRITON_HOST_CC_TIMEOUT");
+    if (!env || !*env)
+        return HOST_CC_TIMEOUT_DEFAULT;
+    char *end;
+    double t = strtod(env, &end);
+    if (end == env || *end || !(t > 0) || t > 1e9) {
+        diag_error(c, no_loc, MT_ERR_HOST_CC,
+                   "MYTRITON_HOST_CC_TIMEOUT='%s': expected a positive number of seconds",
+                   env);
+        return -1;
+    }
+    return t;
+}
 
 /* ---- finding the compiler ---- */
 
@@ -248,9 +275,40 @@ static void build_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
     sb_puts(sb, ");\n}\n");
 }
 
-/* Runs argv, collecting stdout+stderr into out; returns the wait status
- * or -1 when it could not start (errno-ish text in out). */
-static int run_capture(char *const argv[], StrBuf *out) {
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Reads the child's output until EOF or the deadline; false on timeout. */
+static bool read_until(int fd, double deadline, StrBuf *out) {
+    char buf[4096];
+    for (;;) {
+        double left = deadline - now_seconds();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            continue; /* the deadline check above decides */
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            return true;
+        if (out->len < HOST_MAX_OUTPUT)
+            sb_putn(out, buf, (size_t)n);
+    }
+}
+
+/* Runs argv in a process group of its own, collecting stdout+stderr into
+ * out; returns the wait status, -1 when it could not start (errno-ish
+ * text in out), or HOST_STATUS_TIMEOUT after killing the whole group
+ * (the driver and cc1plus, as, ld under it) at timeout seconds. */
+static int run_capture(char *const argv[], double timeout, StrBuf *out) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         sb_printf(out, "cannot create a pipe: %s", strerror(errno));
@@ -266,37 +324,39 @@ static int run_capture(char *const argv[], StrBuf *out) {
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawnattr_t attr;
+    bool have_attr = posix_spawnattr_init(&attr) == 0;
+    if (have_attr) {
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, argv[0], &fa, have_attr ? &attr : NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    if (have_attr)
+        posix_spawnattr_destroy(&attr);
     close(fds[1]);
     if (rc != 0) {
         close(fds[0]);
         sb_printf(out, "cannot run '%s': %s", argv[0], strerror(rc));
         return -1;
     }
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (out->len < HOST_MAX_OUTPUT)
-            sb_putn(out, buf, (size_t)n);
-    }
+    bool timed_out = !read_until(fds[0], now_seconds() + timeout, out);
     close(fds[0]);
+    if (timed_out)
+        kill(have_attr ? -pid : pid, SIGKILL);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno == ECHILD)
-            return HOST_STATUS_UNKNOWN; /* the application ignores SIGCHLD:
+            return timed_out ? HOST_STATUS_TIMEOUT
+                             : HOST_STATUS_UNKNOWN; /* the application ignores SIGCHLD:
                                            the child was reaped for us */
         if (errno != EINTR) {
             sb_printf(out, "waitpid failed: %s", strerror(errno));
             return -1;
         }
     }
-    return status;
+    return timed_out ? HOST_STATUS_TIMEOUT : status;
 }
 
 static void remove_tree_files(const char *dir, const char *const *names,
@@ -312,7 +372,8 @@ static void remove_tree_files(const char *dir, const char *const *names,
 
 /* Compiles the unit into out_path (a temporary name). */
 static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int nextra,
-                        const char *unit_text, size_t unit_len, const char *out_path) {
+                        const char *unit_text, size_t unit_len, const char *out_path,
+                        double timeout) {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
@@ -348,8 +409,15 @@ static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int n
     argv[k] = NULL;
     StrBuf output;
     sb_init(&output);
-    int status = run_capture(argv, &output);
+    int status = run_capture(argv, timeout, &output);
     remove_tree_files(dir, files, 2);
+    if (status == HOST_STATUS_TIMEOUT) {
+        sb_free(&output);
+        unlink(out_path);
+        return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                          "host compiler '%s' timed out after %g s and was killed "
+                          "(MYTRITON_HOST_CC_TIMEOUT raises the limit)", cxx, timeout);
+    }
     if (status == HOST_STATUS_UNKNOWN) {
         /* no exit status to read: judge by the output the compiler left
          * (it writes the object only on success) */
@@ -467,6 +535,9 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     int nextra = host_sanitize_flags(c, &extra);
     if (nextra < 0)
         return -1;
+    double timeout = host_cc_timeout(c);
+    if (timeout < 0)
+        return -1;
 
     StrBuf unit;
     sb_init(&unit);
@@ -494,33 +565,28 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     sb_free(&keytext);
 
     int rc = -1;
-    char *dir = NULL;
     Arena *scratch = arena_new();
-    if (scratch) {
-        char *base = cache_dir(scratch);
-        if (base) {
-            dir = arena_printf(scratch, "%s/host", base);
-            if (dir && mkdir(dir, 0700) != 0 && errno != EEXIST)
-                dir = NULL;
-        }
-    }
-    char final_path[4200], tmp_path[4300], suffix[64];
+    char *dir = scratch ? cache_subdir(scratch, "host") : NULL;
+    char tmp_path[4300], suffix[64];
     temp_suffix(suffix);
     if (dir) {
-        snprintf(final_path, sizeof final_path, "%s/%s.so", dir, digest);
-        if (access(final_path, R_OK) == 0) {
+        /* loaded by its name, not /proc/self/fd/N: the loader matches a
+         * name it has loaded before, and a descriptor number is reused.
+         * The name is ours (checked directory, checked file), and entries
+         * change only by a rename of another sealed entry of this key. */
+        int fd = cache_open(dir, digest, "so");
+        if (fd >= 0) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s.so", dir, digest);
             Ctx probe = {0};
-            HostModule *m = NULL;
-            if (open_module(&probe, final_path, &m) == 0) {
-                sb_free(&probe.err);
-                *out = m;
-                rc = 0;
-                goto done;
-            }
-            /* an unloadable entry (truncated by a crash, other machine):
-             * rebuild it */
+            rc = open_module(&probe, path, out);
             sb_free(&probe.err);
+            close(fd);
+            if (rc == 0)
+                goto done;
         }
+        /* missing, damaged or foreign (cache.c checks key and content):
+         * rebuilt and replaced */
         snprintf(tmp_path, sizeof tmp_path, "%s/.%s.so.%s.tmp", dir, digest,
                  suffix);
     } else {
@@ -528,23 +594,15 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
         snprintf(tmp_path, sizeof tmp_path, "%s/.mytriton-%s.so.%s.tmp",
                  tmp && *tmp ? tmp : "/tmp", digest, suffix);
     }
-    if (compile_unit(c, cxx, extra, nextra, sb_str(&unit), unit.len, tmp_path) != 0)
+    if (compile_unit(c, cxx, extra, nextra, sb_str(&unit), unit.len, tmp_path, timeout) != 0)
         goto done;
-    if (dir) {
-        if (rename(tmp_path, final_path) != 0) {
-            int e = errno;
-            unlink(tmp_path);
-            diag_error(c, no_loc, MT_ERR_IO,
-                       "cannot store the host kernel as '%s': %s", final_path,
-                       strerror(e));
-            goto done;
-        }
-        rc = open_module(c, final_path, out);
-    } else {
-        /* no cache: load, then drop the file (the mapping stays) */
-        rc = open_module(c, tmp_path, out);
-        unlink(tmp_path);
-    }
+    /* load the object just built; the cache gets a sealed copy (fsync'ed,
+     * renamed into place) for later processes; the mapping outlives the
+     * temporary file */
+    rc = open_module(c, tmp_path, out);
+    if (rc == 0 && dir)
+        cache_put_file(dir, digest, "so", tmp_path);
+    unlink(tmp_path);
 done:
     if (rc == 0 && *out) {
         (*out)->waits = kernel_waits(cuda_src);

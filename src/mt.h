@@ -1556,13 +1556,29 @@ void fiber_stacks_free(FiberStacks *s);
 
 /* On-disk cache under $MYTRITON_CACHE_DIR (default ~/.cache/mytriton):
  * one file per key and kind; writes go to a temporary file renamed into
- * place, so concurrent processes never see a partial entry. */
-char *cache_dir(Arena *a); /* NULL when no directory can be made */
-/* Reads the entry into *out (malloc'ed); 0 when found, -1 when not. */
+ * place, so concurrent processes never see a partial entry.  Every entry
+ * carries its key and a digest of its content: a damaged or foreign
+ * entry reads as a miss. */
+char *cache_dir(Arena *a); /* NULL when no trusted directory can be made */
+/* <cache_dir>/<name>, made 0700 and checked like the base; NULL if not. */
+char *cache_subdir(Arena *a, const char *name);
+/* Why cache_dir, or cache_subdir(sub) when sub is not NULL, refuses an
+ * existing directory as untrusted; NULL when it does not. */
+const char *cache_untrusted(Arena *a, const char *sub);
+/* Reads the entry's content into *out (malloc'ed); 0 when found whole,
+ * -1 when not (missing, damaged, foreign, not a regular file we own). */
 int cache_get(const char *dir, const char *key, const char *ext, void **out,
               size_t *n);
+/* A descriptor of the checked entry file (for dlopen), else -1. */
+int cache_open(const char *dir, const char *key, const char *ext);
 int cache_put(const char *dir, const char *key, const char *ext,
               const void *data, size_t n);
+/* cache_put of the content of the file at path. */
+int cache_put_file(const char *dir, const char *key, const char *ext,
+                   const char *path);
+/* Removes least recently used entries under base (and its subdirectories)
+ * while they exceed MYTRITON_CACHE_MAX_BYTES; cache_put calls it. */
+void cache_trim(const char *base);
 /* 128-bit hex digest (32 chars + NUL) of bytes, for cache keys. */
 void cache_digest(const void *data, size_t n, char out[33]);
 

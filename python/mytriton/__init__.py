@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import _C
 from . import language
-from ._C import CompilationError, TritonError
+from ._C import CompilationError, LaunchError, TritonError
 from .jit import CompiledKernel, JITFunction, jit
 from . import knobs, runtime, testing
 from .runtime.allocation import set_allocator
@@ -25,7 +25,7 @@ from .runtime.autotuner import Config, KernelInterface, autotune, heuristics
 from .triton_alias import install_as_triton
 from .tensor_wrapper import TensorWrapper, reinterpret
 
-__all__ = ["jit", "JITFunction", "TensorWrapper", "reinterpret", "CompiledKernel", "TritonError", "CompilationError", "cdiv",
+__all__ = ["jit", "JITFunction", "TensorWrapper", "reinterpret", "CompiledKernel", "TritonError", "CompilationError", "LaunchError", "cdiv",
            "next_power_of_2", "cuda_available", "language", "knobs", "runtime", "testing",
            "set_allocator", "install_as_triton", "autotune", "Config", "heuristics",
            "KernelInterface", "__version__"]
@@ -36,6 +36,7 @@ _C._register_constexpr(language.constexpr)
 _C._register_dtype(language.dtype)
 CompilationError.__module__ = "mytriton"
 TritonError.__module__ = "mytriton"
+LaunchError.__module__ = "mytriton"
 
 
 def cdiv(x: int, y: int) -> int:

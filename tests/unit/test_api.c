@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <locale.h>
 #include <signal.h>
 #include <time.h>
@@ -620,15 +621,29 @@ static void test_host_build_with_sigchld_ignored(void **state) {
     mt_context_destroy(ctx);
 }
 
+/* Points MYTRITON_CACHE_DIR at dir; returns the old value to restore. */
+static char *swap_cache_dir(const char *dir) {
+    const char *saved = getenv("MYTRITON_CACHE_DIR");
+    char *keep = saved ? strdup(saved) : NULL;
+    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    return keep;
+}
+
+static void restore_cache_dir(char *keep) {
+    if (keep)
+        setenv("MYTRITON_CACHE_DIR", keep, 1);
+    else
+        unsetenv("MYTRITON_CACHE_DIR");
+    free(keep);
+}
+
 /* A cache directory others can write to is never used (the host backend
  * loads shared objects from it). */
 static void test_untrusted_cache_dir(void **state) {
     (void)state;
     char dir[] = "/tmp/mt_cache_XXXXXX";
     assert_non_null(mkdtemp(dir));
-    const char *saved = getenv("MYTRITON_CACHE_DIR");
-    char *keep = saved ? strdup(saved) : NULL;
-    setenv("MYTRITON_CACHE_DIR", dir, 1);
+    char *keep = swap_cache_dir(dir);
     Arena *a = arena_new();
     assert_non_null(cache_dir(a));
     assert_int_equal(chmod(dir, 0777), 0);
@@ -637,11 +652,63 @@ static void test_untrusted_cache_dir(void **state) {
     assert_non_null(cache_dir(a));
     arena_free(a);
     rmdir(dir);
-    if (keep)
-        setenv("MYTRITON_CACHE_DIR", keep, 1);
-    else
-        unsetenv("MYTRITON_CACHE_DIR");
-    free(keep);
+    restore_cache_dir(keep);
+}
+
+/* A refused cache is said once per context (mt_cache_warning), and the
+ * kernel still builds and runs without it. */
+static void test_untrusted_cache_warns_once(void **state) {
+    (void)state;
+    char dir[] = "/tmp/mt_cache_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *keep = swap_cache_dir(dir);
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
+    o.filename = "w.py";
+    o.kernel = "k";
+    o.signature = "*fp32";
+    o.backend = MT_BACKEND_HOST;
+    o.source = "def k(out):\n    tl.store(out, 1.0)\n";
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    assert_null(mt_cache_warning(ctx)); /* a trusted cache: nothing to say */
+    mt_kernel_destroy(k);
+    assert_int_equal(chmod(dir, 0777), 0);
+    o.source = "def k(out):\n    tl.store(out, 2.0)\n";
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    const char *w = mt_cache_warning(ctx);
+    assert_non_null(w);
+    assert_non_null(strstr(w, dir));
+    assert_null(mt_cache_warning(ctx)); /* once */
+    float out = 0;
+    void *p = &out;
+    void *args[] = {&p};
+    uint32_t grid[3] = {1, 1, 1};
+    assert_int_equal(mt_launch(ctx, k, grid, NULL, args), MT_OK);
+    assert_true(out == 2.0f);
+    mt_kernel_destroy(k);
+    o.source = "def k(out):\n    tl.store(out, 3.0)\n";
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    assert_null(mt_cache_warning(ctx));
+    mt_kernel_destroy(k);
+    mt_context_destroy(ctx);
+    assert_int_equal(chmod(dir, 0700), 0);
+    char host[64];
+    snprintf(host, sizeof host, "%s/host", dir);
+    DIR *d = opendir(host);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.') {
+            char path[400];
+            snprintf(path, sizeof path, "%s/%s", host, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(host);
+    rmdir(dir);
+    restore_cache_dir(keep);
 }
 
 int main(void) {
@@ -662,6 +729,7 @@ int main(void) {
         cmocka_unit_test(test_host_launch),
         cmocka_unit_test(test_locale_independent_numbers),
         cmocka_unit_test(test_untrusted_cache_dir),
+        cmocka_unit_test(test_untrusted_cache_warns_once),
         cmocka_unit_test(test_host_build_with_sigchld_ignored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,46 +27,22 @@ static char test_root[256];   /* everything the tests write lives here */
 static char cache_root[300];  /* MYTRITON_CACHE_DIR */
 static char tmp_root[300];    /* TMPDIR: must stay empty */
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw) {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 static int group_setup(void **state) {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(test_root, sizeof test_root, "%s/mt-test-runtime-XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(test_root))
+    if (make_test_root(test_root, sizeof test_root, cache_root, sizeof cache_root,
+                       "runtime") != 0)
         return -1;
-    snprintf(cache_root, sizeof cache_root, "%s/cache", test_root);
     snprintf(tmp_root, sizeof tmp_root, "%s/tmp", test_root);
     if (mkdir(tmp_root, 0700) != 0)
         return -1;
-    setenv("MYTRITON_CACHE_DIR", cache_root, 1);
     setenv("TMPDIR", tmp_root, 1);
-    unsetenv("MYTRITON_HOST_CXX");
     return 0;
 }
 
 static int group_teardown(void **state) {
     (void)state;
-    nftw(test_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    remove_test_root(test_root);
     return 0;
-}
-
-static void ctx_init(Ctx *c) {
-    memset(c, 0, sizeof *c);
-    c->arena = arena_new();
-    c->filename = "kernel.py";
-}
-
-static void ctx_fini(Ctx *c) {
-    arena_free(c->arena);
-    sb_free(&c->err);
 }
 
 static int count_entries(const char *dir, const char *suffix) {

@@ -218,7 +218,7 @@ class Autotuner(KernelInterface):
     # ---- timing ----
 
     def _bench(self, *args: Any, config: Config, **meta: Any) -> List[float]:
-        from .._C import CompilationError
+        from .._C import CompilationError, LaunchError
         if knobs.autotuning.print:
             print(f"Autotuning kernel {self.base_fn.__name__} with config {config}")
         conflicts = meta.keys() & config.kwargs.keys()
@@ -241,8 +241,9 @@ class Autotuner(KernelInterface):
 
         try:
             return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
-        except (OutOfResources, CompilationError) as e:
-            if isinstance(e, CompilationError) and getattr(e, "status", "") != "MT_ERR_RESOURCE":
+        except (OutOfResources, CompilationError, LaunchError) as e:
+            # a config too big for the device, found compiling or launching
+            if not isinstance(e, OutOfResources) and getattr(e, "status", "") != "MT_ERR_RESOURCE":
                 raise
             if knobs.autotuning.print:
                 print(f"Autotuning failed with {e}")
