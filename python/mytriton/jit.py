@@ -398,13 +398,17 @@ class JITFunction(_C.JITFunction):
         return self.fn.__name__ if self._repr is None else self._repr(specialization)
 
     def _specialization(self, bound: tuple, kinds: tuple) -> Any:
-        """What Triton hands repr=: the constexpr values and every
-        parameter's type ("i32", "*fp32", "constexpr") by name."""
+        """What Triton hands repr=: the constexpr values (an integer
+        argument equal to 1 among them) and every parameter's type ("i32",
+        "*fp32", "constexpr") by name."""
         constants, signature = {}, {}
         for name, value, kind, entry in zip(self.arg_names, bound, kinds,
                                             self._signature_entries(bound, kinds)):
             if kind == 0:
                 constants[name] = value.value if isinstance(value, tl.constexpr) else value
+                signature[name] = "constexpr"
+            elif entry.endswith(":1") and not entry.startswith("*"):
+                constants[name] = 1  # Triton specialises an integer 1 as a constant
                 signature[name] = "constexpr"
             else:
                 signature[name] = entry.split(":")[0]

@@ -177,6 +177,8 @@ def test_repr_names_the_compiled_kernel():
     assert h.name == "kernel_i32_ONE" and h.metadata.name == h.name
     assert named_kernel.warmup(2**40, 1, x, grid=(1,)).name == "kernel_i64_ONE"
     assert named_kernel.warmup(3.5, 2, x, grid=(1,)).name == "kernel_fp32_"
+    # a runtime integer equal to 1 is a constant too, as Triton specialises it
+    assert named_kernel.warmup(1, 2, x, grid=(1,)).name == "kernel_constexpr_value"
     named_kernel[(1,)](3, 1, x)
     assert x.tolist() == [4.0]
     # without repr=, Triton's JITFunction.repr is the function's name
