@@ -99,17 +99,16 @@ static void load_32bit(Emit *e, const DotPlan *p, const char *stage, int C0, int
 }
 
 /* TF32 operand registers from the f32 fragments (the tiles hold the f32
- * as loaded): `part` 1 the value rounded to TF32 ("tf32", and the big part
- * of tf32x3), 2 the TF32 of what the big part leaves (tf32x3). */
-static void tf32_regs(Emit *e, const char *reg, const char *src, int n, int rows, int part) {
-    static const char *const form[] = {NULL, "__float_as_uint(mt_tf32(%s))",
-                                       "__float_as_uint(mt_tf32(%s - mt_tf32(%s)))"};
+ * as loaded): the value rounded to TF32 ("tf32", and the big part of
+ * tf32x3), or with `rest` the TF32 of what that big part leaves (tf32x3). */
+static void tf32_regs(Emit *e, const char *reg, const char *src, int n, int rows, bool rest) {
     ce_line(e, "unsigned %s[%d][%d];", reg, rows, n);
     ce_unroll(e);
     ce_line(e, "for (int mt_x = 0; mt_x < %d; ++mt_x)", rows * n);
     const char *v = ce_fmt(e, "%s[mt_x / %d][mt_x %% %d]", src, n, n);
-    ce_line(e, "    %s[mt_x / %d][mt_x %% %d] = %s;", reg, n, n,
-            part == 2 ? ce_fmt(e, form[2], v, v) : ce_fmt(e, form[part], v));
+    if (rest)
+        v = ce_fmt(e, "%s - mt_tf32(%s)", v, v);
+    ce_line(e, "    %s[mt_x / %d][mt_x %% %d] = __float_as_uint(mt_tf32(%s));", reg, n, n, v);
 }
 
 /* One mma per (tile, group) pair: fn(acc, a[mt_i], b[mt_j]). */
@@ -140,15 +139,15 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                 dst, E1, MI, NJ);
     } else if (p->unit == DOT_MMA_TF32) {
         load_32bit(e, p, stage, C0, C1, MI, NJ);
-        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 1);
-        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 1);
+        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, false);
+        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, false);
         mma_all(e, "mt_mma_tf32", "mt_ra", "mt_rb", dst, E1, MI, NJ);
     } else { /* small x big, big x small, then big x big: the largest last */
         load_32bit(e, p, stage, C0, C1, MI, NJ);
-        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, 1);
-        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, 1);
-        tf32_regs(e, "mt_sa", "mt_fa", 4, MI, 2);
-        tf32_regs(e, "mt_sb", "mt_fb", 2, NJ, 2);
+        tf32_regs(e, "mt_ra", "mt_fa", 4, MI, false);
+        tf32_regs(e, "mt_rb", "mt_fb", 2, NJ, false);
+        tf32_regs(e, "mt_sa", "mt_fa", 4, MI, true);
+        tf32_regs(e, "mt_sb", "mt_fb", 2, NJ, true);
         mma_all(e, "mt_mma_tf32", "mt_sa", "mt_rb", dst, E1, MI, NJ);
         mma_all(e, "mt_mma_tf32", "mt_ra", "mt_sb", dst, E1, MI, NJ);
         mma_all(e, "mt_mma_tf32", "mt_ra", "mt_rb", dst, E1, MI, NJ);
