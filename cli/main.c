@@ -1,7 +1,7 @@
 /* mytriton CLI: prints any stage of a kernel's compilation.
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
- *            [--emit STAGE] [--num-warps N]
+ *            [--emit STAGE] [--num-warps N] [--num-stages S]
  *            [--arch sm_90] [--debug] [-o OUT]
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit STAGE] [--num-warps N] [--arch sm_XY] [--debug] [-o OUT]\n"
+    "                [--emit STAGE] [--num-warps N] [--num-stages S] [--arch sm_XY] [--debug] [-o OUT]\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
         return fail_usage("expected 'compile FILE'", NULL);
     const char *file = argv[2], *kernel = NULL, *sig = NULL, *emit = "ssa-opt";
     const char *arch = NULL, *outpath = NULL;
-    int num_warps = 4, debug = 0;
+    int num_warps = 4, num_stages = 0, debug = 0;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--debug")) { /* Triton's debug mode: device asserts */
@@ -107,6 +107,13 @@ int main(int argc, char **argv) {
             if (*end || errno || n < 1 || n > 32 || (n & (n - 1)))
                 return fail_usage("--num-warps must be a power of two from 1 to 32", v);
             num_warps = (int)n;
+        } else if (!strcmp(a, "--num-stages")) {
+            char *end;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (*end || errno || n < 1 || n > 1000)
+                return fail_usage("--num-stages must be an integer from 1 to 1000", v);
+            num_stages = (int)n;
         } else
             return fail_usage("unknown option", a);
     }
@@ -144,6 +151,7 @@ int main(int argc, char **argv) {
     o.kernel = kernel;
     o.signature = sig;
     o.num_warps = num_warps;
+    o.num_stages = num_stages;
     o.debug = debug;
     o.backend = MT_BACKEND_CUDA;
     o.arch = arch ? arch : "sm_90";

@@ -139,6 +139,11 @@ typedef struct mt_compile_options {
      * compiled (NULL: written to stdout). */
     void (*print)(void *user, const char *text);
     void *print_user;
+    /* Triton's num_stages: shared-memory stages of a tensor-core dot's
+     * software-pipelined K loop (num_stages - 1 tiles in flight ahead of
+     * the one computed); 0: Triton's default, 3.  Fewer than 2 means 2,
+     * and the planner lowers it until the tiles fit shared memory. */
+    int num_stages;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L

@@ -140,6 +140,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     for (int i = 0; i < n; i++)
         c->bound[i] = i < na ? PyTuple_GET_ITEM(args, i) : NULL;
     c->num_warps = 4;
+    c->num_stages = 0;
     /* debug: the launch's option, else @jit's; or TRITON_DEBUG, as
      * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
     c->debug = self->debug;
@@ -169,6 +170,19 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                     return -1;
                 }
                 c->num_warps = (int)w;
+                continue;
+            }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "num_stages") &&
+                v != Py_None) {
+                int overflow = 0;
+                long s = PyLong_Check(v) && !PyBool_Check(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
+                if (overflow || s < 0) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "num_stages must be a non-negative integer, got %R", v);
+                    return -1;
+                }
+                /* the compiler clamps; 3, Triton's default, is no option */
+                c->num_stages = s > 1000 ? 1000 : s == 3 ? 0 : (int)s;
                 continue;
             }
             if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "debug")) {
@@ -763,12 +777,27 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
     if (gridobj && resolve_grid(self, gridobj, c, grid) < 0)
         return NULL;
     int n = c->nbound;
-    /* (runtime kinds and constexprs..., num_warps[, True in debug mode]) */
-    PyObject *key = PyTuple_New(n + 1 + (c->debug != 0));
+    /* (runtime kinds and constexprs..., num_warps[, ("num_stages", S)]
+     *  [, ("host_arch", A)][, True in debug mode]); MYTRITON_HOST_ARCH
+     *  (jit.py) changes the host backend's text, read at every launch */
+    const char *host_arch = getenv("MYTRITON_HOST_ARCH");
+    int staged = c->num_stages != 0, arched = host_arch && *host_arch;
+    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0));
     if (!key)
         return NULL;
+    PyObject *extra[2] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
+                          arched ? Py_BuildValue("(ss)", "host_arch", host_arch) : NULL};
+    if ((staged && !extra[0]) || (arched && !extra[1])) {
+        Py_XDECREF(extra[0]);
+        Py_XDECREF(extra[1]);
+        Py_DECREF(key);
+        return NULL;
+    }
+    for (int i = 0, at = n + 1; i < 2; i++)
+        if (extra[i])
+            PyTuple_SET_ITEM(key, at++, extra[i]);
     if (c->debug)
-        PyTuple_SET_ITEM(key, n + 1, Py_NewRef(Py_True));
+        PyTuple_SET_ITEM(key, n + 1 + staged + arched, Py_NewRef(Py_True));
     for (int i = 0; i < n; i++) {
         PyObject *item;
         /* None for a runtime parameter is specialised as Triton does: a

@@ -126,8 +126,9 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
         PyTuple_SET_ITEM(kinds, i, kk);
     }
     const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : "host";
-    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiii", bound, kinds,
-                                      c->num_warps, backend, c->device, stages_only, c->debug);
+    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiii", bound, kinds,
+                                      c->num_warps, backend, c->device, stages_only, c->debug,
+                                      c->num_stages);
     Py_DECREF(bound);
     Py_DECREF(kinds);
     if (!r)

@@ -397,20 +397,23 @@ static void print_to_sys_stdout(void *user, const char *text) {
 }
 
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
- *         stages_only=False, cls=Kernel, debug=False) -> a cls
+ *         stages_only=False, cls=Kernel, debug=False, num_stages=0,
+ *         arch=None) -> a cls
  * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
  * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
  * the JIT cache holds is the one a launch returns. */
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
-                             "num_warps", "backend", "stages_only", "cls", "debug", NULL};
-    const char *source, *filename, *kernel, *signature, *backend = "host";
+                             "num_warps", "backend", "stages_only", "cls", "debug",
+                             "num_stages", "arch", NULL};
+    const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL;
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
-    int num_warps = 4, stages_only = 0, debug = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!p", kwlist, &source, &filename,
+    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!piz", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
-                                     &stages_only, &PyType_Type, &cls, &debug))
+                                     &stages_only, &PyType_Type, &cls, &debug, &num_stages,
+                                     &arch))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -457,6 +460,8 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.kernel = kernel;
     o.signature = signature;
     o.num_warps = num_warps;
+    o.num_stages = num_stages;
+    o.arch = arch;
     o.backend = be;
     o.globals = gl;
     o.nglobals = (int)ng;
@@ -585,7 +590,8 @@ static PyObject *mod_language_names(PyObject *mod, PyObject *unused) {
 static PyMethodDef module_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))mod_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(source, filename, kernel, signature, globals=None, num_warps=4, "
-     "backend='host', stages_only=False, cls=Kernel, debug=False) -> Kernel"},
+     "backend='host', stages_only=False, cls=Kernel, debug=False, num_stages=0, "
+     "arch=None) -> Kernel"},
     {"cuda_available", (PyCFunction)mod_cuda_available, METH_NOARGS,
      "True when libcuda is found and a device exists"},
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},

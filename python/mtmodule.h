@@ -168,6 +168,7 @@ typedef struct {
     int kind[MAX_PARAMS];        /* AK_* for runtime args, 0 for constexprs */
     ArgValue val[MAX_PARAMS];
     int num_warps;
+    int num_stages;              /* Triton's num_stages; 0: not given */
     int debug;                   /* Triton's debug mode for this launch */
     int device;                  /* -1 host, else CUDA device index */
     int has_tensor;

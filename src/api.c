@@ -35,6 +35,7 @@ struct mt_kernel {
     size_t textlen[MT_NSTAGES];
     char *arch;
     size_t shared_bytes;
+    bool wgmma;               /* its text uses sm_90a's wgmma */
     bool launchable;          /* built for its backend (not stages_only) */
     mt_context *ctx;          /* the context that made it */
     HostModule *host;
@@ -235,7 +236,7 @@ static const Loc no_loc = {0, 0};
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
  * mask groups, Triton's fp32 instructions.  cg8: no __restrict__. */
-#define MT_CODEGEN_VERSION "cg8"
+#define MT_CODEGEN_VERSION "cg9"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
@@ -249,8 +250,9 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
                      char out[33]) {
     StrBuf sb;
     sb_init(&sb);
-    sb_printf(&sb, "mytriton %d %s|%d|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
-              num_warps, (int)o->backend, o->stages_only, o->debug != 0);
+    sb_printf(&sb, "mytriton %d %s|%d|%d|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
+              num_warps, (int)o->backend, o->stages_only, o->debug != 0,
+              o->num_stages ? o->num_stages : 3);
     key_field(&sb, o->kernel);
     key_field(&sb, o->signature);
     key_field(&sb, o->filename);
@@ -290,6 +292,12 @@ static const char *param_ctype(Type t, char buf[32]) {
     return buf;
 }
 
+/* NVRTC's architecture for k: wgmma exists only in sm_90a's
+ * architecture-specific set, which runs on sm_90 devices alone. */
+static const char *nvrtc_arch(const mt_kernel *k, const char *arch) {
+    return k->wgmma && !strcmp(arch, "sm_90") ? "sm_90a" : arch;
+}
+
 static char *dup_sb(StrBuf *sb, size_t *len) {
     if (len)
         *len = sb->len;
@@ -325,10 +333,11 @@ static void print_stdout(void *user, const char *text) {
 }
 
 /* Runs the compiler front to back into k; returns 0 or -1 with c's error. */
-static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
+static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, int sm,
                           mt_kernel *k) {
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
-                        o->debug != 0, o->print ? o->print : print_stdout, o->print_user};
+                        o->num_stages, sm, o->debug != 0,
+                        o->print ? o->print : print_stdout, o->print_user};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
@@ -337,6 +346,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
         if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN)
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
+    k->wgmma = f->wgmma;
     k->nparams = f->nparams;
     k->ptypes = calloc((size_t)f->nparams + 1, sizeof *k->ptypes);
     k->pnames = calloc((size_t)f->nparams + 1, sizeof *k->pnames);
@@ -426,7 +436,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
             } else {
                 StrBuf cubin;
                 sb_init(&cubin);
-                rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], arch, NULL, &cubin);
+                rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), NULL,
+                                   &cubin);
                 if (rc == 0) {
                     k->text[MT_STAGE_CUBIN] = dup_sb(&cubin, &k->textlen[MT_STAGE_CUBIN]);
                     if (dir)
@@ -447,6 +458,17 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
     sb_free(&c.err);
     k->launchable = true;
     return MT_OK;
+}
+
+/* The compute capability an arch names ("sm_90", "sm_90a",
+ * "compute_90": 90), 0 for none or "" (the host backend's own text). */
+static int arch_sm(const char *arch) {
+    const char *p = !strncmp(arch, "sm_", 3) ? arch + 3
+                    : !strncmp(arch, "compute_", 8) ? arch + 8 : NULL;
+    int sm = 0;
+    while (p && *p >= '0' && *p <= '9' && sm < 10000)
+        sm = sm * 10 + (*p++ - '0');
+    return sm;
 }
 
 static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
@@ -531,7 +553,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
     arena->oom = &oom;
     volatile int rc;
     if (setjmp(oom) == 0)
-        rc = compile_stages(&c, o, num_warps, k);
+        rc = compile_stages(&c, o, num_warps, arch_sm(o->arch ? o->arch : dev_arch), k);
     else
         rc = diag_error(&c, no_loc, MT_ERR_NOMEM, "out of memory while compiling");
     arena->oom = NULL;
@@ -600,7 +622,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
         StrBuf sb;
         sb_init(&sb);
         if (rc == 0)
-            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], arch,
+            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
                                stage == MT_STAGE_PTX ? &sb : NULL,
                                stage == MT_STAGE_CUBIN ? &sb : NULL);
         if (rc < 0) {

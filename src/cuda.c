@@ -134,6 +134,29 @@ static bool vector_open(Emit *e, const VecPlan *vp, int nE, const char *mask,
     return true;
 }
 
+/* The pointer of slot CE_SLOT in a group's element-by-element fallback,
+ * taken from the group's first pointer `ptr` (of block type pt): the
+ * group's pointers are consecutive (vector_plan), so the other slots'
+ * pointers have no use left and the C compiler drops them, with their
+ * loop-carried updates (tutorial 03's pointer tiles: 64 of the 128
+ * registers they took at 128 x 32 f16). */
+static const char *group_pointer(Emit *e, const char *ptr, Type pt) {
+    ce_line(e, "%s mt_h;", ce_ctype(e, type_elem(pt)));
+    ce_line(e, "{");
+    ce_line(e, "    const int %s = mt_g;", CE_SLOT);
+    ce_line(e, "    mt_h = %s;", ptr);
+    ce_line(e, "}");
+    return ce_fmt(e, "(mt_h + (%s - mt_g))", CE_SLOT);
+}
+
+/* op's scalar text with its pointer from the group's first (the
+ * fallback of a vector load); NULL when op has none. */
+static const char *group_scalar(Emit *e, Op *op, const char **a, const Type *at,
+                                const Dist *r) {
+    const char *g[3] = {group_pointer(e, a[0], at[0]), a[1], a[2]};
+    return ce_op_text(e, op, g, at, r);
+}
+
 /* Vector load of op's result when its pointer allows; 1 when emitted. */
 static int emit_vector_load(Emit *e, Op *op) {
     Func *f = e->f;
@@ -175,9 +198,12 @@ static int emit_vector_load(Emit *e, Op *op) {
         e->indent--;
         ce_line(e, "} else {");
         e->indent++;
+        bool off = uniform && !vp.runtime_align; /* the whole group is masked off */
+        if (!off && !(scalar = group_scalar(e, op, a, at, &r)))
+            return unsupported(e, op);
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
-        if (uniform && !vp.runtime_align) /* the whole group is masked off */
+        if (off)
             ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT,
                     a[2] ? ce_cast(e, a[2], at[2], type_elem(rt)) : ce_zero((DType)rt.dtype));
         else
@@ -214,12 +240,37 @@ bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
            !*ce_owner(e, &r, CE_SLOT) && smem_row_stride(sbuf) % vp.width == 0;
 }
 
+/* `int name[groups]`: where in one stage of sbuf each 16-byte group of
+ * ld's elements (ce_load_to_tile_ok) starts.  They depend on the thread
+ * alone, so a pipelined loop computes them once before it instead of per
+ * tile (a swizzled wgmma tile's address is a dozen integer operations). */
+void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name) {
+    Dist r = ce_dist_of(e, ld->res[0]);
+    VecPlan vp;
+    if (!vector_plan(e, ld->args[0], &r, false, &vp))
+        return;
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, "0", ce_value_coord(e, &r, 0, CE_SLOT),
+                      ce_value_coord(e, &r, 1, CE_SLOT));
+    ce_line(e, "int %s[%d];", name, r.nE / vp.width);
+    ce_unroll(e);
+    ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, vp.width);
+    ce_line(e, "    const int %s = mt_g;", CE_SLOT);
+    ce_line(e, "    %s[mt_g / %d] = %s;", name, vp.width, sb_str(&addr));
+    ce_line(e, "}");
+    sb_free(&addr);
+}
+
 /* ld (ce_load_to_tile_ok) into sbuf at `stage`, without registers: per
  * group one 16-byte mt_cp_async16 (cp.async on sm_80+, a copy on the
  * host), which the caller completes with mt_cp_async_wait before its
  * barrier; a group the mask cuts (or a run-time alignment test refutes)
- * is written element by element, masked elements as zero. */
-int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage) {
+ * is written element by element, masked elements as zero.  A group's
+ * elements are consecutive in the tile too, so each is addressed from
+ * the group's start: offsets[mt_g / width] (ce_tile_offsets) when given. */
+int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
+                         const char *offsets) {
     ValId res = ld->res[0];
     Dist r = ce_dist_of(e, res);
     VecPlan vp;
@@ -228,25 +279,33 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
     const char *a[3];
     Type at[3];
     ce_operand_texts(e, ld, &r, ld->loc, a, at);
-    const char *scalar = ce_op_text(e, ld, a, at, &r);
-    if (!scalar)
-        return unsupported(e, ld);
     StrBuf addr;
     sb_init(&addr);
-    smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
-                      ce_value_coord(e, &r, 1, CE_SLOT));
+    if (offsets && sbuf->stage_count > 1 && strcmp(stage, "0"))
+        sb_printf(&addr, "%s * %lld + %s[mt_g / %d]", stage, (long long)smem_stage_size(sbuf),
+                  offsets, vp.width);
+    else if (offsets)
+        sb_printf(&addr, "%s[mt_g / %d]", offsets, vp.width);
+    else
+        smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
+                          ce_value_coord(e, &r, 1, CE_SLOT));
     bool uniform = mask_uniform(e, ld->args[1], &vp);
     bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
-    ce_line(e, "mt_cp_async16(&%s[%s], %s, 1);", sbuf->name, sb_str(&addr), a[0]);
+    ce_line(e, "const int mt_s = %s;", sb_str(&addr));
+    ce_line(e, "mt_cp_async16(&%s[mt_s], %s, 1);", sbuf->name, a[0]);
     if (test) {
         e->indent--;
         ce_line(e, "} else {");
         e->indent++;
+        ce_line(e, "const int mt_s = %s;", sb_str(&addr));
+        const char *scalar = group_scalar(e, ld, a, at, &r);
+        if (!scalar)
+            return unsupported(e, ld);
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, vp.width,
                 CE_SLOT);
-        ce_line(e, "    %s[%s] = %s;", sbuf->name, sb_str(&addr), scalar);
+        ce_line(e, "    %s[mt_s + (%s - mt_g)] = %s;", sbuf->name, CE_SLOT, scalar);
         e->indent--;
         ce_line(e, "}");
     }
@@ -318,6 +377,7 @@ static int emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, cons
         e->indent--;
         ce_line(e, "} else {");
         e->indent++;
+        pa = group_pointer(e, pa, val_type(e->f, p));
         ce_unroll(e);
         ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
         if (*mx)
@@ -682,9 +742,10 @@ static int emit_for(Emit *e, Op *op) {
     copy_yields(e, op, op->yields, cd);
     e->indent--;
     ce_line(e, "}");
-    /* the last stage may still be read by slower threads (the pipelined
-     * loop ends every iteration with its barrier) */
-    if (staged && !pipelined)
+    /* the last stage may still be read by slower threads (Version 18's
+     * pipelined loop ends every iteration with its barrier; the general
+     * one begins each with it) */
+    if (staged && (!pipelined || plan->carried))
         ce_line(e, "__syncthreads();");
     return 0;
 }
@@ -866,12 +927,12 @@ static void emit_prologue(Emit *e, StrBuf *out) {
 }
 
 /* The declaration of a dot tile array, as large as its largest use. */
-static void declare_tile(StrBuf *out, const SharedBuffer *b) {
+static void declare_tile(StrBuf *out, const SharedBuffer *b, int align) {
     if (b->stage_count > 1)
-        sb_printf(out, "    __shared__ __align__(16) float %s[%d * %lld];\n",
+        sb_printf(out, "    __shared__ __align__(%d) float %s[%d * %lld];\n", align,
                   b->name, b->stage_count, (long long)smem_stage_size(b));
     else
-        sb_printf(out, "    __shared__ __align__(16) float %s[%lld];\n",
+        sb_printf(out, "    __shared__ __align__(%d) float %s[%lld];\n", align,
                   b->name, (long long)smem_size(b));
 }
 
@@ -882,11 +943,11 @@ static void declare_tile(StrBuf *out, const SharedBuffer *b) {
  * as with the static arrays. */
 static void declare_dynamic(StrBuf *out, const SmemPlan *sp) {
     sb_printf(out, "#if defined(__CUDA_ARCH__)\n"
-                   "    extern __shared__ __align__(16) long long mt_dynamic_smem[];\n"
+                   "    extern __shared__ __align__(%d) long long mt_dynamic_smem[];\n"
                    "#else\n"
-                   "    __shared__ __align__(16) long long mt_dynamic_smem[%lld];\n"
+                   "    __shared__ __align__(%d) long long mt_dynamic_smem[%lld];\n"
                    "#endif\n",
-              (long long)(sp->total + 7) / 8);
+              sp->tile_align, sp->tile_align, (long long)(sp->total + 7) / 8);
     if (sp->scratch_bytes)
         sb_puts(out, "    long long *const mt_smem = mt_dynamic_smem;\n");
     if (smem_size(&sp->lhs) > 0)
@@ -971,8 +1032,8 @@ int cuda_emit(Func *f, StrBuf *out) {
             sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
                       (long long)(sp->scratch_bytes + 7) / 8);
         if (smem_size(&sp->lhs) > 0) {
-            declare_tile(out, &sp->lhs);
-            declare_tile(out, &sp->rhs);
+            declare_tile(out, &sp->lhs, sp->tile_align);
+            declare_tile(out, &sp->rhs, sp->tile_align);
         }
     }
     if (sp->narrow_tiles) /* f16 and bf16 tiles, as their bits */

@@ -200,28 +200,6 @@ static const char *helper(Emit *e, const Op *op) {
 
 /* --------------------------------------------------------- the op itself */
 
-/* Is v an operand or a yield of an op of r or of a region inside it? */
-static bool used_in(const Region *r, ValId v) {
-    for (int i = 0; i < r->nops; i++) {
-        const Op *op = r->ops[i];
-        int nalt = op->code == OP_WHILE ? 1 : op->nres; /* while: its condition */
-        for (int k = 0; k < op->nargs; k++)
-            if (op->args[k] == v)
-                return true;
-        for (int k = 0; op->yields && k < op->nres; k++)
-            if (op->yields[k] == v)
-                return true;
-        for (int k = 0; op->alt_yields && k < nalt; k++)
-            if (op->alt_yields[k] == v)
-                return true;
-        Region *rs[2];
-        for (int k = 0, n = op_regions(op, rs); k < n; k++)
-            if (used_in(rs[k], v))
-                return true;
-    }
-    return false;
-}
-
 /* Does the value's layout hold some element in more than one thread? */
 static bool replicated(Func *f, ValId v) {
     Type t = val_type(f, v);
@@ -237,7 +215,7 @@ static bool replicated(Func *f, ValId v) {
 
 bool atomic_result_shared(Func *f, const Op *op) {
     ValId r = op->res[0];
-    if (!used_in(&f->body, r))
+    if (!region_uses(&f->body, r))
         return false;
     return val_type(f, r).rank == 0 || replicated(f, r);
 }
@@ -345,7 +323,7 @@ int ce_emit_atomic(Emit *e, Op *op) {
     Func *f = e->f;
     ValId res = op->res[0];
     const char *fn = helper(e, op);
-    bool used = used_in(&f->body, res), shared = used && atomic_result_shared(f, op);
+    bool used = region_uses(&f->body, res), shared = used && atomic_result_shared(f, op);
     host_sync(e);
     int rc = val_type(f, res).rank == 0 ? emit_scalar(e, op, fn, shared)
                                         : emit_block(e, op, fn, used, shared);

@@ -231,7 +231,9 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     } else if (g->plan->unit != DOT_FMA) {
         /* tensor cores where the device has them, the same tiles through
          * FMAs elsewhere (the host, older GPUs) */
-        ce_line(e, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
+        bool wg = g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16;
+        ce_line(e, wg ? "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"
+                      : "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
         ce_mma_compute(e, g->plan, r, stage, dst);
         ce_line(e, "#else");
         fma_by_slot(e, g, stage, dst);
@@ -241,6 +243,15 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     }
     e->dist[res] = *r;
     e->has_dist[res] = true;
+}
+
+/* The barrier that makes the tiles' writes visible to the dot; wgmma
+ * reads through the async proxy, so each thread first fences its own
+ * writes to it. */
+static void publish_tiles(Emit *e, const DotGen *g) {
+    if (g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16)
+        ce_line(e, "mt_fence_async_smem();");
+    ce_line(e, "__syncthreads();");
 }
 
 /* A dot outside a pipelined loop: write, barrier, compute, and (single
@@ -254,7 +265,7 @@ int ce_emit_dot(Emit *e, Op *op) {
     const char *init = acc ? ce_elem(e, acc, &g.r, op->loc)
                            : ce_zero((DType)val_type(e->f, op->res[0]).dtype);
     dot_writes(e, &g, stage, NULL, NULL);
-    ce_line(e, "__syncthreads();");
+    publish_tiles(e, &g);
     dot_compute(e, &g, stage, init, NULL);
     if (!staged)
         ce_line(e, "__syncthreads();");
@@ -340,59 +351,14 @@ static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sb
     return NULL;
 }
 
-/* The pipelined loop of match_carried_pipeline's general shape:
- *
- *     if (lo < hi) { operands of tile 0 (carried values as they enter) -> stage 0 }
- *     __syncthreads();
- *     int dot_stage = 0;
- *     for (k = lo; k < hi; k += step) {
- *         advance the other carried values (their values for t + 1)
- *         if (more) operands of tile t + 1, with k + step and those values
- *         the dot on dot_stage
- *         if (more) registers -> stage dot_stage ^ 1
- *         __syncthreads(); dot_stage ^= 1;
- *     }
- *
- * As in ce_emit_pipelined_loop, one barrier per iteration suffices.  The
- * prefetch block re-emits the operand ops with the index and carried
- * values renamed to those of t + 1 (its variables shadow any of the same
- * name outside it); the yields of the carried values are the advanced
- * ones.  Emits the body up to the barrier; the caller adds the yields and
- * closes the loop. */
-static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
-    Func *f = e->f;
-    Op *dot = plan->dot;
-    ValId a = dot->args[0], b = dot->args[1], acc = loop->iters[plan->acc_iter];
-    const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
-    const char *step = ce_vname(e, loop->args[2]);
-    const char *it = ce_ctype(e, val_type(f, loop->index));
-    ce_line(e, "if (%s < %s) {", lo, hi);
-    e->indent++;
-    ce_line(e, "const %s k_base = %s;", it, lo);
-    e->name[loop->index] = "k_base";
-    Op *none[2] = {NULL, NULL};
-    if (emit_ops(e, plan->prefetch, plan->nprefetch, none) < 0)
-        return -1;
-    DotGen g;
-    dot_prepare(e, dot, &g);
-    dot_writes(e, &g, "0", NULL, NULL);
-    /* tile t + 1's loads that go straight to their tiles */
-    Op *direct[2] = {async_load(e, plan, a, &g.A, g.tiled), async_load(e, plan, b, &g.B, false)};
-    e->indent--;
-    ce_line(e, "}");
-    ce_line(e, "__syncthreads();");
-    ce_line(e, "int dot_stage = 0;");
-    ce_line(e, "for (%s k_base = %s; k_base < %s; k_base += %s) {", it, lo, hi, step);
-    e->indent++;
-    ce_line(e, "const bool mt_more = k_base + %s < %s;", step, hi);
-    if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
-        return -1;
-    /* the other carried values of t + 1, in the carried distributions */
+/* The other carried values one iteration on, from their yields: mt_n<r>,
+ * a scalar or an array in the carried value's distribution. */
+static void emit_next_values(Emit *e, Op *loop, const DotPlan *plan) {
     for (int k = 0; k < loop->nres; k++) {
         if (k == plan->acc_iter)
             continue;
         ValId r = loop->res[k], y = loop->yields[k];
-        Type t = val_type(f, r);
+        Type t = val_type(e->f, r);
         const char *ct = ce_ctype(e, type_elem(t));
         if (!t.rank) {
             ce_line(e, "const %s mt_n%d = %s;", ct, r, ce_elem(e, y, NULL, loop->loc));
@@ -404,13 +370,171 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, d->nE, CE_SLOT);
         ce_line(e, "    mt_n%d[%s] = %s;", r, CE_SLOT, ce_elem(e, y, d, loop->loc));
     }
-    if (!direct[0])
-        ce_line(e, "%s mt_na[%d];", ce_ctype(e, type_elem(val_type(f, a))), e->dist[a].nE);
-    if (!direct[1])
-        ce_line(e, "%s mt_nb[%d];", ce_ctype(e, type_elem(val_type(f, b))), e->dist[b].nE);
+}
+
+/* The carried values (but the accumulator) become their mt_n<r>. */
+static void take_next_values(Emit *e, Op *loop, const DotPlan *plan) {
+    for (int k = 0; k < loop->nres; k++) {
+        if (k == plan->acc_iter)
+            continue;
+        ValId r = loop->res[k];
+        const char *v = e->name[loop->iters[k]];
+        if (!val_type(e->f, r).rank) {
+            ce_line(e, "%s = mt_n%d;", v, r);
+            continue;
+        }
+        int n = e->dist[loop->iters[k]].nE;
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, n, CE_SLOT);
+        ce_line(e, "    %s[%s] = mt_n%d[%s];", v, CE_SLOT, r, CE_SLOT);
+    }
+}
+
+/* Names the prefetch redefined in its own block are the advance block's
+ * again. */
+static void rename_advance(Emit *e, const DotPlan *plan) {
+    for (int i = 0; i < plan->nadvance; i++)
+        e->name[plan->advance[i]->res[0]] = ce_fmt(e, "v%d", plan->advance[i]->res[0]);
+}
+
+/* One tile's operands into `stage`: the prefetch ops but the direct
+ * loads, then the direct loads by cp.async straight into the tile, and
+ * the rest through registers, written at once (`now`) or kept in
+ * mt_na / mt_nb for the caller to write after the dot. */
+static int fetch_tile(Emit *e, const DotPlan *plan, DotGen *g, Op *const direct[2],
+                      const char *stage, bool now) {
+    ValId ab[2] = {plan->dot->args[0], plan->dot->args[1]};
+    if (emit_ops(e, plan->prefetch, plan->nprefetch, direct) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        if (direct[k]) {
+            if (ce_emit_load_to_tile(e, direct[k], k ? &g->B : &g->A, stage,
+                                     k ? "mt_so1" : "mt_so0") < 0)
+                return -1;
+        } else if (!now) {
+            int n = e->dist[ab[k]].nE;
+            ce_unroll(e);
+            ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, n, CE_SLOT);
+            ce_line(e, "    %s[%s] = %s[%s];", k ? "mt_nb" : "mt_na", CE_SLOT, e->name[ab[k]],
+                    CE_SLOT);
+        }
+    }
+    if (now)
+        dot_writes(e, g, stage, direct[0] ? "" : NULL, direct[1] ? "" : NULL);
+    return HAS_ERROR(e->c) ? -1 : 0;
+}
+
+/* The pipelined loop of match_carried_pipeline's general shape with S
+ * shared stages (the plan's stage_count, Triton's num_stages), t the
+ * trip, k_base = lo + t * step:
+ *
+ *     for (j = 0; j < S - 1; ++j) {        tiles 0 .. S - 2 -> stages
+ *         if (j < trips) { advance the carried values to tile j's;
+ *                          operands of tile j -> stage j }
+ *         commit
+ *     }
+ *     for (t = 0; t < trips; ++t) {
+ *         wait until tile t has landed; __syncthreads();
+ *         advance the other carried values (to tile t + S - 1's)
+ *         if (more) operands of tile t + S - 1 -> stage (t - 1) mod S
+ *         commit
+ *         the dot on stage t mod S
+ *         if (more) registers -> stage (t - 1) mod S
+ *     }
+ *     __syncthreads();                      (emit_for)
+ *
+ * Operands that can go straight into their tile (async_load) travel by
+ * cp.async, one commit group per tile, S - 1 tiles in flight; the rest
+ * through registers, loaded before the dot and written after it.  The one
+ * barrier per iteration both publishes tile t and ends every thread's
+ * reads of tile t - 1, whose stage the iteration then refills.  The
+ * carried values other than the accumulator run S - 2 iterations ahead
+ * (dotplan.c allows S > 2 only when nothing reads them after the loop);
+ * the prefetch re-emits the operand ops with the index and those values
+ * of tile t + S - 1 (its variables shadow any of the same name outside
+ * it).  The trip count is unsigned, so no index past the bounds is formed
+ * by signed overflow.  Emits the body; the caller adds the yields and
+ * closes the loop. */
+static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
+    Func *f = e->f;
+    Op *dot = plan->dot;
+    ValId acc = loop->iters[plan->acc_iter];
+    int S = plan->A.stage_count, ahead = S - 1; /* tiles in flight */
+    Type xt = val_type(f, loop->index);
+    const char *it = ce_ctype(e, xt), *ut = dtype_ctype(xt.dtype == DT_I64 ? DT_U64 : DT_U32);
+    const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
+    const char *step = ce_vname(e, loop->args[2]);
+    DotGen g;
+    dot_prepare(e, dot, &g);
+    Op *direct[2] = {async_load(e, plan, dot->args[0], &g.A, g.tiled),
+                     async_load(e, plan, dot->args[1], &g.B, false)};
+    bool async = direct[0] || direct[1];
+    for (int k = 0; k < 2; k++)
+        if (direct[k])
+            ce_tile_offsets(e, direct[k], k ? &g.B : &g.A, k ? "mt_so1" : "mt_so0");
+    ce_line(e, "const %s mt_trips = %s < %s ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
+            lo, hi, ut, hi, ut, lo, ut, step);
+    ce_unroll(e);
+    ce_line(e, "for (int mt_pj = 0; mt_pj < %d; ++mt_pj) {", ahead);
+    e->indent++;
+    e->name[loop->index] = "k_base";
+    if (ahead > 1) {
+        ce_line(e, "if (mt_pj > 0 && (%s)mt_pj < mt_trips) {", ut);
+        e->indent++;
+        ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)(mt_pj - 1) * (%s)%s);", it, it, ut, lo,
+                ut, ut, step);
+        Op *none[2] = {NULL, NULL};
+        if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
+            return -1;
+        emit_next_values(e, loop, plan);
+        take_next_values(e, loop, plan);
+        e->indent--;
+        ce_line(e, "}");
+    }
+    ce_line(e, "if ((%s)mt_pj < mt_trips) {", ut);
+    e->indent++;
+    ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)mt_pj * (%s)%s);", it, it, ut, lo, ut, ut,
+            step);
+    if (fetch_tile(e, plan, &g, direct, "mt_pj", true) < 0)
+        return -1;
+    e->indent--;
+    ce_line(e, "}");
+    if (async)
+        ce_line(e, "mt_cp_async_commit();");
+    e->indent--;
+    ce_line(e, "}");
+
+    ce_line(e, "int dot_stage = 0;");
+    ce_line(e, "for (%s mt_t = 0; mt_t < mt_trips; ++mt_t) {", ut);
+    e->indent++;
+    ce_line(e, "const %s k_base = (%s)((%s)%s + mt_t * (%s)%s);", it, it, ut, lo, ut, step);
+    if (async)
+        ce_line(e, "mt_cp_async_wait_group(%d);", ahead - 1);
+    publish_tiles(e, &g);
+    ce_line(e, "const bool mt_more = mt_t + %du < mt_trips;", ahead);
+    if (ahead > 1) {
+        ce_line(e, "const %s mt_k_ahead = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, ahead - 1,
+                ut, step);
+        e->name[loop->index] = "mt_k_ahead";
+    }
+    Op *none[2] = {NULL, NULL};
+    if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
+        return -1;
+    emit_next_values(e, loop, plan);
+    for (int k = 0; k < 2; k++)
+        if (!direct[k]) {
+            ValId x = dot->args[k];
+            ce_line(e, "%s %s[%d];", ce_ctype(e, type_elem(val_type(f, x))),
+                    k ? "mt_nb" : "mt_na", e->dist[x].nE);
+        }
+    if (S == 2)
+        ce_line(e, "const int mt_wstage = dot_stage ^ 1;");
+    else
+        ce_line(e, "const int mt_wstage = dot_stage == 0 ? %d : dot_stage - 1;", S - 1);
     ce_line(e, "if (mt_more) {");
     e->indent++;
-    ce_line(e, "const %s mt_k_next = k_base + %s;", it, step);
+    ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, ahead, ut,
+            step);
     const char **saved = arena_alloc(f->arena, sizeof(char *) * (size_t)(loop->nres + 1));
     if (!saved)
         return diag_error(e->c, loop->loc, MT_ERR_NOMEM, "out of memory");
@@ -420,41 +544,29 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         if (k != plan->acc_iter)
             e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
     }
-    if (emit_ops(e, plan->prefetch, plan->nprefetch, direct) < 0)
+    if (fetch_tile(e, plan, &g, direct, "mt_wstage", false) < 0)
         return -1;
-    for (int k = 0; k < 2; k++) {
-        ValId x = k ? b : a;
-        if (direct[k]) { /* stage dot_stage ^ 1 was last read before the
-                            previous barrier: free */
-            if (ce_emit_load_to_tile(e, direct[k], k ? &g.B : &g.A, "dot_stage ^ 1") < 0)
-                return -1;
-            continue;
-        }
-        ce_unroll(e);
-        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, e->dist[x].nE, CE_SLOT);
-        ce_line(e, "    %s[%s] = %s[%s];", k ? "mt_nb" : "mt_na", CE_SLOT, e->name[x], CE_SLOT);
-    }
     for (int k = 0; k < loop->nres; k++)
         e->name[loop->iters[k]] = saved[k];
     e->indent--;
     ce_line(e, "}");
+    if (async)
+        ce_line(e, "mt_cp_async_commit();");
     e->name[loop->index] = "k_base";
-    /* names the prefetch redefined are those of the advance block again */
-    for (int i = 0; i < plan->nadvance; i++)
-        e->name[plan->advance[i]->res[0]] = ce_fmt(e, "v%d", plan->advance[i]->res[0]);
+    rename_advance(e, plan);
     if (pipelined_step(e, plan, acc, &g) < 0)
         return -1;
     if (!direct[0] || !direct[1]) {
         ce_line(e, "if (mt_more) {");
         e->indent++;
-        dot_writes(e, &g, "dot_stage ^ 1", direct[0] ? "" : "mt_na", direct[1] ? "" : "mt_nb");
+        dot_writes(e, &g, "mt_wstage", direct[0] ? "" : "mt_na", direct[1] ? "" : "mt_nb");
         e->indent--;
         ce_line(e, "}");
     }
-    if (direct[0] || direct[1])
-        ce_line(e, "mt_cp_async_wait();");
-    ce_line(e, "__syncthreads();");
-    ce_line(e, "dot_stage ^= 1;");
+    if (S == 2)
+        ce_line(e, "dot_stage ^= 1;");
+    else
+        ce_line(e, "dot_stage = dot_stage == %d ? 0 : dot_stage + 1;", S - 1);
     return HAS_ERROR(e->c) ? -1 : 0;
 }
 

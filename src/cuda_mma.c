@@ -29,6 +29,8 @@
  * layout gives the thread, so the epilogue reads them as any block. */
 #include "mt.h"
 
+#include <string.h>
+
 /* Address text &buf[stage, row, col]. */
 static const char *tile_addr(Emit *e, const SharedBuffer *b, const char *stage,
                              const char *row, const char *col) {
@@ -121,8 +123,96 @@ static void mma_all(Emit *e, const char *fn, const char *a, const char *b,
     ce_line(e, "        %s(%s, %s[mt_i], %s[mt_j]);", fn, acc_slots(e, dst, E1), a, b);
 }
 
+/* "stage * size + " of buffer b, or "" for one stage or stage 0. */
+static const char *stage_base(Emit *e, const SharedBuffer *b, const char *stage) {
+    if (b->stage_count < 2 || !strcmp(stage, "0"))
+        return "";
+    return ce_fmt(e, "%s * %lld + ", stage, (long long)smem_stage_size(b));
+}
+
+/* The wgmma instruction on block mt_b: d = the N / 2 accumulator slots in
+ * the instruction's register order, A and B from descriptors, scale-d 1
+ * (accumulate), A K-major, B N-major (imm-trans-b 1). */
+static void wgmma_asm(Emit *e, const DotPlan *p, int BN, int E1, const char *dst) {
+    StrBuf sb;
+    sb_init(&sb);
+    int n = BN / 2;
+    sb_printf(&sb, "asm volatile(\"{.reg .pred p; setp.ne.b32 p, %%%d, 0; "
+                   "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {", n + 2, BN,
+              p->unit == DOT_WGMMA_F16 ? "f16.f16" : "bf16.bf16");
+    for (int i = 0; i < n; i++)
+        sb_printf(&sb, "%s%%%d", i ? ", " : "", i);
+    sb_printf(&sb, "}, %%%d, %%%d, p, 1, 1, 0, 1;}\"\n    : ", n, n + 1);
+    for (int i = 0; i < n; i++) { /* register 4j + 2h + q: row half h, column 8j + 2t + q */
+        int j = i / 4, h = i / 2 % 2, q = i % 2;
+        sb_printf(&sb, "%s\"+f\"(%s[(2 * mt_b + %d) * %d + %d])", i ? ", " : "", dst, h, E1,
+                  2 * j + q);
+    }
+    sb_puts(&sb, "\n    : \"l\"(mt_da), \"l\"(mt_db), \"r\"(1));");
+    ce_line(e, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
+/* An empty asm that reads and writes every accumulator register: the C
+ * compiler may not move or copy them across it, so nothing but wgmma
+ * touches them while one is in flight. */
+static void pin_accumulator(Emit *e, const char *dst, int n) {
+    ce_unroll(e);
+    ce_line(e, "for (int mt_e = 0; mt_e < %d; ++mt_e)", n);
+    ce_line(e, "    asm volatile(\"\" : \"+f\"(%s[mt_e]) :: \"memory\");", dst);
+}
+
+/* The tile step through Hopper's wgmma (sm_90a).  Warpgroup mt_wg (warps
+ * 4 mt_wg .. 4 mt_wg + 3) owns rows [mt_wg BM / G, (mt_wg + 1) BM / G) of
+ * A's permuted rows, its MB m64 blocks; per 16 of K one wgmma
+ * m64nBNk16 per block.  A is K-major in its swizzle atom (SBO: the next
+ * 8 rows; a k step inside the atom moves the start address, the swizzle
+ * being on address bits); B is N-major in 128-byte blocks (LBO: the next
+ * 64 columns, BK rows of 128 bytes on; SBO: the next 8 rows).  The
+ * accumulator's repetition 2b + h along M is block b's row half h, so
+ * its registers are the layout's slots (wgmma_asm).  The group is waited
+ * for at once, so the stage may be refilled after the next barrier.
+ * (Keeping one group in flight into the next iteration, as Triton does,
+ * measured no faster: ptxas serialized the wgmmas, C7514.) */
+static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
+                          const char *dst) {
+    int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns, BN = p->B.columns;
+    int atom = p->A.swizzle, cb = atom / 2;
+    ce_line(e, "{");
+    e->indent++;
+    ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
+    pin_accumulator(e, dst, r->nE);
+    ce_line(e, "mt_wgmma_fence();");
+    ce_unroll(e);
+    ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", BK);
+    e->indent++;
+    ce_unroll(e);
+    ce_line(e, "for (int mt_b = 0; mt_b < %d; ++mt_b) {", BM / G / 64);
+    e->indent++;
+    ce_line(e, "const unsigned long long mt_da = mt_wgmma_desc(&%s[%s(mt_kk / %d) * %d + "
+               "(mt_wg * %d + 64 * mt_b) * %d + mt_kk %% %d], 16, %d, %d);",
+            p->A.name, stage_base(e, &p->A, stage), cb, BM * cb, BM / G, cb, cb, 8 * atom,
+            atom == 128 ? 1 : atom == 64 ? 2 : 3);
+    ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%smt_kk * 64], %d, 1024, 1);",
+            p->B.name, stage_base(e, &p->B, stage), BK * 128);
+    wgmma_asm(e, p, BN, r->E[1], dst);
+    e->indent--;
+    ce_line(e, "}");
+    e->indent--;
+    ce_line(e, "}");
+    ce_line(e, "mt_wgmma_commit();");
+    ce_line(e, "mt_wgmma_wait0();");
+    pin_accumulator(e, dst, r->nE);
+    e->indent--;
+    ce_line(e, "}");
+}
+
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                     const char *dst) {
+    if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
+        wgmma_compute(e, p, r, stage, dst);
+        return;
+    }
     int C0 = ce_tile(&r->L, 0), C1 = ce_tile(&r->L, 1);
     int MI = r->E[0] / 2, NJ = r->E[1] / 2, E1 = r->E[1], BK = p->B.rows;
     bool tf32 = p->unit == DOT_MMA_TF32 || p->unit == DOT_MMA_TF32X3;

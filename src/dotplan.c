@@ -296,6 +296,18 @@ static int tile_min_blocks(Type rt, int num_warps) {
  * rows, in units of one float4 so rows stay 16-byte aligned, decides the
  * padding.  The scalar form keeps A [BM][BK + pad] with the rule on the
  * result's rows per warp. */
+/* Hopper's wgmma (sm_90 only: Blackwell has other instructions) on 16-bit
+ * tiles: warpgroups of 4 warps stacked along M, each its m64 blocks of
+ * BM / (num_warps / 4) rows; B read N-major in 64-column blocks (the
+ * 128-byte swizzle), so BN a multiple of 64 up to the instruction's 256;
+ * A's rows of BK elements one swizzle atom (32, 64 or 128 bytes) or
+ * several of 128. */
+static bool wgmma_fits(const Func *f, Type at, Type bt) {
+    int W = f->num_warps, BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+    return f->sm == 90 && W % 4 == 0 && BM % (16 * W) == 0 && BN % 64 == 0 && BN <= 256 &&
+           BK % 16 == 0 && (BK <= 64 ? (BK & (BK - 1)) == 0 : BK % 64 == 0);
+}
+
 DotUnit dot_unit(Func *f, const Op *dot) {
     Type at = val_type(f, dot->args[0]), bt = val_type(f, dot->args[1]);
     if (at.rank != 2 || bt.rank != 2)
@@ -313,7 +325,10 @@ DotUnit dot_unit(Func *f, const Op *dot) {
         break;
     default: return DOT_FMA;
     }
-    return at.shape[0] % 16 || bt.shape[1] % 8 || at.shape[1] % kstep ? DOT_FMA : u;
+    if (at.shape[0] % 16 || bt.shape[1] % 8 || at.shape[1] % kstep)
+        return DOT_FMA;
+    return u != DOT_MMA_TF32 && u != DOT_MMA_TF32X3 && wgmma_fits(f, at, bt)
+               ? (u == DOT_MMA_F16 ? DOT_WGMMA_F16 : DOT_WGMMA_BF16) : u;
 }
 
 /* The tiles of a tensor-core dot, A [BM][BK] and B [BK][BN] in the
@@ -324,13 +339,19 @@ DotUnit dot_unit(Func *f, const Op *dot) {
  * read A at (g, t) and B at (t, g) (g = lane / 4, t = lane % 4), distinct
  * banks when A's stride is 4 mod 8 words and B's 8 mod 16. */
 static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, int stages) {
-    if (p->unit == DOT_MMA_F16 || p->unit == DOT_MMA_BF16) {
-        p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, (BK / 8) % 2 ? 0 : 8, stages};
-        p->B = (SharedBuffer){"dot_rhs_h", BK, BN, d, (BN / 8) % 2 ? 0 : 8, stages};
+    if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
+        int atom = BK * 2 < 128 ? BK * 2 : 128;
+        p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, 0, stages, atom, 0};
+        p->B = (SharedBuffer){"dot_rhs_h", BK, BN, d, 0, stages, 128, 0};
         return;
     }
-    p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages};
-    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, (8 - BN % 16 + 16) % 16, stages};
+    if (p->unit == DOT_MMA_F16 || p->unit == DOT_MMA_BF16) {
+        p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, (BK / 8) % 2 ? 0 : 8, stages, 0, 0};
+        p->B = (SharedBuffer){"dot_rhs_h", BK, BN, d, (BN / 8) % 2 ? 0 : 8, stages, 0, 0};
+        return;
+    }
+    p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages, 0, 0};
+    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, (8 - BN % 16 + 16) % 16, stages, 0, 0};
 }
 
 static void plan_tiles(Func *f, DotPlan *p) {
@@ -344,8 +365,15 @@ static void plan_tiles(Func *f, DotPlan *p) {
     if (lr->kind == LAYOUT_MMA && lr->shape[0] == BM && lr->shape[1] == BN &&
         BM % (16 * lr->wpc[0]) == 0 && BN % (8 * lr->wpc[1]) == 0)
         p->unit = dot_unit(f, op);
+    if ((p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) &&
+        (lr->wpc[0] != f->num_warps || lr->wpc[1] != 1)) /* not the warpgroups' layout */
+        p->unit = p->unit == DOT_WGMMA_F16 ? DOT_MMA_F16 : DOT_MMA_BF16;
     if (p->unit != DOT_FMA) {
         plan_mma_tiles(p, BM, BK, BN, (DType)at.dtype, stages);
+        if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
+            p->A.perm_warps = f->num_warps;
+            f->wgmma = true;
+        }
         return;
     }
     /* a dot tile made for the result's own shape (a broadcast member of
@@ -356,14 +384,14 @@ static void plan_tiles(Func *f, DotPlan *p) {
         const Layout *la = &f->layouts[val(f, op->args[0])->layout];
         int rows_in_flight = la->rank == 2 ? la->tpw[la->rank - 1] : 1;
         p->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
-                              4 * smem_bank_padding(BM, rows_in_flight), stages};
+                              4 * smem_bank_padding(BM, rows_in_flight), stages, 0, 0};
         p->min_blocks = tile_min_blocks(rt, f->num_warps);
     } else {
         int rows_per_warp = lr->tpw[0] < BM ? lr->tpw[0] : BM;
         p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32,
-                              smem_bank_padding(BK, rows_per_warp), stages};
+                              smem_bank_padding(BK, rows_per_warp), stages, 0, 0};
     }
-    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages};
+    p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, 0, stages, 0, 0};
     if (at.dtype == DT_F64) { /* the scalar form on double tiles */
         p->A.name = "dot_lhs_d";
         p->A.elem = DT_F64;
@@ -399,6 +427,24 @@ static int plan_region(Func *f, Region *r) {
     return 0;
 }
 
+/* Shared-memory stages of a tensor-core dot's general pipeline: Triton's
+ * num_stages (3 unless the kernel says), at least the double buffer and
+ * at most MT_MAX_STAGES; smem_plan lowers it while the tiles do not fit.
+ * Past two stages the loop's other carried values run num_stages - 2
+ * iterations ahead of the index (cuda_dot.c), so none of them may be read
+ * after the loop. */
+static int pipeline_stages(Func *f, const DotPlan *p) {
+    int s = f->num_stages ? f->num_stages : 3;
+    if (s < 2)
+        s = 2;
+    if (s > MT_MAX_STAGES)
+        s = MT_MAX_STAGES;
+    for (int k = 0; k < p->loop->nres && s > 2; k++)
+        if (k != p->acc_iter && region_uses(&f->body, p->loop->res[k]))
+            s = 2;
+    return s;
+}
+
 static void tile_region(Func *f, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
@@ -409,6 +455,8 @@ static void tile_region(Func *f, Region *r) {
             DotPlan *p = op->plan;
             if (p->unit != DOT_FMA && p->form == DOT_PIPELINED && !p->carried)
                 match_carried_pipeline(f, p->loop, p);
+            if (p->unit != DOT_FMA && p->carried)
+                p->A.stage_count = p->B.stage_count = pipeline_stages(f, p);
         }
         Region *rs[2];
         for (int k = 0, n = op_regions(op, rs); k < n; k++)
@@ -432,6 +480,8 @@ const char *dot_form_name(DotForm form) {
 }
 
 const char *dot_unit_name(DotUnit u) {
-    static const char *const names[] = {"fma", "mma-f16", "mma-bf16", "mma-tf32", "mma-tf32x3"};
-    return u >= DOT_FMA && u <= DOT_MMA_TF32X3 ? names[u] : "?";
+    static const char *const names[] = {"fma",        "mma-f16",    "mma-bf16",
+                                        "mma-tf32",   "mma-tf32x3", "wgmma-f16",
+                                        "wgmma-bf16"};
+    return u >= DOT_FMA && u <= DOT_WGMMA_BF16 ? names[u] : "?";
 }

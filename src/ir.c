@@ -286,6 +286,28 @@ int op_niters(const Op *op) {
     return op_info[op->code].rule == R_COMBINE ? 2 * op->nres : op->nres;
 }
 
+/* Is v an operand or a yield of an op of r or of a region inside it? */
+bool region_uses(const Region *r, ValId v) {
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        int nalt = op->code == OP_WHILE ? 1 : op->nres; /* while: its condition */
+        for (int k = 0; k < op->nargs; k++)
+            if (op->args[k] == v)
+                return true;
+        for (int k = 0; op->yields && k < op->nres; k++)
+            if (op->yields[k] == v)
+                return true;
+        for (int k = 0; op->alt_yields && k < nalt; k++)
+            if (op->alt_yields[k] == v)
+                return true;
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            if (region_uses(rs[k], v))
+                return true;
+    }
+    return false;
+}
+
 int op_regions(const Op *op, Region *out[2]) {
     int n = 0;
     if (op->code == OP_WHILE && op->alt)

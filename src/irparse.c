@@ -1293,7 +1293,7 @@ static int parse_param(Reader *r) {
     return 0;
 }
 
-/* attributes {num_warps=N} */
+/* attributes {num_warps=N[, num_stages=S]} */
 static int func_attrs(Reader *r) {
     if (!accept_word(r, "attributes"))
         return 0;
@@ -1307,7 +1307,8 @@ static int func_attrs(Reader *r) {
         const char *s = need_ident(r, "'num_warps'", &len, &loc);
         if (!s)
             return -1;
-        if (!is_word(s, len, "num_warps"))
+        bool stages = is_word(s, len, "num_stages");
+        if (!stages && !is_word(s, len, "num_warps"))
             return rerr(r, loc, MT_ERR_SYNTAX, "unknown function attribute '%.*s'",
                         len, s);
         int64_t w;
@@ -1317,6 +1318,13 @@ static int func_attrs(Reader *r) {
         loc = here(r);
         if (integer(r, &w) < 0)
             return -1;
+        if (stages) {
+            if (w < 1 || w > MT_MAX_STAGES)
+                return rerr(r, loc, MT_ERR_SYNTAX, "num_stages must be from 1 to %d",
+                            MT_MAX_STAGES);
+            r->f->num_stages = (int)w;
+            continue;
+        }
         if (w < 1 || w > 32 || (w & (w - 1)))
             return rerr(r, loc, MT_ERR_SYNTAX,
                         "num_warps must be a power of two from 1 to 32");

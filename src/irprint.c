@@ -366,7 +366,10 @@ void ir_print_func(StrBuf *sb, Func *f) {
         if (v->divisibility > 1)
             sb_printf(sb, ":%d", (int)v->divisibility);
     }
-    sb_printf(sb, ") attributes {num_warps=%d} {", f->num_warps);
+    sb_printf(sb, ") attributes {num_warps=%d", f->num_warps);
+    if (f->num_stages)
+        sb_printf(sb, ", num_stages=%d", f->num_stages);
+    sb_puts(sb, "} {");
     print_body(sb, f, 1, false);
     sb_puts(sb, "\n}");
 }

@@ -228,12 +228,14 @@ static Layout canonical(int rank, const int32_t *shape, int num_warps, int vec) 
  * the tile's repetitions 2i and 2i + 1 along M (8 * wpc[0] rows apart)
  * are the two halves of the warp's i-th m16 tile (cuda_mma.c gathers the
  * A rows to match through ldmatrix's per-lane addresses).  Warps split M
- * and N as evenly as the 16 x 8 granules allow.  False when no split
+ * and N as evenly as the 16 x 8 granules allow; for wgmma's warpgroups
+ * (`warpgroups`) every warp is along M, and A's rows are permuted in
+ * shared memory to match (SharedBuffer.perm_warps).  False when no split
  * fits. */
-static bool mma_layout(const int32_t *shape, int num_warps, Layout *out) {
+static bool mma_layout(const int32_t *shape, int num_warps, bool warpgroups, Layout *out) {
     int best = 0;
     int64_t best_gap = -1;
-    for (int wm = 1; wm <= num_warps; wm *= 2) {
+    for (int wm = warpgroups ? num_warps : 1; wm <= num_warps; wm *= 2) {
         int wn = num_warps / wm;
         if (shape[0] % (16 * wm) || shape[1] % (8 * wn))
             continue;
@@ -566,7 +568,9 @@ int layout_assign(Func *f) {
             gshape[g][0] != x->type.shape[0] || gshape[g][1] != x->type.shape[1])
             continue;
         Layout l;
-        if ((dot_unit(f, x->def) != DOT_FMA && mma_layout(gshape[g], f->num_warps, &l)) ||
+        DotUnit u = dot_unit(f, x->def);
+        if ((u != DOT_FMA && mma_layout(gshape[g], f->num_warps,
+                                        u == DOT_WGMMA_F16 || u == DOT_WGMMA_BF16, &l)) ||
             (x->type.dtype == DT_F32 && dot_layout(gshape[g], f->num_warps, &l)))
             glayout[g] = intern_layout(f, &l);
     }

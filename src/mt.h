@@ -570,6 +570,9 @@ typedef struct Func {
     int nparams;
     Region body;
     int num_warps;
+    int num_stages;    /* Triton's num_stages for dot loops; 0: default */
+    int sm;            /* target compute capability (90), 0: not a GPU's */
+    bool wgmma;        /* some dot uses wgmma: NVRTC needs sm_90a */
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
@@ -611,6 +614,8 @@ Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry);
 /* The regions of op in the order they run (while: condition, body; if:
  * then, else); returns how many (0 for an op without regions). */
 int op_regions(const Op *op, Region *out[2]);
+/* Is v an operand or a yield of an op of r or of a region inside it? */
+bool region_uses(const Region *r, ValId v);
 /* How many carried or combine parameters (Op.iters) an op has: a reduce
  * or scan combine (R_COMBINE) has 2n for its n results, a loop one per
  * result, others none (iters NULL). */
@@ -750,13 +755,20 @@ bool layout_same_params(const Layout *a, const Layout *b);
 /* ---------------------------------------------------------------- smem.c */
 
 /* Version 18 shared buffer: a logical [rows, columns] tile with a physical
- * row stride (columns + row_padding) and stage_count ping-pong copies. */
+ * row stride (columns + row_padding) and stage_count ping-pong copies.
+ * A Hopper wgmma tile (swizzle > 0, no padding) is laid out as the
+ * instruction reads it instead: column blocks `swizzle` bytes wide, the
+ * 16-byte chunks of each row XORed with the row bits the hardware takes
+ * (mt_swz in mt_kernel_rt.h), and with perm_warps > 0 the rows of A
+ * permuted so that the accumulator is LAYOUT_MMA with warps along M. */
 typedef struct SharedBuffer {
     const char *name;
     int32_t rows, columns;
     DType elem;
     int row_padding; /* >= 0 */
     int stage_count; /* >= 1 */
+    int swizzle;     /* 0, or the swizzle atom's row bytes: 32, 64, 128 */
+    int perm_warps;  /* 0, or the warps of A's row permutation */
 } SharedBuffer;
 
 int smem_row_stride(const SharedBuffer *b);
@@ -778,6 +790,9 @@ int smem_bank(int64_t word_offset); /* word_offset % 32 */
  * (cuda.c), up to what sm_90 lets one program opt into (227 KiB); the
  * launch checks the device's own limit. */
 #define MT_SMEM_MAX 232448
+/* Most shared-memory stages a pipelined dot loop gets (num_stages past it
+ * is clamped: 7 tiles in flight hide any latency the tiles fit for). */
+#define MT_MAX_STAGES 8
 
 /* ---------------------------------------------------------------- axis.c */
 
@@ -804,7 +819,8 @@ typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
  * (cuda_mma.c) on f16, bf16 or TF32 operands (tf32x3: three TF32 products
  * per pair, Triton's split of each f32 into a big and a small part). */
 typedef enum DotUnit {
-    DOT_FMA, DOT_MMA_F16, DOT_MMA_BF16, DOT_MMA_TF32, DOT_MMA_TF32X3
+    DOT_FMA, DOT_MMA_F16, DOT_MMA_BF16, DOT_MMA_TF32, DOT_MMA_TF32X3,
+    DOT_WGMMA_F16, DOT_WGMMA_BF16 /* sm_90: one warpgroup per m64 blocks */
 } DotUnit;
 /* The unit a dot can use by its operands alone (dtype, input precision,
  * shape): a tensor-core unit when M % 16, N % 8 and K % the instruction's
@@ -840,6 +856,7 @@ struct DotPlan {
 };
 
 int plan_dots(Func *f); /* sets Op.plan of every dot and K loop */
+
 const char *dot_form_name(DotForm form); /* "single-stage" ... */
 
 /* ----------------------------------------------------------- smemplan.c */
@@ -864,6 +881,7 @@ struct SmemPlan {
     bool narrow_tiles;            /* some dot reads them as 16-bit elements
                                      through dot_lhs_h, dot_rhs_h */
     bool double_tiles;            /* ... or as f64 through dot_lhs_d, dot_rhs_d */
+    int tile_align;               /* bytes: 16, or 1024 for swizzled tiles */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */
 };
@@ -1009,7 +1027,9 @@ int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 /* A dot operand's load straight into its shared tile (cuda.c), for the
  * pipelined K loop's prefetch. */
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf);
-int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage);
+int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
+                         const char *offsets);
+void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name);
 /* The tensor-core loop over a tensor-core dot's staged tiles, adding into
  * the accumulator array dst of distribution r (cuda_mma.c). */
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
@@ -1438,6 +1458,8 @@ typedef struct PipelineInput {
     const mt_global *globals;
     int nglobals;
     int num_warps; /* as asked: checked by check_resources, no default */
+    int num_stages; /* mt_compile_options' num_stages (0: default) */
+    int sm;         /* the target's compute capability, 0: the host's text */
     bool debug;    /* tldebug.c: mt_compile_options' debug and print */
     void (*print)(void *user, const char *text);
     void *print_user;

@@ -879,17 +879,31 @@ MT_MMA(mt_mma_tf32, "m16n8k8", "tf32.tf32")
 #endif
 
 /* A 16-byte copy from global to shared memory that needs no registers
- * (the pipelined K loop's prefetch, cuda.c): cp.async on sm_80 and newer,
- * zero-filled and reading nothing when `full` is 0, finished by
- * mt_cp_async_wait (before the barrier that publishes it); elsewhere the
- * copy happens at once and the wait is empty. */
+ * (the pipelined K loop's prefetch, cuda_dot.c): cp.async on sm_80 and
+ * newer, zero-filled and reading nothing when `full` is 0.  The copies of
+ * one tile form a group (mt_cp_async_commit); mt_cp_async_wait_group(n)
+ * waits until at most the n newest groups are in flight, before the
+ * barrier that publishes the tile.  n is a constant in the generated
+ * text, so the switch folds.  Elsewhere the copy happens at once and
+ * commit and wait are empty. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 MT_RT void mt_cp_async16(void *s, const void *g, int full) {
     unsigned a = (unsigned)__cvta_generic_to_shared(s);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
                  :: "r"(a), "l"(g), "r"(full ? 16 : 0) : "memory");
 }
-MT_RT void mt_cp_async_wait(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+MT_RT void mt_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+MT_RT void mt_cp_async_wait_group(int n) {
+    switch (n) {
+    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
+    }
+}
 #else
 MT_RT void mt_cp_async16(void *s, const void *g, int full) {
     unsigned *dst = (unsigned *)s;
@@ -897,7 +911,54 @@ MT_RT void mt_cp_async16(void *s, const void *g, int full) {
     for (int i = 0; i < 4; i++)
         dst[i] = full ? src[i] : 0u;
 }
-MT_RT void mt_cp_async_wait(void) {}
+MT_RT void mt_cp_async_commit(void) {}
+MT_RT void mt_cp_async_wait_group(int n) { (void)n; }
+#endif
+
+/* The element index of (row, col) in one stage of a Hopper wgmma tile
+ * (SharedBuffer.swizzle, smem.c's swizzled_index is the same formula):
+ * with `warps`, A's rows permuted so that warpgroup g's m64 block b, half
+ * h, lane row i of warp wl holds logical row 8 warps (2b + h) + 8 (4g +
+ * wl) + i, the row the accumulator layout gives that thread; then column
+ * blocks of cb elements, and in each row the 16-byte chunks XORed with
+ * the address bits 7 and up that the swizzle mode takes.  The arguments
+ * but row and col are constants, so the divisions are shifts. */
+MT_RT int mt_swz(int row, int col, int rows, int cb, int esize, int warps) {
+    if (warps) {
+        int i = row & 7, w = (row >> 3) % warps, r = (row >> 3) / warps;
+        row = (w >> 2) * (rows / (warps >> 2)) + (r >> 1) * 64 + (w & 3) * 16 + (r & 1) * 8 + i;
+    }
+    int per = 16 / esize, chunks = cb / per;
+    int x = ((row * cb * esize) >> 7) & (chunks - 1);
+    return col / cb * rows * cb + row * cb + ((col % cb / per) ^ x) * per + col % per;
+}
+
+/* wgmma (sm_90a; cuda_mma.c writes the instruction itself, its operand
+ * list being the accumulator's slots): a shared-memory matrix descriptor
+ * (start address, leading and stride byte offsets, all in 16-byte units,
+ * and the swizzle mode: 1 = 128 B, 2 = 64 B, 3 = 32 B), the fence before
+ * the first wgmma that touches the accumulator registers, one commit
+ * group per tile, and its wait.  mt_fence_async_smem orders this
+ * thread's shared-memory writes (st.shared, cp.async) before the async
+ * proxy's reads; the barrier after it makes that hold for the tile. */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+MT_RT unsigned long long mt_wgmma_desc(const void *s, unsigned lbo, unsigned sbo,
+                                       unsigned mode) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(s);
+    return (unsigned long long)((a & 0x3FFFF) >> 4) |
+           (unsigned long long)((lbo & 0x3FFFF) >> 4) << 16 |
+           (unsigned long long)((sbo & 0x3FFFF) >> 4) << 32 | (unsigned long long)mode << 62;
+}
+MT_RT void mt_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+MT_RT void mt_wgmma_commit(void) {
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+MT_RT void mt_wgmma_wait0(void) { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+MT_RT void mt_fence_async_smem(void) {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+#else
+MT_RT void mt_fence_async_smem(void) {}
 #endif
 
 /* kernel text follows: leave it no macro but the include guard */

@@ -49,6 +49,9 @@ static int check_program_size(Func *f, Loc at) {
         return diag_error(f->ctx, at, MT_ERR_ARG,
                           "num_warps must be a power of two from 1 to %d, got %d",
                           MT_MAX_THREADS / 32, w);
+    if (f->num_stages < 0)
+        return diag_error(f->ctx, at, MT_ERR_ARG, "num_stages must not be negative, got %d",
+                          f->num_stages);
     return 0;
 }
 
@@ -155,6 +158,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
         return NULL;
     /* the program's size is the caller's: elaborate only defaults it */
     f->num_warps = in->num_warps;
+    f->num_stages = in->num_stages;
+    f->sm = in->sm;
     TopFunc *tf = module_find_func(m, in->kernel);
     snap_ast(sink, tf);
     snap_ir(sink, MT_STAGE_SSA, f, ir_print);

@@ -10,7 +10,10 @@
  * stride and the stage offset can never disagree between producer and
  * consumer.
  * Invalid buffers (negative padding, fewer than one stage, non-positive
- * dims) and out-of-range integer coordinates give -1, never an address. */
+ * dims) and out-of-range integer coordinates give -1, never an address.
+ * A wgmma tile (swizzle > 0) places (row, column) where the instruction
+ * reads it: swizzled_index here, the same formula as mt_swz in
+ * mt_kernel_rt.h, which its text calls. */
 #include "mt.h"
 
 #include <string.h>
@@ -46,10 +49,30 @@ int64_t smem_nbytes(const SharedBuffer *b) {
     return smem_size(b) * elem_size(b->elem);
 }
 
+/* Element index of (row, col) in one stage of a wgmma tile: with
+ * perm_warps W, logical row 8 W r + 8 w + i (w = 4 g + wl) moves to the
+ * row the hardware gives lane row i of warp wl in warpgroup g's m64 block
+ * r / 2, half r % 2; then column blocks of `swizzle` bytes, and in each
+ * row the 16-byte chunks XORed with the address bits 7 and up that the
+ * swizzle mode takes. */
+static int64_t swizzled_index(const SharedBuffer *b, int row, int col) {
+    int W = b->perm_warps, esize = (int)dtype_info[b->elem].bytes;
+    if (W) {
+        int i = row & 7, w = (row >> 3) % W, r = (row >> 3) / W, groups = W / 4;
+        row = (w / 4) * (b->rows / groups) + (r / 2) * 64 + (w % 4) * 16 + (r % 2) * 8 + i;
+    }
+    int cb = b->swizzle / esize, per = 16 / esize, chunks = cb / per;
+    int x = (row * b->swizzle >> 7) & (chunks - 1);
+    return (int64_t)(col / cb) * b->rows * cb + (int64_t)row * cb +
+           ((col % cb / per) ^ x) * per + col % per;
+}
+
 int64_t smem_element(const SharedBuffer *b, int stage, int row, int column) {
     if (!buffer_valid(b) || stage < 0 || stage >= b->stage_count || row < 0 ||
         row >= b->rows || column < 0 || column >= b->columns)
         return -1;
+    if (b->swizzle)
+        return (int64_t)stage * smem_stage_size(b) + swizzled_index(b, row, column);
     return (int64_t)stage * smem_stage_size(b) +
            (int64_t)row * smem_row_stride(b) + column;
 }
@@ -100,6 +123,17 @@ static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale,
 
 void smem_element_text(StrBuf *sb, const SharedBuffer *b, const char *stage,
                        const char *row, const char *column) {
+    if (b->swizzle) {
+        if (b->stage_count > 1 && !is_zero(stage)) {
+            bool first = true;
+            put_term(sb, &first, stage, smem_stage_size(b), false);
+            sb_puts(sb, " + ");
+        }
+        sb_printf(sb, "mt_swz(%s, %s, %d, %d, %d, %d)", row, column, (int)b->rows,
+                  b->swizzle / (int)dtype_info[b->elem].bytes, (int)dtype_info[b->elem].bytes,
+                  b->perm_warps);
+        return;
+    }
     const char *term[3] = {b->stage_count > 1 ? stage : "0", row, column};
     int64_t scale[3] = {smem_stage_size(b), smem_row_stride(b), 1};
     int n = 0;

@@ -25,8 +25,10 @@
  * the scratch is as large as the largest use.  All dots share dot_lhs
  * and dot_rhs likewise (each dot addresses them through its own buffer);
  * they follow the scratch, which is rounded up to 8 bytes (it is declared
- * as long long).  The budget error names the op whose buffer first pushed
- * the running total over it. */
+ * as long long).  While the total is over MT_SMEM_MAX, every dot pipelined
+ * deeper than two stages (dotplan.c: Triton's num_stages) gives up one
+ * and the plan is made again; past that the budget error names the op
+ * whose buffer first pushed the running total over it. */
 #include "mt.h"
 
 #include <string.h>
@@ -69,6 +71,8 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
         p->narrow_tiles = true;
     if (decl && b->elem == DT_F64)
         p->double_tiles = true;
+    if (decl && b->swizzle) /* the swizzle reads address bits 7..9 */
+        p->tile_align = 1024;
     if (!pl->over && total_of(p) > MT_SMEM_MAX) {
         pl->over = true;
         pl->over_loc = op->loc;
@@ -93,7 +97,7 @@ static void plan_reduce(Planner *pl, const Op *op, bool slots) {
     if (l->rank == 2 && t.rank == 2)
         rows = t.shape[1 - axis];
     SharedBuffer b = {"mt_smem", rows, l->wpc[pa],
-                      scratch_elem(type_elem(t)), 0, 1};
+                      scratch_elem(type_elem(t)), 0, 1, 0, 0};
     if (slots) {
         b.rows *= op->nargs;
         b.elem = DT_I64;
@@ -108,7 +112,7 @@ static void plan_gather(Planner *pl, const Op *op) {
     if (!n)
         return;
     Type t = val_type(pl->f, op->res[0]);
-    SharedBuffer b = {"mt_smem", 1, (int32_t)n, scratch_elem(type_elem(t)), 0, 1};
+    SharedBuffer b = {"mt_smem", 1, (int32_t)n, scratch_elem(type_elem(t)), 0, 1, 0, 0};
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
@@ -129,7 +133,7 @@ static void plan_region(Planner *pl, const Region *r) {
             if (op->attr[0] == CONVERT_SHARED) {
                 Type t = val_type(f, op->args[0]);
                 SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t),
-                                  scratch_elem(t), 0, 1};
+                                  scratch_elem(t), 0, 1, 0, 0};
                 add(pl, op, &b, SMEM_SCRATCH);
             }
             break;
@@ -137,7 +141,7 @@ static void plan_region(Planner *pl, const Region *r) {
         case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG: case OP_ATOMIC_CAS:
             if (atomic_result_shared(f, op)) { /* the old values, row-major */
                 Type t = val_type(f, op->res[0]);
-                SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t), (DType)t.dtype, 0, 1};
+                SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t), (DType)t.dtype, 0, 1, 0, 0};
                 add(pl, op, &b, SMEM_SCRATCH);
             }
             break;
@@ -156,12 +160,48 @@ static void plan_region(Planner *pl, const Region *r) {
     }
 }
 
+/* One stage fewer for every dot pipelined deeper than the double buffer
+ * (dotplan.c asks for Triton's num_stages); false when none is. */
+static bool fewer_stages(Region *r) {
+    bool any = false;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op->code == OP_DOT && op->plan->A.stage_count > 2) {
+            op->plan->A.stage_count--;
+            op->plan->B.stage_count--;
+            any = true;
+        }
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            any |= fewer_stages(rs[k]);
+    }
+    return any;
+}
+
+static int plan_once(Func *f, Loc *over_loc);
+
+/* Deep dot pipelines give up stages until everything fits. */
 int smem_plan(Func *f) {
+    Loc over;
+    do {
+        if (plan_once(f, &over) < 0)
+            return -1;
+    } while (f->smem->total > MT_SMEM_MAX && fewer_stages(&f->body));
+    if (f->smem->total > MT_SMEM_MAX)
+        return diag_error(f->ctx, over, MT_ERR_RESOURCE,
+                          "kernel needs %lld bytes of shared memory, more than "
+                          "the %d bytes a program can have (sm_90)",
+                          (long long)f->smem->total, MT_SMEM_MAX);
+    return 0;
+}
+
+static int plan_once(Func *f, Loc *over_loc) {
     SmemPlan *p = arena_alloc(f->arena, sizeof *p);
     if (!p)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    p->lhs = (SharedBuffer){"dot_lhs", 0, 0, DT_F32, 0, 1};
-    p->rhs = (SharedBuffer){"dot_rhs", 0, 0, DT_F32, 0, 1};
+    p->tile_align = 16;
+    p->lhs = (SharedBuffer){"dot_lhs", 0, 0, DT_F32, 0, 1, 0, 0};
+    p->rhs = (SharedBuffer){"dot_rhs", 0, 0, DT_F32, 0, 1, 0, 0};
     Planner pl = {f, p, 0, {0, 0}, false};
     plan_region(&pl, &f->body);
     /* a tile array holds every dot's buffers: f32 words enough for the
@@ -170,14 +210,15 @@ int smem_plan(Func *f) {
     for (int i = 0; i < 2; i++)
         if (decl[i]->elem != DT_F32)
             *decl[i] = (SharedBuffer){i ? "dot_rhs" : "dot_lhs", 1,
-                                      (int32_t)((smem_nbytes(decl[i]) + 3) / 4), DT_F32, 0, 1};
+                                      (int32_t)((smem_nbytes(decl[i]) + 3) / 4), DT_F32, 0, 1, 0, 0};
     int64_t scratch = (p->scratch_bytes + 7) / 8 * 8;
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
     if (scratch + lhs + rhs > MT_SMEM_BUDGET) {
         /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
          * the static arrays do (vector and cp.async accesses) */
-        scratch = (scratch + 15) / 16 * 16;
-        lhs = (lhs + 15) / 16 * 16;
+        int64_t al = p->tile_align;
+        scratch = (scratch + al - 1) / al * al;
+        lhs = (lhs + al - 1) / al * al;
     }
     p->offset[SMEM_SCRATCH] = 0;
     p->offset[SMEM_DOT_LHS] = scratch;
@@ -187,11 +228,7 @@ int smem_plan(Func *f) {
         p->bufs[i].offset = p->offset[p->bufs[i].array];
     f->smem = p;
     f->shared_bytes = p->total;
-    if (p->total > MT_SMEM_MAX)
-        return diag_error(f->ctx, pl.over_loc, MT_ERR_RESOURCE,
-                          "kernel needs %lld bytes of shared memory, more than "
-                          "the %d bytes a program can have (sm_90)",
-                          (long long)p->total, MT_SMEM_MAX);
+    *over_loc = pl.over_loc;
     return 0;
 }
 

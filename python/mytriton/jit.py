@@ -417,14 +417,18 @@ class JITFunction(_C.JITFunction):
     # ---- called from C on a cache miss --------------------------------
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
-                      device: int, stages_only: int, debug: int = 0) -> Any:
+                      device: int, stages_only: int, debug: int = 0,
+                      num_stages: int = 0) -> Any:
         for f in [self, *self._helpers()]:
             _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
         args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
-                bool(stages_only), CompiledKernel, bool(debug))
+                bool(stages_only), CompiledKernel, bool(debug), num_stages,
+                # the host backend runs the CUDA C a GPU of this arch gets
+                # (testing sm_90's tiles on the CPU); a GPU compiles for itself
+                (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host" else None)
         if backend == "cuda" and device > 0:
             import torch
             with torch.cuda.device(device):

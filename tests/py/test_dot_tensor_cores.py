@@ -171,3 +171,130 @@ def test_tiles_past_the_static_budget(device, dt, cfg):
                              BK=cfg[2], PREC="ieee", num_warps=cfg[3], grid=(1, 1))
     assert k.metadata.shared > 49152
     assert "extern __shared__ __align__(16) long long mt_dynamic_smem[];" in k.asm["cuda"]
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3, 4, 6])
+@pytest.mark.parametrize("K,first", [(0, 0), (32, 0), (40, 0), (72, 1), (200, 0)])
+def test_num_stages_pipelines(device, stages, K, first):
+    """Triton's num_stages: S shared stages, S - 1 tiles in flight (cp.async
+    groups on the GPU), the carried pointers running S - 2 tiles ahead.
+    Every trip count from none to many gives the product of the tiles the
+    loop visits; fewer than two stages means the double buffer."""
+    M, N, BK = 48, 40, 32
+    torch.manual_seed(K + stages)
+    a = torch.randn(M, max(K, 1)).half()
+    b = torch.randn(max(K, 1), N).half()
+    c = torch.full((M, N), float("nan")).half()
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    args = (ad, bd, cd, M, N, K, a.stride(0), 1, N, 1, N, 1)
+    tutorial_matmul_kernel[(2, 2)](*args, BM=32, BN=32, BK=BK, FIRST=first, num_warps=4,
+                                   num_stages=stages)
+    ref = a[:, first * BK:K].double() @ b[first * BK:K, :].double()
+    got = cd.cpu().double()
+    assert (got - ref.half().double()).abs().max().item() <= 2e-3 * max(ref.abs().max().item(), 1)
+    k = tutorial_matmul_kernel.warmup(*args, BM=32, BN=32, BK=BK, FIRST=first, num_warps=4,
+                                      num_stages=stages, grid=(2, 2))
+    s = max(stages, 2)
+    assert f"stages {s}" in k.asm["ssa-layout"]
+    if K:  # rows 16-byte aligned: the tiles travel by cp.async
+        assert f"mt_cp_async_wait_group({s - 2});" in k.asm["cuda"]
+
+
+@triton.jit
+def counted_matmul_kernel(a_ptr, b_ptr, c_ptr, n_ptr, K, BM: tl.constexpr, BK: tl.constexpr):
+    """A carried counter read after the loop: the pipeline may not run it
+    ahead, so it keeps the double buffer."""
+    r = tl.arange(0, BM)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BM), dtype=tl.float32)
+    n = 0
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + r[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BM + r[None, :])
+        acc += tl.dot(a, b)
+        n += 1
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
+    tl.store(n_ptr, n)
+
+
+def test_values_read_after_the_loop_keep_two_stages(device):
+    BM, BK, K = 32, 16, 64
+    torch.manual_seed(3)
+    a = torch.randn(BM, K).half()
+    b = torch.randn(K, BM).half()
+    c = torch.zeros(BM, BM).to(device)
+    n = torch.zeros(1, dtype=torch.int32).to(device)
+    k = counted_matmul_kernel[(1,)](a.to(device), b.to(device), c, n, K, BM=BM, BK=BK,
+                                    num_stages=4)
+    assert n.cpu().item() == K // BK
+    ref = a.double() @ b.double()
+    assert (c.cpu().double() - ref).abs().max().item() <= 1e-3 * ref.abs().max().item()
+    assert "stages 2" in k.asm["ssa-layout"] and "stages 4" not in k.asm["ssa-layout"]
+
+
+def test_stages_give_way_to_the_shared_memory_limit():
+    """128 x 256 x 64 f16 tiles take 52224 bytes a stage: num_stages=8 would
+    need 417792, so the planner keeps the 4 that fit in 227 KiB."""
+    x = torch.zeros((8, 8), dtype=torch.float16)
+    k = tutorial_matmul_kernel.warmup(x, x, x, 8, 8, 8, 8, 1, 8, 1, 8, 1, BM=128, BN=256, BK=64,
+                                      FIRST=0, num_warps=8, num_stages=8, grid=(1, 1))
+    assert "stages 4" in k.asm["ssa-layout"]
+    assert 4 * 52224 <= k.metadata.shared <= 232448
+
+
+def test_num_stages_is_checked():
+    x = torch.zeros((8, 8), dtype=torch.float16)
+    with pytest.raises(ValueError, match="num_stages must be a non-negative integer"):
+        tutorial_matmul_kernel.warmup(x, x, x, 8, 8, 8, 8, 1, 8, 1, 8, 1, BM=16, BN=16, BK=16,
+                                      FIRST=0, num_stages=-1, grid=(1, 1))
+
+
+WGMMA_CASES = [((128, 128, 64), (64, 64, 32, 4, 3)), ((200, 136, 72), (128, 128, 64, 4, 3)),
+               ((130, 200, 100), (128, 128, 32, 8, 2)), ((64, 256, 48), (64, 256, 16, 4, 4))]
+
+
+@pytest.mark.parametrize("dt", [torch.float16, torch.bfloat16], ids=["f16", "bf16"])
+@pytest.mark.parametrize("shape,cfg", WGMMA_CASES)
+def test_wgmma_tiles(device, monkeypatch, dt, shape, cfg):
+    """sm_90's wgmma tiles: A and B swizzled as the instruction reads them
+    (32-, 64- and 128-byte atoms), A's rows permuted for the warpgroups'
+    m64 blocks, one and two warpgroups, ragged M, N and K.  On the host
+    the CUDA C an sm_90 gets (MYTRITON_HOST_ARCH) runs its FMA form over
+    the same addresses; on an H200 the wgmma instructions."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    M, N, K = shape
+    BM, BN, BK, W, S = cfg
+    torch.manual_seed(M + N + K)
+    a = torch.randn(M, K).to(dt)
+    b = torch.randn(K, N).to(dt)
+    c = torch.full((M, N), float("nan")).to(dt)
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    args = (ad, bd, cd, M, N, K, K, 1, N, 1, N, 1)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    tutorial_matmul_kernel[grid](*args, BM=BM, BN=BN, BK=BK, FIRST=0, num_warps=W,
+                                 num_stages=S)
+    ref = a.double() @ b.double()
+    tol = 2e-3 if dt == torch.float16 else 1.6e-2
+    assert (cd.cpu().double() - ref).abs().max().item() <= tol * ref.abs().max().item()
+    k = tutorial_matmul_kernel.warmup(*args, BM=BM, BN=BN, BK=BK, FIRST=0, num_warps=W,
+                                      num_stages=S, grid=grid)
+    if device == "cpu" or torch.cuda.get_device_capability(device) == (9, 0):
+        unit = "wgmma-f16" if dt == torch.float16 else "wgmma-bf16"
+        assert unit in k.asm["ssa-layout"] and "wgmma.mma_async" in k.asm["cuda"]
+        assert f" mma shape=[{BM}, {BN}] spt=[1, 2] tpw=[8, 4] wpc=[{W}, 1]" in k.asm["ssa-layout"]
+
+
+def test_wgmma_needs_sm_90(monkeypatch):
+    """Elsewhere the same tiles take mma.sync (sm_80 has no wgmma; nor has
+    Blackwell), and shapes wgmma cannot take (BN not a multiple of 64)
+    keep mma.sync on sm_90 too."""
+    x = torch.zeros((8, 8), dtype=torch.float16)
+    args = (x, x, x, 8, 8, 8, 8, 1, 8, 1, 8, 1)
+    for arch, bn, want in (("sm_80", 64, "mma-f16"), ("sm_100", 64, "mma-f16"),
+                           ("sm_90", 32, "mma-f16"), ("sm_90", 64, "wgmma-f16")):
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", arch)
+        k = tutorial_matmul_kernel.warmup(*args, BM=64, BN=bn, BK=32, FIRST=0, num_warps=4,
+                                          grid=(1, 1))
+        layout = k.asm["ssa-layout"]
+        assert want in layout and (want == "wgmma-f16" or "wgmma" not in layout), (arch, bn)

@@ -108,9 +108,14 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                 v35[mt_g + 2] = mt_q.z;
                 v35[mt_g + 3] = mt_q.w;
             } else {
+                float* mt_h;
+                {
+                    const int mt_e = mt_g;
+                    mt_h = v28[(mt_e / 4) * 4 + (mt_e % 4)];
+                }
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v28[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
+                    v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
             }
         }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
@@ -175,9 +180,14 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                 v46[mt_g + 2] = mt_q.z;
                 v46[mt_g + 3] = mt_q.w;
             } else {
+                float* mt_h;
+                {
+                    const int mt_e = mt_g;
+                    mt_h = v40[(mt_e / 4) * 4 + (mt_e % 4)];
+                }
                 #pragma unroll
                 for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                    v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v40[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
+                    v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
             }
         }
         #pragma unroll
@@ -252,9 +262,14 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                     v35[mt_g + 2] = mt_q.z;
                     v35[mt_g + 3] = mt_q.w;
                 } else {
+                    float* mt_h;
+                    {
+                        const int mt_e = mt_g;
+                        mt_h = v28[(mt_e / 4) * 4 + (mt_e % 4)];
+                    }
                     #pragma unroll
                     for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                        v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v28[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
+                        v35[mt_e] = (v33[(mt_e / 4) * 4 + (mt_e % 4)] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
                 }
             }
 #line 20 "tests/golden/cuda/kernels/matmul.py"
@@ -319,9 +334,14 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                     v46[mt_g + 2] = mt_q.z;
                     v46[mt_g + 3] = mt_q.w;
                 } else {
+                    float* mt_h;
+                    {
+                        const int mt_e = mt_g;
+                        mt_h = v40[(mt_e / 4) * 4 + (mt_e % 4)];
+                    }
                     #pragma unroll
                     for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                        v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*v40[(mt_e / 4) * 4 + (mt_e % 4)]) : 0.0f);
+                        v46[mt_e] = (v45[(mt_e / 4) * 4 + (mt_e % 4)] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
                 }
             }
             #pragma unroll
@@ -430,9 +450,14 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                 *(float4*)(v53[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v53[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                if (v58[(mt_e / 8) * 8 + (mt_e % 8)]) *v53[mt_e] = v21[(mt_e / 8) * 8 + (mt_e % 8)];
+                if (v58[(mt_e / 8) * 8 + (mt_e % 8)]) *(mt_h + (mt_e - mt_g)) = v21[(mt_e / 8) * 8 + (mt_e % 8)];
         }
     }
 }

@@ -40,9 +40,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
             v12[mt_g + 2] = mt_q.z;
             v12[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v11[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v12[mt_e] = (v10[mt_e] ? __ldcg(v11[mt_e]) : 0.0f);
+                v12[mt_e] = (v10[mt_e] ? __ldcg((mt_h + (mt_e - mt_g))) : 0.0f);
         }
     }
 #line 22 "tests/lit/ssa/load_hints_kernel.py"
@@ -65,9 +70,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
             v14[mt_g + 2] = mt_q.z;
             v14[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v13[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v14[mt_e] = (v10[mt_e] ? __ldcs(v13[mt_e]) : 0.0f);
+                v14[mt_e] = (v10[mt_e] ? __ldcs((mt_h + (mt_e - mt_g))) : 0.0f);
         }
     }
 #line 23 "tests/lit/ssa/load_hints_kernel.py"
@@ -91,9 +101,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
             v18[mt_g + 2] = mt_q.z;
             v18[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v13[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v18[mt_e] = (v10[mt_e] ? __ldcv(v13[mt_e]) : 0.0f);
+                v18[mt_e] = (v10[mt_e] ? __ldcv((mt_h + (mt_e - mt_g))) : 0.0f);
         }
     }
 #line 25 "tests/lit/ssa/load_hints_kernel.py"
@@ -121,9 +136,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
                 __stcs((float4*)(v19[mt_e]), make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]));
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v19[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                if (v10[mt_e]) __stcs(v19[mt_e], v20[mt_e]);
+                if (v10[mt_e]) __stcs((mt_h + (mt_e - mt_g)), v20[mt_e]);
         }
     }
 #line 26 "tests/lit/ssa/load_hints_kernel.py"
@@ -156,9 +176,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
                 __stcs((float4*)(v22[mt_e]), make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]));
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v22[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                if (v10[mt_e]) __stcs(v22[mt_e], v23[mt_e]);
+                if (v10[mt_e]) __stcs((mt_h + (mt_e - mt_g)), v23[mt_e]);
         }
     }
 #line 27 "tests/lit/ssa/load_hints_kernel.py"
@@ -188,9 +213,14 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
                 __stwt((float4*)(v27[mt_e]), make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]));
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v27[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                if (v10[mt_e]) __stwt(v27[mt_e], v12[mt_e]);
+                if (v10[mt_e]) __stwt((mt_h + (mt_e - mt_g)), v12[mt_e]);
         }
     }
 #line 28 "tests/lit/ssa/load_hints_kernel.py"

@@ -44,9 +44,14 @@ extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* x
             v14[mt_g + 6] = (unsigned short)(mt_q.w);
             v14[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
         } else {
+            unsigned short* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v12[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                v14[mt_e] = (v11[mt_e] ? (*v12[mt_e]) : ((unsigned short)0x0));
+                v14[mt_e] = (v11[mt_e] ? (*(mt_h + (mt_e - mt_g))) : ((unsigned short)0x0));
         }
     }
 #line 12 "tests/golden/cuda/kernels/mixed.py"
@@ -73,9 +78,14 @@ extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* x
             v17[mt_g + 6] = (unsigned short)(mt_q.w);
             v17[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
         } else {
+            unsigned short* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v15[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                v17[mt_e] = (v11[mt_e] ? (*v15[mt_e]) : ((unsigned short)0x0));
+                v17[mt_e] = (v11[mt_e] ? (*(mt_h + (mt_e - mt_g))) : ((unsigned short)0x0));
         }
     }
 #line 13 "tests/golden/cuda/kernels/mixed.py"
@@ -116,9 +126,14 @@ extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* x
                 *(uint4*)(v22[mt_e]) = make_uint4(((unsigned)(unsigned short)mt_q[0] | (unsigned)(unsigned short)mt_q[1] << 16), ((unsigned)(unsigned short)mt_q[2] | (unsigned)(unsigned short)mt_q[3] << 16), ((unsigned)(unsigned short)mt_q[4] | (unsigned)(unsigned short)mt_q[5] << 16), ((unsigned)(unsigned short)mt_q[6] | (unsigned)(unsigned short)mt_q[7] << 16));
             }
         } else {
+            unsigned short* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v22[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-                if (v11[mt_e]) *v22[mt_e] = v23[mt_e];
+                if (v11[mt_e]) *(mt_h + (mt_e - mt_g)) = v23[mt_e];
         }
     }
 }

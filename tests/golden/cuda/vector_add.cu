@@ -40,9 +40,14 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y,
             v13[mt_g + 2] = mt_q.z;
             v13[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v11[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v13[mt_e] = (v10[mt_e] ? (*v11[mt_e]) : 0.0f);
+                v13[mt_e] = (v10[mt_e] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
         }
     }
 #line 11 "tests/golden/cuda/kernels/add.py"
@@ -65,9 +70,14 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y,
             v15[mt_g + 2] = mt_q.z;
             v15[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v14[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v15[mt_e] = (v10[mt_e] ? (*v14[mt_e]) : 0.0f);
+                v15[mt_e] = (v10[mt_e] ? (*(mt_h + (mt_e - mt_g))) : 0.0f);
         }
     }
 #line 12 "tests/golden/cuda/kernels/add.py"
@@ -95,9 +105,14 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y,
                 *(float4*)(v16[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v16[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                if (v10[mt_e]) *v16[mt_e] = v17[mt_e];
+                if (v10[mt_e]) *(mt_h + (mt_e - mt_g)) = v17[mt_e];
         }
     }
 }

@@ -35,9 +35,14 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
             v9[mt_g + 2] = mt_q.z;
             v9[mt_g + 3] = mt_q.w;
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v8[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                v9[mt_e] = (*v8[mt_e]);
+                v9[mt_e] = (*(mt_h + (mt_e - mt_g)));
         }
     }
 #line 11 "tests/golden/cuda/kernels/softmax.py"
@@ -145,9 +150,14 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
                 *(float4*)(v15[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
             }
         } else {
+            float* mt_h;
+            {
+                const int mt_e = mt_g;
+                mt_h = v15[mt_e];
+            }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
-                *v15[mt_e] = v17[mt_e];
+                *(mt_h + (mt_e - mt_g)) = v17[mt_e];
         }
     }
 }

@@ -28,8 +28,9 @@
 # is tested and a partial group takes the per-element path.
 # RAGGED: mt_all = mt_all && v[[MASK:[0-9]+]][mt_e];
 # RAGGED: } else {
-# RAGGED: = (v[[MASK]][mt_e] ? (*v{{[0-9]+}}[mt_e]) : (-__int_as_float(0x7f800000)));
-# RAGGED: if (v[[MASK]][mt_e]) *v{{[0-9]+}}[mt_e] = v{{[0-9]+}}[mt_e];
+# RAGGED: mt_h = v{{[0-9]+}}[mt_e];
+# RAGGED: = (v[[MASK]][mt_e] ? (*(mt_h + (mt_e - mt_g))) : (-__int_as_float(0x7f800000)));
+# RAGGED: if (v[[MASK]][mt_e]) *(mt_h + (mt_e - mt_g)) = v{{[0-9]+}}[mt_e];
 # A 2-D mask: the row test is constant along the last dim, and `&` keeps
 # the columns' constancy 16 (fp16: groups of 8 halves, 16 bytes).
 # TILE: for (int mt_g = 0; mt_g < 16; mt_g += 8) {

@@ -43,11 +43,11 @@ def big_dot(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         acc += tl.dot(av, bv)
     tl.store(c + rm[:, None] * BN + rn[None, :], acc)
 # SMEM: resources.py:[[@LINE-2]]:{{[0-9]+}}: error: kernel needs {{[0-9]+}} bytes of shared memory, more than the 232448 bytes a program can have (sm_90)
-# DYN: shared 139264 bytes (dynamic, past the 49152-byte static budget)
+# DYN: shared 208896 bytes (dynamic, past the 49152-byte static budget)
 # DYNCU: extern __shared__ __align__(16) long long mt_dynamic_smem[];
-# DYNCU: __shared__ __align__(16) long long mt_dynamic_smem[17408];
+# DYNCU: __shared__ __align__(16) long long mt_dynamic_smem[26112];
 # DYNCU: float *const dot_lhs = (float *)((char *)mt_dynamic_smem + 0);
-# DYNCU-NEXT: float *const dot_rhs = (float *)((char *)mt_dynamic_smem + 69632);
+# DYNCU-NEXT: float *const dot_rhs = (float *)((char *)mt_dynamic_smem + 104448);
 
 
 @triton.jit
