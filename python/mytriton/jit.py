@@ -423,14 +423,10 @@ class JITFunction(_C.JITFunction):
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
-        args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
-                bool(stages_only), CompiledKernel, bool(debug))
-        if backend == "cuda" and device > 0:
-            import torch
-            with torch.cuda.device(device):
-                k = _C.compile(*args)
-        else:
-            k = _C.compile(*args)
+        # for the architecture of the tensors' device, whatever device is current
+        k = _C.compile(source, filename, self.fn.__name__, signature, globs, num_warps, backend,
+                       bool(stages_only), CompiledKernel, bool(debug),
+                       device if backend == "cuda" else -1)
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))
