@@ -294,6 +294,21 @@ def test_fake_missing_device_is_a_clear_error(fake_driver, tmp_path):
     """)
 
 
+# ----------------------------------------------------------- the example
+
+def test_ddp_example_on_gloo_and_the_host_backend():
+    """examples/ddp_layernorm.py, 2 processes, gloo, CPU tensors: the
+    losses of the mytriton model match torch's (the example asserts it)."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), OMP_NUM_THREADS="1")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "ddp_layernorm.py"),
+                        "--device", "cpu", "--spawn", "2"], env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ddp_layernorm: 2 process(es) on cpu (gloo): losses match torch's over 5 steps" \
+        in r.stdout, r.stdout + r.stderr
+    assert r.stdout.count("loss mytriton") == 5, r.stdout
+
+
 # ----------------------------------------------------------- GPU tests
 
 def _gpus():
