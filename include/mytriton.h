@@ -144,6 +144,9 @@ typedef struct mt_compile_options {
      * the one computed); 0: Triton's default, 3.  Fewer than 2 means 2,
      * and the planner lowers it until the tiles fit shared memory. */
     int num_stages;
+    /* CUDA backend, arch NULL: compile for the architecture of CUDA device
+     * (device - 1), an ordinal; 0: of the current context's device. */
+    int device;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L
@@ -235,6 +238,23 @@ mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
  * callers that built args from the kernel's own parameter list. */
 mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3],
                               void *stream, void **args);
+
+/* mt_launch_unchecked on CUDA device `device` (an ordinal): its primary
+ * context is made current for the launch and the caller's put back after
+ * it; the kernel loads one module per device, at its first launch there.
+ * Pointer arguments must be memory of that device and stream one of its
+ * streams.  device -1 is mt_launch_unchecked (the current context); the
+ * host backend ignores device.  Safe to call from several threads at once
+ * for different devices and for the same one; a failure's message lands
+ * in the kernel's context. */
+mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], void *stream,
+                           void **args);
+
+/* The CUDA device (an ordinal) that device memory at p belongs to
+ * (cuPointerGetAttribute): MT_ERR_ARG for memory the driver does not
+ * know.  For callers given a bare device pointer (a
+ * __cuda_array_interface__), which says nothing of its device. */
+mt_status mt_cuda_pointer_device(mt_context *ctx, const void *p, int *device);
 
 /* Memory for examples and C programs that have no CUDA runtime of their
  * own.  Host backend: malloc/free/memcpy.  CUDA: cuMemAlloc in the current

@@ -265,20 +265,34 @@ static int arg_error(JITObject *self, int i, PyObject *exc, const char *what, Py
     return -1;
 }
 
+/* Writes "cpu" or "cuda:N" for device (-1: host memory). */
+static void device_name(int device, char buf[16]) {
+    if (device < 0)
+        snprintf(buf, 16, "cpu");
+    else
+        snprintf(buf, 16, "cuda:%d", device);
+}
+
+/* Notes that argument i lives on device (-1: host memory).  The launch
+ * runs on the tensors' device, so they must agree: a pointer of another
+ * device is never passed; the error names both arguments and devices. */
 static int set_device(JITObject *self, Call *c, int i, int device) {
     if (!c->has_tensor) {
         c->has_tensor = 1;
         c->device = device;
+        c->device_arg = i;
         return 0;
     }
     if (c->device == device)
         return 0;
+    char here[16], there[16];
+    device_name(device, here);
+    device_name(c->device, there);
     PyErr_Format(PyExc_TypeError,
-                 "%s(): all tensors must be on the same device; argument %R is on %s%d "
-                 "but an earlier tensor is on %s%d (-1: cpu)",
-                 jit_name(self), PyTuple_GET_ITEM(self->names, i),
-                 device < 0 ? "cpu:" : "cuda:", device, c->device < 0 ? "cpu:" : "cuda:",
-                 c->device);
+                 "%s(): all tensors must be on the same device: argument %R is on %s but "
+                 "argument %R is on %s",
+                 jit_name(self), PyTuple_GET_ITEM(self->names, i), here,
+                 PyTuple_GET_ITEM(self->names, c->device_arg), there);
     return -1;
 }
 
@@ -606,7 +620,8 @@ static int classify_ndarray(JITObject *self, Call *c, int i) {
     return set_device(self, c, i, -1);
 }
 
-/* An object with __cuda_array_interface__, on the current device.
+/* An object with __cuda_array_interface__, on the device the driver says
+ * its memory is on.
  * Returns 0 when classified, 1 when o has no such attribute (no exception
  * set), -1 on error. */
 static int classify_cuda_array(JITObject *self, Call *c, int i) {
@@ -634,9 +649,18 @@ static int classify_cuda_array(JITObject *self, Call *c, int i) {
     if (code < 0)
         return arg_error(self, i, PyExc_TypeError,
                          "unsupported __cuda_array_interface__ typestr in ", o);
+    /* the interface does not say which device the memory is on: the
+     * driver does.  Memory it does not know (no driver, a stand-in
+     * address) is taken as device 0's, as before there were several: a
+     * wrong guess fails in the driver at the launch. */
+    int device = 0;
+    if (p && mt_cuda_pointer_device(the_context->ctx, p, &device) != MT_OK)
+        device = 0;
+    if (device < 0 || device > MAX_DEVICE)
+        return arg_error(self, i, PyExc_ValueError, "unsupported device of ", o);
     c->val[i].p = p;
-    c->kind[i] = ptr_kind(0, code, p); /* the current device: index 0 */
-    return set_device(self, c, i, 0);
+    c->kind[i] = ptr_kind(device, code, p);
+    return set_device(self, c, i, device);
 }
 
 /* 1 when o is a NumPy bool scalar (np.True_): numpy.bool_, numpy.bool in
@@ -869,6 +893,33 @@ static int resolve_grid(JITObject *self, PyObject *g, Call *c, uint32_t grid[3])
         return rc;
     }
     return parse_grid(g, grid);
+}
+
+/* ---------------------------------------------------------------- stream */
+
+/* The stream of a launch on CUDA device c->device: torch's current stream
+ * of that device (not of torch's current device), or the default stream
+ * when torch is not loaded or has no CUDA. */
+int call_stream(const Call *c, void **stream) {
+    *stream = NULL;
+    if (!torch_stream_fn && torch_tensor_type) {
+        PyObject *modules = PyImport_GetModuleDict();
+        PyObject *torch = PyDict_GetItemString(modules, "torch");
+        PyObject *tc = torch ? PyObject_GetAttrString(torch, "_C") : NULL;
+        torch_stream_fn = tc ? PyObject_GetAttrString(tc, "_cuda_getCurrentRawStream") : NULL;
+        Py_XDECREF(tc);
+        PyErr_Clear();
+    }
+    if (!torch_stream_fn)
+        return 0;
+    PyObject *dev = PyLong_FromLong(c->device);
+    PyObject *s = dev ? PyObject_CallOneArg(torch_stream_fn, dev) : NULL;
+    Py_XDECREF(dev);
+    if (!s)
+        return -1;
+    *stream = PyLong_AsVoidPtr(s);
+    Py_DECREF(s);
+    return PyErr_Occurred() ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ grid */

@@ -183,26 +183,10 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
     void *stream = NULL;
     mt_status st;
     if (c->has_tensor && c->device >= 0) {
-        if (!torch_stream_fn && torch_tensor_type) {
-            PyObject *modules = PyImport_GetModuleDict();
-            PyObject *torch = PyDict_GetItemString(modules, "torch");
-            PyObject *tc = torch ? PyObject_GetAttrString(torch, "_C") : NULL;
-            torch_stream_fn = tc ? PyObject_GetAttrString(tc, "_cuda_getCurrentRawStream") : NULL;
-            Py_XDECREF(tc);
-            PyErr_Clear();
-        }
-        if (torch_stream_fn) {
-            PyObject *dev = PyLong_FromLong(c->device);
-            PyObject *s = dev ? PyObject_CallOneArg(torch_stream_fn, dev) : NULL;
-            Py_XDECREF(dev);
-            if (!s)
-                return NULL;
-            stream = PyLong_AsVoidPtr(s);
-            Py_DECREF(s);
-            if (PyErr_Occurred())
-                return NULL;
-        }
-        st = mt_launch_unchecked(ko->k, grid, stream, argv);
+        /* on the tensors' device: its current stream, its context */
+        if (call_stream(c, &stream) < 0)
+            return NULL;
+        st = mt_launch_device(ko->k, c->device, grid, stream, argv);
     } else {
         /* The GIL stays held: a failed launch writes its message into the
          * shared mt_context, which is not thread-safe, and another thread

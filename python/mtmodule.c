@@ -398,22 +398,23 @@ static void print_to_sys_stdout(void *user, const char *text) {
 
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
  *         stages_only=False, cls=Kernel, debug=False, num_stages=0,
- *         arch=None) -> a cls
+ *         arch=None, device=-1) -> a cls
  * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
  * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
- * the JIT cache holds is the one a launch returns. */
+ * the JIT cache holds is the one a launch returns; device: the CUDA device
+ * whose architecture to compile for (-1: the current one). */
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
                              "num_warps", "backend", "stages_only", "cls", "debug",
-                             "num_stages", "arch", NULL};
+                             "num_stages", "arch", "device", NULL};
     const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL;
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
-    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!piz", kwlist, &source, &filename,
+    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizi", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
                                      &stages_only, &PyType_Type, &cls, &debug, &num_stages,
-                                     &arch))
+                                     &arch, &device))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -467,6 +468,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.nglobals = (int)ng;
     o.stages_only = stages_only;
     o.debug = debug;
+    o.device = device < 0 ? 0 : device + 1;
     o.print = print_to_sys_stdout;
     mt_kernel *k = NULL;
     mt_context *ctx = the_context->ctx;

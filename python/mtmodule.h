@@ -171,6 +171,7 @@ typedef struct {
     int num_stages;              /* Triton's num_stages; 0: not given */
     int debug;                   /* Triton's debug mode for this launch */
     int device;                  /* -1 host, else CUDA device index */
+    int device_arg;              /* the argument that set device */
     int has_tensor;
 } Call;
 
@@ -194,6 +195,9 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
  * programs, nothing to launch); -1 on error. */
 int parse_grid(PyObject *g, uint32_t grid[3]);
 const char *jit_name(JITObject *self); /* the kernel's name, for messages */
+/* The stream a launch on CUDA device c->device runs on: torch's current
+ * stream of that device, NULL without torch; -1 with a Python error. */
+int call_stream(const Call *c, void **stream);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

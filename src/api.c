@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CONTEXTS 16 /* devices (primary contexts) one kernel can run on */
-
 struct mt_kernel {
     char key[33];
     int refs;                 /* the cache's reference + one per mt_compile */
@@ -39,8 +37,7 @@ struct mt_kernel {
     bool launchable;          /* built for its backend (not stages_only) */
     mt_context *ctx;          /* the context that made it */
     HostModule *host;
-    CudaModule *cuda[MAX_CONTEXTS]; /* one per CUDA context it ran in */
-    int ncuda;
+    CudaModules *cuda;        /* one module per CUDA context it ran in */
     mt_kernel *next;          /* cache list */
 };
 
@@ -97,9 +94,7 @@ static void kernel_free(mt_kernel *k) {
         return;
     if (k->host)
         host_module_free(k->host);
-    for (int i = 0; i < k->ncuda; i++)
-        if (k->ctx && k->ctx->cuda)
-            cuda_module_unload(k->ctx->cuda, k->cuda[i]);
+    cuda_modules_free(k->ctx ? k->ctx->cuda : NULL, k->cuda);
     for (int i = 0; i < k->nparams; i++)
         free(k->pnames[i]);
     free(k->pnames);
@@ -408,9 +403,11 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
         char arch[16];
         if (o->arch) {
             snprintf(arch, sizeof arch, "%s", o->arch);
-        } else if (cuda_device_arch(&c, d, arch) < 0) {
+        } else if (cuda_device_arch_at(&c, d, o->device - 1, arch) < 0) {
             rc = -1;
         }
+        if (rc == 0 && !(k->cuda = cuda_modules_new()))
+            rc = diag_error(&c, no_loc, MT_ERR_NOMEM, "out of memory");
         if (rc == 0) {
             if (!k->arch)
                 k->arch = strdup(arch);
@@ -505,9 +502,11 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
             return set_error(ctx, MT_ERR_ARG, "global %d has no name or value", i);
-    /* The CUDA backend without an explicit arch compiles for the current
-     * device: its arch is part of the key, so switching devices of another
-     * architecture does not return a kernel built for the first one. */
+    /* The CUDA backend without an explicit arch compiles for the given
+     * device (o->device - 1), else the current one: its arch is part of
+     * the key, so devices of another architecture do not share a kernel
+     * built for the first one (devices of one architecture do: a kernel
+     * loads one module per device it runs on). */
     char dev_arch[16] = "";
     if (o->backend == MT_BACKEND_CUDA && !o->arch && !o->stages_only) {
         CudaDriver *d = need_cuda(ctx);
@@ -515,7 +514,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
             return ctx->status;
         Ctx ac;
         ctx_init(&ac, NULL, NULL, NULL);
-        int arc = cuda_device_arch(&ac, d, dev_arch);
+        int arc = cuda_device_arch_at(&ac, d, o->device - 1, dev_arch);
         mt_status st = arc < 0 ? take_error(ctx, &ac) : MT_OK;
         sb_free(&ac.err);
         if (arc < 0)
@@ -671,47 +670,32 @@ mt_backend mt_kernel_backend(const mt_kernel *k) {
 }
 size_t mt_kernel_shared_bytes(const mt_kernel *k) { return k ? k->shared_bytes : 0; }
 
-/* The module of a CUDA kernel in the current context, loaded there on
- * first use. */
-static int current_module(Ctx *c, mt_kernel *k, CudaModule **out) {
+/* Launches k; a CUDA kernel on device `device` (-1: the current
+ * context), its module loaded in that context at the first launch there. */
+static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], void *stream,
+                     void **args) {
+    int threads = 32 * k->num_warps;
+    if (k->backend == MT_BACKEND_HOST)
+        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args);
     CudaDriver *d = k->ctx->cuda;
-    /* A module belongs to the context it was loaded in: a launch under
-     * another current context (another device) loads the cubin there. */
-    void *cur;
-    if (cuda_current_context(c, d, &cur) < 0)
+    CudaScope s;
+    if (cuda_scope_enter(c, d, device, &s) < 0)
         return -1;
-    CudaModule *m = NULL;
-    for (int i = 0; i < k->ncuda && !m; i++)
-        if (cuda_module_context(k->cuda[i]) == cur)
-            m = k->cuda[i];
-    if (!m && !cur && k->ncuda)
-        m = k->cuda[0]; /* no current context: cuda_launch adopts the module's */
-    if (!m) {
-        if (k->ncuda == MAX_CONTEXTS)
-            return diag_error(c, no_loc, MT_ERR_RESOURCE,
-                              "kernel '%s' is loaded in %d CUDA contexts already", k->name,
-                              MAX_CONTEXTS);
-        if (cuda_module_load(c, d, k->text[MT_STAGE_CUBIN], k->textlen[MT_STAGE_CUBIN],
-                             k->name, &m) < 0)
-            return -1;
-        k->cuda[k->ncuda++] = m;
-    }
-    *out = m;
-    return 0;
+    CudaModule *m;
+    int rc = cuda_modules_get(c, d, k->cuda, &s, k->text[MT_STAGE_CUBIN],
+                              k->textlen[MT_STAGE_CUBIN], k->name, &m);
+    /* shared memory is static (__shared__ arrays) up to the budget, one
+     * dynamic array past it (cuda.c): then the launch gives its size */
+    size_t dynamic = k->shared_bytes > MT_SMEM_BUDGET ? k->shared_bytes : 0;
+    if (rc == 0)
+        rc = cuda_launch(c, d, m, grid, threads, dynamic, stream, args);
+    cuda_scope_exit(d, &s);
+    return rc;
 }
 
 static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
                   void **args) {
-    int threads = 32 * k->num_warps;
-    if (k->backend == MT_BACKEND_HOST)
-        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args);
-    CudaModule *m;
-    if (current_module(c, k, &m) < 0)
-        return -1;
-    /* shared memory is static (__shared__ arrays) up to the budget, one
-     * dynamic array past it (cuda.c): then the launch gives its size */
-    size_t dynamic = k->shared_bytes > MT_SMEM_BUDGET ? k->shared_bytes : 0;
-    return cuda_launch(c, k->ctx->cuda, m, grid, threads, dynamic, stream, args);
+    return launch_on(c, k, -1, grid, stream, args);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
@@ -766,6 +750,18 @@ mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3], void *stream
     return st;
 }
 
+mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], void *stream,
+                           void **args) {
+    if (!k || !k->launchable)
+        return MT_ERR_ARG;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    int rc = launch_on(&c, k, device, grid, stream, args);
+    mt_status st = rc < 0 ? take_error(k->ctx, &c) : MT_OK;
+    sb_free(&c.err);
+    return st;
+}
+
 /* ---- memory helpers for C programs without a CUDA runtime ---- */
 
 static mt_status finish(mt_context *ctx, Ctx *c, int rc) {
@@ -774,6 +770,19 @@ static mt_status finish(mt_context *ctx, Ctx *c, int rc) {
         clear_error(ctx);
     sb_free(&c->err);
     return st;
+}
+
+mt_status mt_cuda_pointer_device(mt_context *ctx, const void *p, int *device) {
+    if (!ctx)
+        return MT_ERR_ARG;
+    if (!device)
+        return set_error(ctx, MT_ERR_ARG, "mt_cuda_pointer_device: device is NULL");
+    CudaDriver *d = need_cuda(ctx);
+    if (!d)
+        return ctx->status;
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    return finish(ctx, &c, cuda_pointer_device(&c, d, p, device));
 }
 
 mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_bytes,
@@ -789,8 +798,12 @@ mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_b
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
     if (k->backend == MT_BACKEND_CUDA) {
+        CudaScope s;
         CudaModule *m;
-        rc = current_module(&c, k, &m);
+        rc = cuda_scope_enter(&c, k->ctx->cuda, -1, &s);
+        if (rc == 0)
+            rc = cuda_modules_get(&c, k->ctx->cuda, k->cuda, &s, k->text[MT_STAGE_CUBIN],
+                                  k->textlen[MT_STAGE_CUBIN], k->name, &m);
         if (rc == 0)
             cuda_module_usage(m, &r, &l, &t);
     }

@@ -11,6 +11,17 @@
  *
  * Invariants:
  *   - the libraries are never dlclose'd (see cuda_driver_close);
+ *   - several devices: a device's primary context is retained once per
+ *     driver handle, at its first use, and released with the handle; a
+ *     launch on device N makes N's primary context current for the launch
+ *     and puts the caller's back after it (cuda_scope_enter/exit), so
+ *     neither torch's notion of the current device nor a context the
+ *     caller made current changes under it;
+ *   - a kernel keeps one module per context (CudaModules): looked up and
+ *     loaded under the table's mutex, the retained contexts under the
+ *     driver's, so threads launching on different devices at once (one
+ *     Python thread per GPU) load each module once and never see a
+ *     half-filled table;
  *   - no global state: everything lives in the CudaDriver its owner (an
  *     mt_context) holds; the half not asked for when opening (NVRTC for
  *     cuda_driver_open, the driver for cuda_nvrtc_open) is loaded at its
@@ -31,6 +42,8 @@
 #include "mt.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +72,13 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
 #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN 97
+#define CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL 9
 #define NVRTC_SUCCESS 0
+
+/* Devices whose primary contexts one driver handle retains (device
+ * indices 0 .. CUDA_MAX_DEVICES - 1); a table of a kernel's modules holds
+ * as many contexts. */
+#define CUDA_MAX_DEVICES 16
 
 struct CudaDriver {
     void *cuda_dl;
@@ -68,9 +87,9 @@ struct CudaDriver {
     CUresult init_result;
     int device_count;
     char nvrtc_ver[32];
-    bool retained;
-    CUdevice retained_dev;
-    CUcontext retained_ctx;
+    pthread_mutex_t lock;                  /* serialises retaining */
+    _Atomic(CUcontext) primary[CUDA_MAX_DEVICES]; /* retained primary contexts */
+    CUdevice primary_dev[CUDA_MAX_DEVICES]; /* ... and their devices */
 
     CUresult (*cuInit)(unsigned);
     CUresult (*cuDeviceGetCount)(int *);
@@ -95,6 +114,7 @@ struct CudaDriver {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuCtxSynchronize)(void);
+    CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
 
     nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *,
                                       const char *, int, const char *const *,
@@ -119,7 +139,16 @@ struct CudaModule {
     int max_grid[3];
     int regs, local_bytes, func_max_threads; /* what ptxas gave the function */
     int max_smem_optin;  /* the device's shared memory a program may opt into */
-    int dynamic_smem;    /* the dynamic shared memory the function allows */
+    atomic_int dynamic_smem; /* the dynamic shared memory the function allows */
+};
+
+/* A kernel's modules, one per context it ran in.  m[i] is written before
+ * n counts it (release), so a reader that loads n (acquire) may scan the
+ * first n without the lock; writers take it. */
+struct CudaModules {
+    pthread_mutex_t lock;
+    atomic_int n;
+    CudaModule *m[CUDA_MAX_DEVICES];
 };
 
 static const Loc no_loc = {0, 0};
@@ -194,6 +223,7 @@ static int load_cuda(Ctx *c, CudaDriver *d) {
     NEED(cuMemcpyHtoD, "cuMemcpyHtoD_v2")
     NEED(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
     NEED(cuCtxSynchronize, "cuCtxSynchronize")
+    NEED(cuPointerGetAttribute, "cuPointerGetAttribute")
 #undef NEED
     if (missing) {
         dlclose(dl);
@@ -262,27 +292,30 @@ static int load_nvrtc(Ctx *c, CudaDriver *d) {
     return 0;
 }
 
-CudaDriver *cuda_driver_open(Ctx *c) {
+static CudaDriver *driver_new(Ctx *c, const char *what) {
     CudaDriver *d = calloc(1, sizeof *d);
-    if (!d) {
-        diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for the CUDA driver");
-        return NULL;
-    }
-    if (load_cuda(c, d) != 0) {
+    if (d && pthread_mutex_init(&d->lock, NULL) != 0) {
         free(d);
+        d = NULL;
+    }
+    if (!d)
+        diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for %s", what);
+    return d;
+}
+
+CudaDriver *cuda_driver_open(Ctx *c) {
+    CudaDriver *d = driver_new(c, "the CUDA driver");
+    if (d && load_cuda(c, d) != 0) {
+        cuda_driver_close(d);
         return NULL;
     }
     return d;
 }
 
 CudaDriver *cuda_nvrtc_open(Ctx *c) {
-    CudaDriver *d = calloc(1, sizeof *d);
-    if (!d) {
-        diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for NVRTC");
-        return NULL;
-    }
-    if (load_nvrtc(c, d) != 0) {
-        free(d);
+    CudaDriver *d = driver_new(c, "NVRTC");
+    if (d && load_nvrtc(c, d) != 0) {
+        cuda_driver_close(d);
         return NULL;
     }
     return d;
@@ -291,8 +324,10 @@ CudaDriver *cuda_nvrtc_open(Ctx *c) {
 void cuda_driver_close(CudaDriver *d) {
     if (!d)
         return;
-    if (d->retained)
-        d->cuDevicePrimaryCtxRelease(d->retained_dev);
+    for (int i = 0; i < CUDA_MAX_DEVICES; i++)
+        if (atomic_load(&d->primary[i]))
+            d->cuDevicePrimaryCtxRelease(d->primary_dev[i]);
+    pthread_mutex_destroy(&d->lock);
     /* The libraries stay loaded (dlopen counts references, so reopening
      * is cheap): the driver does not support being unloaded in a live
      * process, and NVRTC's static C++ runtime allocates a pool it never
@@ -356,8 +391,47 @@ static int need_device(Ctx *c, CudaDriver *d) {
     return 0;
 }
 
+static int check_ordinal(Ctx *c, CudaDriver *d, int device) {
+    if (device < 0 || device >= d->device_count)
+        return diag_error(c, no_loc, MT_ERR_ARG,
+                          "CUDA device %d does not exist: the driver reports %d device%s",
+                          device, d->device_count, d->device_count == 1 ? "" : "s");
+    if (device >= CUDA_MAX_DEVICES)
+        return diag_error(c, no_loc, MT_ERR_UNSUPPORTED,
+                          "CUDA device %d: mytriton launches on devices 0 to %d only",
+                          device, CUDA_MAX_DEVICES - 1);
+    return 0;
+}
+
+/* The primary context of device `device` (an ordinal), retained at its
+ * first use and kept until the handle closes. */
+static int primary_context(Ctx *c, CudaDriver *d, int device, CUcontext *out) {
+    if (need_device(c, d) != 0)
+        return -1;
+    if (check_ordinal(c, d, device) != 0)
+        return -1;
+    if ((*out = atomic_load(&d->primary[device])) != NULL) /* every launch but the first */
+        return 0;
+    pthread_mutex_lock(&d->lock);
+    int rc = 0;
+    if (!atomic_load(&d->primary[device])) {
+        CUdevice dev;
+        CUcontext ctx = NULL;
+        rc = CU(c, d, cuDeviceGet(&dev, device));
+        if (rc == 0)
+            rc = CU(c, d, cuDevicePrimaryCtxRetain(&ctx, dev));
+        if (rc == 0) {
+            d->primary_dev[device] = dev;
+            atomic_store(&d->primary[device], ctx);
+        }
+    }
+    *out = atomic_load(&d->primary[device]);
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
 /* Makes sure a context is current: the caller's, else device 0's primary
- * context (retained once per driver handle). */
+ * context. */
 static int ensure_context(Ctx *c, CudaDriver *d, CUcontext *ctx) {
     if (need_device(c, d) != 0)
         return -1;
@@ -365,29 +439,9 @@ static int ensure_context(Ctx *c, CudaDriver *d, CUcontext *ctx) {
         return -1;
     if (*ctx)
         return 0;
-    if (!d->retained) {
-        CUdevice dev;
-        if (CU(c, d, cuDeviceGet(&dev, 0)) != 0 ||
-            CU(c, d, cuDevicePrimaryCtxRetain(&d->retained_ctx, dev)) != 0)
-            return -1;
-        d->retained = true;
-        d->retained_dev = dev;
-    }
-    if (CU(c, d, cuCtxSetCurrent(d->retained_ctx)) != 0)
+    if (primary_context(c, d, 0, ctx) != 0)
         return -1;
-    *ctx = d->retained_ctx;
-    return 0;
-}
-
-static int current_device(Ctx *c, CudaDriver *d, CUdevice *dev) {
-    if (need_device(c, d) != 0)
-        return -1;
-    CUcontext ctx = NULL;
-    if (CU(c, d, cuCtxGetCurrent(&ctx)) != 0)
-        return -1;
-    if (ctx)
-        return CU(c, d, cuCtxGetDevice(dev));
-    return CU(c, d, cuDeviceGet(dev, 0));
+    return CU(c, d, cuCtxSetCurrent(*ctx));
 }
 
 static int device_attr(Ctx *c, CudaDriver *d, CUdevice dev, int attr,
@@ -395,17 +449,77 @@ static int device_attr(Ctx *c, CudaDriver *d, CUdevice dev, int attr,
     return CU(c, d, cuDeviceGetAttribute(out, attr, dev));
 }
 
-int cuda_device_arch(Ctx *c, CudaDriver *d, char arch[16]) {
+int cuda_device_arch_at(Ctx *c, CudaDriver *d, int device, char arch[16]) {
+    if (need_device(c, d) != 0)
+        return -1;
     CUdevice dev;
+    CUcontext ctx = NULL;
     int major, minor;
-    if (current_device(c, d, &dev) != 0 ||
-        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                    &major) != 0 ||
-        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                    &minor) != 0)
+    if (device >= 0) {
+        if (check_ordinal(c, d, device) != 0)
+            return -1;
+        if (CU(c, d, cuDeviceGet(&dev, device)) != 0)
+            return -1;
+    } else if (CU(c, d, cuCtxGetCurrent(&ctx)) != 0 ||
+               (ctx ? CU(c, d, cuCtxGetDevice(&dev)) : CU(c, d, cuDeviceGet(&dev, 0))) != 0) {
+        return -1;
+    }
+    if (device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major) != 0 ||
+        device_attr(c, d, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor) != 0)
         return -1;
     snprintf(arch, 16, "sm_%d%d", major, minor);
     return 0;
+}
+
+int cuda_device_arch(Ctx *c, CudaDriver *d, char arch[16]) {
+    return cuda_device_arch_at(c, d, -1, arch);
+}
+
+int cuda_pointer_device(Ctx *c, CudaDriver *d, const void *p, int *device) {
+    if (need_device(c, d) != 0)
+        return -1;
+    int ordinal = -1;
+    CUresult r = d->cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                          (CUdeviceptr)(uintptr_t)p);
+    if (r != CUDA_SUCCESS) {
+        char buf[48];
+        return diag_error(c, no_loc, MT_ERR_ARG,
+                          "%p is not memory the CUDA driver knows (cuPointerGetAttribute: %s)",
+                          p, cu_error_name(d, r, buf));
+    }
+    *device = ordinal;
+    return 0;
+}
+
+int cuda_scope_enter(Ctx *c, CudaDriver *d, int device, CudaScope *s) {
+    s->ctx = s->prev = NULL;
+    s->switched = false;
+    if (device < 0) {
+        CUcontext cur;
+        if (ensure_context(c, d, &cur) != 0)
+            return -1;
+        s->ctx = cur;
+        return 0;
+    }
+    CUcontext want, cur = NULL;
+    if (primary_context(c, d, device, &want) != 0 || CU(c, d, cuCtxGetCurrent(&cur)) != 0)
+        return -1;
+    s->ctx = want;
+    s->prev = cur;
+    if (cur == want)
+        return 0;
+    if (CU(c, d, cuCtxSetCurrent(want)) != 0)
+        return -1;
+    s->switched = true;
+    return 0;
+}
+
+void cuda_scope_exit(CudaDriver *d, CudaScope *s) {
+    /* the caller's context back, even none: a thread that had none keeps
+     * none, so torch's current device does not move */
+    if (s->switched)
+        d->cuCtxSetCurrent((CUcontext)s->prev);
+    s->switched = false;
 }
 
 /* ---- NVRTC ---- */
@@ -572,16 +686,8 @@ const char *nvrtc_version(CudaDriver *d) {
 
 /* ---- modules and launches ---- */
 
-int cuda_current_context(Ctx *c, CudaDriver *d, void **out) {
-    CUcontext cur = NULL;
-    *out = NULL;
-    if (CU(c, d, cuCtxGetCurrent(&cur)) != 0)
-        return -1;
-    *out = cur;
-    return 0;
-}
-
-void *cuda_module_context(const CudaModule *m) { return m ? m->context : NULL; }
+static int module_load_in(Ctx *c, CudaDriver *d, CUcontext ctx, const void *cubin,
+                          const char *kernel, CudaModule **out);
 
 int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
                      const char *kernel, CudaModule **out) {
@@ -592,6 +698,12 @@ int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
     CUcontext ctx;
     if (ensure_context(c, d, &ctx) != 0)
         return -1;
+    return module_load_in(c, d, ctx, cubin, kernel, out);
+}
+
+/* Loads the cubin in ctx, which is current. */
+static int module_load_in(Ctx *c, CudaDriver *d, CUcontext ctx, const void *cubin,
+                          const char *kernel, CudaModule **out) {
     CudaModule *m = calloc(1, sizeof *m);
     if (!m)
         return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a module");
@@ -661,6 +773,58 @@ void cuda_module_unload(CudaDriver *d, CudaModule *m) {
     free(m);
 }
 
+CudaModules *cuda_modules_new(void) {
+    CudaModules *t = calloc(1, sizeof *t);
+    if (t && pthread_mutex_init(&t->lock, NULL) != 0) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+void cuda_modules_free(CudaDriver *d, CudaModules *t) {
+    if (!t)
+        return;
+    for (int i = 0; i < atomic_load(&t->n); i++)
+        cuda_module_unload(d, t->m[i]);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+int cuda_modules_get(Ctx *c, CudaDriver *d, CudaModules *t, const CudaScope *s,
+                     const void *cubin, size_t n, const char *kernel, CudaModule **out) {
+    *out = NULL;
+    if (!cubin || n == 0 || !kernel)
+        return diag_error(c, no_loc, MT_ERR_INTERNAL, "cuda_modules_get: no cubin or kernel name");
+    /* a hit takes no lock; a miss takes the kernel's, so loading it on
+     * one device waits only for loads of the same kernel, and a second
+     * thread missing on the same context finds the first one's module */
+    int have = atomic_load(&t->n);
+    for (int i = 0; i < have; i++)
+        if (t->m[i]->context == s->ctx) {
+            *out = t->m[i];
+            return 0;
+        }
+    pthread_mutex_lock(&t->lock);
+    int rc = 0;
+    CudaModule *m = NULL;
+    have = atomic_load(&t->n);
+    for (int i = 0; i < have && !m; i++)
+        if (t->m[i]->context == s->ctx)
+            m = t->m[i];
+    if (!m && have == CUDA_MAX_DEVICES)
+        rc = diag_error(c, no_loc, MT_ERR_RESOURCE,
+                        "kernel '%s' is loaded in %d CUDA contexts already", kernel,
+                        CUDA_MAX_DEVICES);
+    else if (!m && (rc = module_load_in(c, d, (CUcontext)s->ctx, cubin, kernel, &m)) == 0) {
+        t->m[have] = m;
+        atomic_store(&t->n, have + 1); /* publishes m[have] */
+    }
+    pthread_mutex_unlock(&t->lock);
+    *out = m;
+    return rc;
+}
+
 int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
                 int threads, size_t smem, void *stream, void **args) {
     if (!d || !m)
@@ -680,20 +844,14 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
         return diag_error(c, no_loc, MT_ERR_RESOURCE,
                           "the kernel needs %zu bytes of shared memory, more than "
                           "this device's %d", smem, m->max_smem_optin);
-    /* a thread with no context (a new Python thread, say) uses the one the
-     * module was loaded in */
-    CUcontext cur = NULL;
-    if (CU(c, d, cuCtxGetCurrent(&cur)) != 0)
-        return -1;
-    if (!cur && CU(c, d, cuCtxSetCurrent(m->context)) != 0)
-        return -1;
-    /* past the default 48 KiB a function must opt in, once */
-    if (smem > (size_t)m->dynamic_smem && smem > MT_SMEM_BUDGET) {
+    /* past the default 48 KiB a function must opt in, once (two threads
+     * may both do it: the call is idempotent) */
+    if (smem > (size_t)atomic_load(&m->dynamic_smem) && smem > MT_SMEM_BUDGET) {
         if (CU(c, d, cuFuncSetAttribute(m->function,
                                         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                         (int)smem)) != 0)
             return -1;
-        m->dynamic_smem = (int)smem;
+        atomic_store(&m->dynamic_smem, (int)smem);
     }
     return CU(c, d, cuLaunchKernel(m->function, grid[0], grid[1], grid[2],
                                    (unsigned)threads, 1, 1, (unsigned)smem,

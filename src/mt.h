@@ -1497,6 +1497,9 @@ void cuda_driver_close(CudaDriver *d);
 bool cuda_driver_has_device(CudaDriver *d);
 /* "sm_90" of the current context's device (device 0 when none). */
 int cuda_device_arch(Ctx *c, CudaDriver *d, char arch[16]);
+/* ... of device `device` (an ordinal; -1: as cuda_device_arch); a device
+ * the driver does not report is an MT_ERR_ARG naming it. */
+int cuda_device_arch_at(Ctx *c, CudaDriver *d, int device, char arch[16]);
 /* NVRTC: CUDA C -> PTX and cubin for arch ("sm_90").  Either output may be
  * NULL.  Needs libnvrtc only, not a GPU. */
 int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
@@ -1508,10 +1511,26 @@ const char *nvrtc_version(CudaDriver *d);
 int cuda_module_load(Ctx *c, CudaDriver *d, const void *cubin, size_t n,
                      const char *kernel, CudaModule **out);
 void cuda_module_unload(CudaDriver *d, CudaModule *m);
-/* The CUDA context current on this thread (NULL when none), and the one a
- * module was loaded in: a kernel keeps one module per context it runs in. */
-int cuda_current_context(Ctx *c, CudaDriver *d, void **out);
-void *cuda_module_context(const CudaModule *m);
+/* The device (an ordinal) that CUDA memory at p belongs to. */
+int cuda_pointer_device(Ctx *c, CudaDriver *d, const void *p, int *device);
+/* A launch's context: device >= 0 makes that device's primary context
+ * (retained once per handle) current until cuda_scope_exit, which puts the
+ * caller's back; -1 takes the current context (device 0's primary one
+ * when none is current, left current).  ctx is the context in use. */
+typedef struct CudaScope {
+    void *ctx, *prev;
+    bool switched;
+} CudaScope;
+int cuda_scope_enter(Ctx *c, CudaDriver *d, int device, CudaScope *s);
+void cuda_scope_exit(CudaDriver *d, CudaScope *s);
+/* A kernel's modules, one per context it ran in (at most 16), safe to use
+ * from several threads at once: cuda_modules_get finds the module of the
+ * scope's context or loads the cubin there (the context is current). */
+typedef struct CudaModules CudaModules;
+CudaModules *cuda_modules_new(void); /* NULL: out of memory */
+void cuda_modules_free(CudaDriver *d, CudaModules *t);
+int cuda_modules_get(Ctx *c, CudaDriver *d, CudaModules *t, const CudaScope *s,
+                     const void *cubin, size_t n, const char *kernel, CudaModule **out);
 /* Registers per thread, local (spill) bytes per thread and the most
  * threads per block of the module's function (cuFuncGetAttribute). */
 void cuda_module_usage(const CudaModule *m, int *regs, int *local_bytes, int *max_threads);

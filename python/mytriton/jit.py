@@ -424,17 +424,13 @@ class JITFunction(_C.JITFunction):
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         globs = self._globals()
-        args = (source, filename, self.fn.__name__, signature, globs, num_warps, backend,
-                bool(stages_only), CompiledKernel, bool(debug), num_stages,
-                # the host backend runs the CUDA C a GPU of this arch gets
-                # (testing sm_90's tiles on the CPU); a GPU compiles for itself
-                (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host" else None)
-        if backend == "cuda" and device > 0:
-            import torch
-            with torch.cuda.device(device):
-                k = _C.compile(*args)
-        else:
-            k = _C.compile(*args)
+        # for the architecture of the tensors' device, whatever device is
+        # current; the host backend runs the CUDA C a GPU of
+        # MYTRITON_HOST_ARCH gets (testing sm_90's tiles on the CPU)
+        k = _C.compile(source, filename, self.fn.__name__, signature, globs, num_warps, backend,
+                       bool(stages_only), CompiledKernel, bool(debug), num_stages,
+                       (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host"
+                       else None, device if backend == "cuda" else -1)
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))

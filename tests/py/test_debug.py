@@ -24,8 +24,8 @@ from mtutil import assert_compile_error
 def _sync(device):
     """The device's lines on fd 1: CUDA hands printf's buffer to the C
     library's stdout at a synchronisation, which may hold it."""
-    if device == "cuda":
-        torch.cuda.synchronize()
+    if device.startswith("cuda"):
+        torch.cuda.synchronize(device)
         ctypes.CDLL(None).fflush(None)
 
 

@@ -738,14 +738,14 @@ def load_kernel(name, src):
     return getattr(mod, name)
 
 
-def _to_cuda(a):
+def _to_cuda(a, device="cuda"):
     """A CUDA copy of a NumPy argument, misaligned by the same 4 bytes when
     the NumPy array was (so the unaligned path runs on the GPU too)."""
     import torch
     t = torch.from_numpy(np.ascontiguousarray(a))
     if a.ctypes.data % 16 == 0:
-        return t.to("cuda")
-    base = torch.empty(t.numel() + 1, dtype=t.dtype, device="cuda")
+        return t.to(device)
+    base = torch.empty(t.numel() + 1, dtype=t.dtype, device=device)
     view = base[1:]
     view.copy_(t)
     return view
@@ -755,11 +755,11 @@ def run_seed(seed, device="cpu"):
     name, src, make, expected, ot, info = generate(seed)
     kern = load_kernel(name, src)
     args, kw, grid, nw, out_index = make()
-    if device == "cuda":
+    if device.startswith("cuda"):
         import torch
-        dev_args = [_to_cuda(a) if isinstance(a, np.ndarray) else a for a in args]
+        dev_args = [_to_cuda(a, device) if isinstance(a, np.ndarray) else a for a in args]
         kern[grid](*dev_args, num_warps=nw, **kw)
-        torch.cuda.synchronize()
+        torch.cuda.synchronize(device)
         got = dev_args[out_index].cpu().numpy()
     else:
         kern[grid](*args, num_warps=nw, **kw)

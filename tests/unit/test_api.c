@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <locale.h>
 #include <signal.h>
 #include <time.h>
@@ -481,6 +482,39 @@ static void test_compile_errors(void **state) {
     mt_kernel_destroy(NULL);
 }
 
+/* mt_launch_device (issue 14) with a host kernel of test_host_launch's
+ * shape: the host backend ignores the device; bad handles are refused;
+ * mt_cuda_pointer_device needs a driver, and host memory is no device's. */
+static void check_launch_device(mt_context *ctx, mt_kernel *k, mt_kernel *stages_only) {
+    float x[8], y[8], out[8];
+    for (int i = 0; i < 8; i++) {
+        x[i] = (float)i;
+        y[i] = 1.0f;
+        out[i] = NAN;
+    }
+    void *px = x, *py = y, *po = out;
+    int32_t n = 8;
+    void *args[] = {&px, &py, &po, &n};
+    uint32_t grid[3] = {1, 1, 1};
+    assert_int_equal(mt_launch_device(k, 3, grid, NULL, args), MT_OK);
+    for (int i = 0; i < 8; i++)
+        assert_true(out[i] == (float)i + 1.0f);
+    assert_int_equal(mt_launch_device(NULL, 0, grid, NULL, args), MT_ERR_ARG);
+    assert_int_equal(mt_launch_device(stages_only, 0, grid, NULL, args), MT_ERR_ARG);
+    int dev = -7;
+    assert_int_equal(mt_cuda_pointer_device(NULL, x, &dev), MT_ERR_ARG);
+    assert_int_equal(mt_cuda_pointer_device(ctx, x, NULL), MT_ERR_ARG);
+    void *probe = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!probe) {
+        assert_int_equal(mt_cuda_pointer_device(ctx, x, &dev), MT_ERR_NO_CUDA);
+        assert_non_null(strstr(mt_errmsg(ctx), "libcuda.so.1 not found"));
+        assert_int_equal(dev, -7);
+    } else {
+        assert_int_equal(mt_cuda_pointer_device(ctx, x, &dev), MT_ERR_ARG);
+        dlclose(probe);
+    }
+}
+
 static void test_host_launch(void **state) {
     (void)state;
     mt_context *ctx;
@@ -528,6 +562,7 @@ static void test_host_launch(void **state) {
     assert_int_equal(mt_compile(ctx, &so, &sk), MT_OK);
     assert_int_equal(mt_kernel_usage(ctx, sk, &regs, NULL, NULL), MT_ERR_ARG);
     assert_non_null(strstr(mt_errmsg(ctx), "stages_only"));
+    check_launch_device(ctx, k, sk);
     mt_kernel_destroy(sk);
     mt_kernel_destroy(k);
     mt_context_destroy(ctx);
