@@ -22,6 +22,8 @@ SRC += src/tlshape.c src/cuda_shape.c
 SRC += src/tlatomic.c src/cuda_atomic.c
 # printing and debug mode (issue 9)
 SRC += src/tldebug.c src/cuda_debug.c
+# ahead-of-time C files (issue 13)
+SRC += src/aot.c src/aotlink.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
@@ -64,6 +66,10 @@ $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_ke
 $(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
 src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
 	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
+# The run-time support pasted into generated AOT files (issue 13).
+$(B)/obj/aot.o $(B)/asan/aot.o: src/mt_aot_rt_h.inc
+src/mt_aot_rt_h.inc: src/mt_aot_rt.h tools/embed.sh
+	sh tools/embed.sh mt_aot_rt_header < src/mt_aot_rt.h > $@
 
 $(B)/libmytriton.a: $(OBJ)
 	@mkdir -p $(B)
@@ -163,17 +169,17 @@ test-gpu: all
 
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
@@ -230,7 +236,7 @@ conformance: all
 	@echo "wrote CONFORMANCE.md"
 
 clean:
-	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
+	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
         test-opt test-golden bless
