@@ -167,6 +167,30 @@ run: all $(B)/examples-built
 test-gpu: all
 	MYTRITON_REQUIRE_CUDA=1 PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 
+# ---- install and ahead-of-time C files (issue 13) ----
+# make install PREFIX=/usr/local [DESTDIR=...]: the libraries, the header,
+# the CLI and lib/pkgconfig/mytriton.pc.
+PREFIX ?= /usr/local
+MT_VERSION = 0.$(shell sed -n 's/^\#define MT_API_VERSION \([0-9]*\)/\1/p' include/mytriton.h)
+install: $(B)/libmytriton.a $(B)/libmytriton.so $(B)/mytriton mytriton.pc.in
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(B)/libmytriton.a $(DESTDIR)$(PREFIX)/lib/libmytriton.a
+	install -m 755 $(B)/libmytriton.so $(DESTDIR)$(PREFIX)/lib/libmytriton.so
+	install -m 644 include/mytriton.h $(DESTDIR)$(PREFIX)/include/mytriton.h
+	install -m 755 $(B)/mytriton $(DESTDIR)$(PREFIX)/bin/mytriton
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MT_VERSION)|' mytriton.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mytriton.pc
+
+# Installs into a temporary prefix, builds examples/aot both ways (JIT
+# through pkg-config; AOT GPU files with cc -Werror alone, not run; AOT
+# host files, run against C references), then the dispatcher test.
+test-aot: all
+	@t=$$(mktemp -d "$${TMPDIR:-/tmp}/mytriton-aot-XXXXXX") && \
+	  $(MAKE) -s install PREFIX=$$t/prefix && sh tests/aot/run.sh $$t; \
+	  rc=$$?; rm -rf $$t; exit $$rc
+
+test: test-aot
+
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
 $(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
@@ -239,4 +263,4 @@ clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
-        test-opt test-golden bless
+        test-opt test-golden bless install test-aot
