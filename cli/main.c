@@ -6,6 +6,7 @@
  *            [--arch sm_90] [--debug] [-o OUT]
  *   mytriton aot FILE --kernel NAME --signature SIG [--grid G] [--num-warps N]
  *            [--arch sm_80,sm_90] [--backend cuda|host] [--debug] -o OUT
+ *   mytriton aot-link A.h B.h ... -o OUT
  *
  * It uses only the public API (include/mytriton.h): the library produces
  * every diagnostic, the CLI prints it.  Exit status: 0 on success, 1 on a
@@ -25,6 +26,8 @@ static const char usage[] =
     "                [--num-warps N] [--arch sm_80,sm_90] [--backend cuda|host] [--debug] -o OUT\n"
     "         writes OUT.h and OUT.c (host: OUT.cpp); the functions are named after\n"
     "         OUT's last component\n"
+    "       mytriton aot-link A.h B.h ... -o OUT\n"
+    "         writes OUT.h and OUT.c, a dispatcher over specialisations of one kernel\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -219,6 +222,48 @@ static int cmd_aot(int argc, char **argv) {
     return rc;
 }
 
+static int cmd_aot_link(int argc, char **argv) {
+    const char *out = NULL;
+    int n = 0, rc = 1;
+    char **texts = calloc((size_t)argc, sizeof *texts);
+    const char **names = calloc((size_t)argc, sizeof *names);
+    mt_context *ctx = NULL;
+    if (!texts || !names || mt_context_create(&ctx) != MT_OK)
+        goto done;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-o")) {
+            if (++i >= argc) {
+                rc = fail_usage("missing value for option", "-o");
+                goto done;
+            }
+            out = argv[i];
+            continue;
+        }
+        size_t len;
+        if (!(texts[n] = read_file(argv[i], &len))) {
+            fprintf(stderr, "mytriton: cannot read '%s': %s\n", argv[i], strerror(errno));
+            goto done;
+        }
+        names[n++] = base_name(argv[i]); /* the .c includes it beside itself */
+    }
+    if (!out || n == 0) {
+        rc = fail_usage(!out ? "missing -o" : "aot-link needs at least one header", NULL);
+        goto done;
+    }
+    char *h, *c;
+    if (mt_aot_link(ctx, base_name(out), (const char *const *)texts, names, n, &h, &c) != MT_OK)
+        fputs(mt_errmsg(ctx), stderr);
+    else
+        rc = write_pair(out, h, c, "c");
+done:
+    for (int i = 0; texts && i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(names);
+    mt_context_destroy(ctx);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         print_usage(stdout);
@@ -226,8 +271,10 @@ int main(int argc, char **argv) {
     }
     if (argc >= 3 && !strcmp(argv[1], "aot"))
         return cmd_aot(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "aot-link"))
+        return cmd_aot_link(argc, argv);
     if (argc < 3 || strcmp(argv[1], "compile") != 0)
-        return fail_usage("expected 'compile FILE' or 'aot FILE'", NULL);
+        return fail_usage("expected 'compile FILE', 'aot FILE' or 'aot-link HEADERS'", NULL);
     Opts opt;
     int usage_rc = parse_opts(argc, argv, false, &opt);
     if (usage_rc)

@@ -278,7 +278,7 @@ typedef enum mt_name_group {
 } mt_name_group;
 const char *mt_language_name(mt_name_group group, int i, const char **doc);
 
-/* ---- ahead-of-time C files (src/aot.c; the CLI's `aot`) ---- */
+/* ---- ahead-of-time C files (src/aot.c; the CLI's `aot` and `aot-link`) ---- */
 
 /* What mt_aot_generate adds to the compile options: start from
  * MT_AOT_OPTIONS_INIT. */
@@ -305,6 +305,13 @@ typedef struct mt_aot_options {
  * The header documents the launch function it declares. */
 mt_status mt_aot_generate(mt_context *ctx, const mt_compile_options *opts,
                           const mt_aot_options *aot, char **header, char **source);
+
+/* A dispatcher NAME over specialisations of one kernel: headers[i] is the
+ * text of a header mt_aot_generate wrote, names[i] its file name (what
+ * the source #includes).  NAME picks, from the argument values, the
+ * specialisation with the most hints that holds.  Outputs as above. */
+mt_status mt_aot_link(mt_context *ctx, const char *name, const char *const *headers,
+                      const char *const *names, int n, char **header, char **source);
 
 /* The host backend's scheduler, which host-variant AOT files launch
  * through: runs entry (the file's trampoline; struct mt_host_thread is

@@ -16,7 +16,7 @@
  * Invariants:
  *   - the launch function takes the kernel's runtime parameters in order
  *     (tl.constexpr ones are compiled in and left out) with C types from
- *     one table (api_types); it checks every argument the signature says
+ *     one table (api_type); it checks every argument the signature says
  *     something about before launching: a NULL pointer, a pointer not
  *     aligned as its ":16" hint says, an integer not a multiple of its
  *     hint or, for ":1", not 1, and a grid entry of 0 are an MT_ERR_ARG

@@ -5,7 +5,10 @@
 #      (run on the host backend), aot_demo-gpu built with cc -Werror alone
 #      (not run: no GPU here) and with no link-time CUDA dependency,
 #      aot_demo-host run against C references and bad-argument checks;
-#   2. the GPU files also under -std=c99 -pedantic and clang when present.
+#   2. the GPU files also under -std=c99 -pedantic and clang when present;
+#   3. the dispatcher: three specialisations, aot-link, link_test (every
+#      branch), the GPU dispatcher compiled with -Werror, and aot-link's
+#      refusals.
 set -eu
 T=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,4 +34,46 @@ for f in "$T"/ex/gpu/*.c; do
     fi
 done
 
+echo "== aot-link"
+L=$T/link
+mkdir -p "$L/host" "$L/gpu"
+K=$ROOT/tests/aot/stride.py
+for v in host gpu; do
+    if [ $v = host ]; then opt="--backend host"; else opt="--arch sm_90"; fi
+    mytriton aot "$K" --kernel strided_add $opt -o "$L/$v/s16" \
+        --signature "*fp32:16, *fp32:16, *fp32:16, i32:16, i32:1, 256"
+    mytriton aot "$K" --kernel strided_add $opt -o "$L/$v/s1" \
+        --signature "*fp32:16, *fp32:16, *fp32:16, i32, i32:1, 256"
+    mytriton aot "$K" --kernel strided_add $opt -o "$L/$v/any" \
+        --signature "*fp32, *fp32, *fp32, i32, i32, 256"
+    # given least specific first: the dispatcher orders them itself
+    mytriton aot-link "$L/$v/any.h" "$L/$v/s1.h" "$L/$v/s16.h" -o "$L/$v/strided_add"
+    mytriton aot-link "$L/$v/s1.h" "$L/$v/s16.h" -o "$L/$v/strict"
+done
+cp "$L/host/strided_add.h" "$L/host/dispatch.h"
+for s in s16 s1 any; do
+    c++ -std=c++17 -O1 -fno-strict-aliasing $(pkg-config --cflags mytriton) -c "$L/host/$s.cpp" \
+        -o "$L/host/$s.o"
+done
+cc -std=c11 -Wall -Wextra -Werror -I"$L/host" -o "$L/link_test" "$ROOT/tests/aot/link_test.c" \
+    "$L/host/strided_add.c" "$L/host/strict.c" "$L/host/s16.o" "$L/host/s1.o" "$L/host/any.o" \
+    $(pkg-config --libs mytriton) || fail "building link_test"
+"$L/link_test" || fail link_test
+for f in "$L"/gpu/*.c; do
+    cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$L/gpu" -c "$f" -o "$T/gpu.o" || fail "gpu: $f"
+done
+
+# refusals: other kernels, the same hints twice, not a generated header
+if mytriton aot-link "$L/host/s16.h" "$T/ex/gpu/vadd.h" -o "$T/x" 2>"$T/err"; then
+    fail "aot-link accepted two kernels"
+fi
+grep -q "not specialisations of one kernel" "$T/err" || fail "message: $(cat "$T/err")"
+if mytriton aot-link "$L/host/s16.h" "$L/gpu/s16.h" -o "$T/x" 2>"$T/err"; then
+    fail "aot-link accepted the same hints twice"
+fi
+grep -q "same hints" "$T/err" || fail "message: $(cat "$T/err")"
+if mytriton aot-link "$ROOT/include/mytriton.h" -o "$T/x" 2>"$T/err"; then
+    fail "aot-link accepted a header it did not write"
+fi
+grep -q "not a header written by" "$T/err" || fail "message: $(cat "$T/err")"
 echo "test-aot: all passed"

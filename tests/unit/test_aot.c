@@ -1,6 +1,7 @@
-/* test_aot.c: the ahead-of-time generator through the public API
- * (mt_aot_generate, mt_host_run): the text of the generated launch
- * functions and checks, every refusal with its status and message.  tests/aot/run.sh compiles and
+/* test_aot.c: the ahead-of-time generator and linker through the public
+ * API (mt_aot_generate, mt_aot_link, mt_host_run): the text of the
+ * generated launch functions and checks, every refusal with its status
+ * and message, the dispatcher's order.  tests/aot/run.sh compiles and
  * runs the generated files themselves. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,6 +179,58 @@ static void test_refusals(void **state) {
     mt_context_destroy(o.ctx);
 }
 
+static char *header_of(const char *sig, const char *name) {
+    Out o = {0};
+    assert_int_equal(gen(&o, sig, name, 1, NULL, NULL), MT_OK);
+    free(o.c);
+    mt_context_destroy(o.ctx);
+    return o.h;
+}
+
+static void test_link(void **state) {
+    (void)state;
+    char *any = header_of("*fp32, *fp32, i32, i1, 128", "k_any");
+    char *al = header_of("*fp32:16, *fp32:16, i32, i1, 128", "k_al");
+    char *all = header_of("*fp32:16, *fp32:16, i32:16, i1, 128", "k_all");
+    char *other = header_of("*fp32, *fp32, i32, i1, 256", "k_256");
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    const char *texts[] = {any, al, all};
+    const char *names[] = {"k_any.h", "k_al.h", "k_all.h"};
+    char *h, *c;
+    assert_int_equal(mt_aot_link(ctx, "k", texts, names, 3, &h, &c), MT_OK);
+    /* most hints first, whatever the order given */
+    const char *p0 = strstr(c, "(uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0 && n % 16 == 0)\n"
+                               "        return 0;");
+    const char *p1 = strstr(c, "(uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0)\n        return 1;");
+    const char *p2 = strstr(c, "if (1)\n        return 2;");
+    assert_true(p0 && p1 && p2 && p0 < p1 && p1 < p2);
+    assert_non_null(strstr(c, "case 0:\n        return k_all(stream, gx, gy, gz, x, y, n, flag);"));
+    assert_non_null(strstr(c, "#include \"k_any.h\""));
+    assert_non_null(strstr(h, "int k_select(float *x, float *y, int32_t n, int flag);"));
+    free(h);
+    free(c);
+
+    const char *dup[] = {al, al};
+    assert_int_equal(mt_aot_link(ctx, "k", dup, names, 2, &h, &c), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "the same hints"));
+    const char *mixed[] = {any, other};
+    assert_int_equal(mt_aot_link(ctx, "k", mixed, names, 2, &h, &c), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "their constexpr values differ"));
+    const char *junk[] = {"/* mytriton-aot-link: name=k kernel */"};
+    assert_int_equal(mt_aot_link(ctx, "k2", junk, names, 1, &h, &c), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "malformed"));
+    const char *self[] = {any};
+    assert_int_equal(mt_aot_link(ctx, "k_any", self, names, 1, &h, &c), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "already defines 'k_any'"));
+    assert_int_equal(mt_aot_link(ctx, "k", texts, names, 0, &h, &c), MT_ERR_ARG);
+    mt_context_destroy(ctx);
+    free(any);
+    free(al);
+    free(all);
+    free(other);
+}
+
 static void entry_never_called(void **args, struct mt_host_thread *self) {
     (void)args;
     (void)self;
@@ -203,6 +256,7 @@ int main(void) {
         cmocka_unit_test(test_cuda_files),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_names_and_comments),
+        cmocka_unit_test(test_link),
         cmocka_unit_test(test_host_run_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
