@@ -5,7 +5,10 @@
 #      (run on the host backend), aot_demo-gpu built with cc -Werror alone
 #      (not run: no GPU here) and with no link-time CUDA dependency,
 #      aot_demo-host run against C references and bad-argument checks;
-#   2. the GPU files also under -std=c99 -pedantic and clang when present;
+#   2. the GPU files also under -std=c99 -pedantic and clang when present,
+#      and vadd.c run against a stand-in driver (fake_cuda.c): the image
+#      each device gets (cubin, or PTX for a newer one), the launch shape
+#      and arguments, the context, failures as statuses;
 #   3. the dispatcher: three specialisations, aot-link, link_test (every
 #      branch), the GPU dispatcher compiled with -Werror, and aot-link's
 #      refusals.
@@ -33,6 +36,33 @@ for f in "$T"/ex/gpu/*.c; do
         clang -std=c11 -Wall -Wextra -Werror -pedantic -c "$f" -o "$T/clang.o" || fail "clang: $f"
     fi
 done
+
+echo "== the GPU file against a stand-in driver (fake_cuda.c)"
+F=$T/fake
+mkdir -p "$F"
+cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -o "$F/libcuda.so.1" "$ROOT/tests/aot/fake_cuda.c"
+cc -std=c11 -Wall -Wextra -Werror -I"$T/ex/gpu" -o "$F/fake_test" "$ROOT/tests/aot/fake_test.c" \
+    "$T/ex/gpu/vadd.c" -ldl
+fake() { # SM MODE WANT...: runs fake_test, then finds each WANT line in the driver's log
+    sm=$1 mode=$2
+    shift 2
+    rm -f "$F/log"
+    LD_LIBRARY_PATH="$F" FAKE_CUDA_SM=$sm FAKE_CUDA_LOG="$F/log" \
+        FAKE_CUDA_FAIL=$([ "$mode" = launchfail ] && echo launch) "$F/fake_test" "$mode" ||
+        fail "fake_test on sm_$sm ($mode)"
+    for want in "$@"; do
+        grep -qx "$want" "$F/log" || fail "sm_$sm: no '$want' in the driver's log: $(cat "$F/log")"
+    done
+    echo "sm_$sm $mode: ok"
+}
+fake 90 ok "retain" "load cubin sm_90" "function add_kernel" \
+    "launch 3 1 1 block 128 smem 0 p0 0x1000 p3 77" "launch 3 1 1 block 128 smem 0 p0 0x1000 p3 2049" \
+    "unload" "release"
+fake 86 ok "load cubin sm_80"
+fake 120 ok "load ptx sm_90"
+fake 75 noimage
+fake 90 launchfail "load cubin sm_90"
+if grep -q '^launch' "$F/log"; then fail "a refused launch reached the driver"; fi
 
 echo "== aot-link"
 L=$T/link
