@@ -22,6 +22,8 @@ SRC += src/tlshape.c src/cuda_shape.c
 SRC += src/tlatomic.c src/cuda_atomic.c
 # printing and debug mode (issue 9)
 SRC += src/tldebug.c src/cuda_debug.c
+# ahead-of-time C files (issue 13)
+SRC += src/aot.c src/aotlink.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
@@ -64,6 +66,10 @@ $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_ke
 $(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
 src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
 	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
+# The run-time support pasted into generated AOT files (issue 13).
+$(B)/obj/aot.o $(B)/asan/aot.o: src/mt_aot_rt_h.inc
+src/mt_aot_rt_h.inc: src/mt_aot_rt.h tools/embed.sh
+	sh tools/embed.sh mt_aot_rt_header < src/mt_aot_rt.h > $@
 
 $(B)/libmytriton.a: $(OBJ)
 	@mkdir -p $(B)
@@ -161,19 +167,43 @@ run: all $(B)/examples-built
 test-gpu: all
 	MYTRITON_REQUIRE_CUDA=1 PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 
+# ---- install and ahead-of-time C files (issue 13) ----
+# make install PREFIX=/usr/local [DESTDIR=...]: the libraries, the header,
+# the CLI and lib/pkgconfig/mytriton.pc.
+PREFIX ?= /usr/local
+MT_VERSION = 0.$(shell sed -n 's/^\#define MT_API_VERSION \([0-9]*\)/\1/p' include/mytriton.h)
+install: $(B)/libmytriton.a $(B)/libmytriton.so $(B)/mytriton mytriton.pc.in
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(B)/libmytriton.a $(DESTDIR)$(PREFIX)/lib/libmytriton.a
+	install -m 755 $(B)/libmytriton.so $(DESTDIR)$(PREFIX)/lib/libmytriton.so
+	install -m 644 include/mytriton.h $(DESTDIR)$(PREFIX)/include/mytriton.h
+	install -m 755 $(B)/mytriton $(DESTDIR)$(PREFIX)/bin/mytriton
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MT_VERSION)|' mytriton.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mytriton.pc
+
+# Installs into a temporary prefix, builds examples/aot both ways (JIT
+# through pkg-config; AOT GPU files with cc -Werror alone, not run; AOT
+# host files, run against C references), then the dispatcher test.
+test-aot: all
+	@t=$$(mktemp -d "$${TMPDIR:-/tmp}/mytriton-aot-XXXXXX") && \
+	  $(MAKE) -s install PREFIX=$$t/prefix && sh tests/aot/run.sh $$t; \
+	  rc=$$?; rm -rf $$t; exit $$rc
+
+test: test-aot
+
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
@@ -230,7 +260,7 @@ conformance: all
 	@echo "wrote CONFORMANCE.md"
 
 clean:
-	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
+	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
-        test-opt test-golden bless
+        test-opt test-golden bless install test-aot

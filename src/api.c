@@ -178,6 +178,8 @@ static mt_status take_error(mt_context *ctx, Ctx *c) {
     return st;
 }
 
+mt_status api_take_error(mt_context *ctx, Ctx *c) { return take_error(ctx, c); }
+
 static void ctx_init(Ctx *c, Arena *a, const char *filename, const char *src) {
     memset(c, 0, sizeof *c);
     c->arena = a;

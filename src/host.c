@@ -248,10 +248,16 @@ static bool valid_ctype(const char *s) {
     return true;
 }
 
-/* The translation unit: header, kernel text, trampoline. */
-static void build_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
-                       const char *const *ctypes, int nparams) {
-    sb_puts(sb, "#include \"mt_host.h\"\n");
+/* The translation unit: header, kernel text, trampoline.  aot.c writes
+ * it self-contained: mt_host.h's text in place of its #include. */
+void host_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
+               const char *const *ctypes, int nparams, bool self_contained) {
+    if (self_contained) {
+        sb_puts(sb, "#line 1 \"mt_host.h\"\n");
+        sb_puts(sb, mt_host_header);
+    } else {
+        sb_puts(sb, "#include \"mt_host.h\"\n");
+    }
     /* the conversions kernels call, pasted into the unit so that the cache
      * key, which covers the unit, covers them; the #line keeps the kernel
      * text's line numbers what they were without it */
@@ -516,6 +522,12 @@ static bool only_thread0_acts(const char *cuda_src) {
 
 bool host_module_one_thread(const HostModule *m) { return m && m->one_thread; }
 
+unsigned host_kernel_flags(const char *cuda_src) {
+    return (kernel_waits(cuda_src) ? MT_HOST_RUN_WAITS : 0u) |
+           (only_thread0_acts(cuda_src) ? MT_HOST_RUN_ONE_THREAD : 0u) |
+           (kernel_prints(cuda_src) ? MT_HOST_RUN_PRINTS : 0u);
+}
+
 int host_build(Ctx *c, const char *cuda_src, const char *kernel,
                const char *const *ctypes, int nparams, HostModule **out) {
     *out = NULL;
@@ -541,7 +553,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 
     StrBuf unit;
     sb_init(&unit);
-    build_unit(&unit, cuda_src, kernel, ctypes, nparams);
+    host_unit(&unit, cuda_src, kernel, ctypes, nparams, false);
 
     /* the key: every input, each followed by a NUL so fields cannot run
      * into each other */

@@ -1571,6 +1571,11 @@ void host_module_free(HostModule *m);
 /* True when a launch runs thread 0 of each program alone (a kernel of
  * scalars, whose other threads would repeat it without effect). */
 bool host_module_one_thread(const HostModule *m);
+/* The unit host_build compiles (aot.c writes it self-contained, the
+ * header's text pasted in), and the MT_HOST_RUN_* flags its launch needs. */
+void host_unit(StrBuf *sb, const char *cuda_src, const char *kernel,
+               const char *const *ctypes, int nparams, bool self_contained);
+unsigned host_kernel_flags(const char *cuda_src);
 
 /* -------------------------------------------------------------- fiber.c */
 
@@ -1622,5 +1627,32 @@ int cache_put_file(const char *dir, const char *key, const char *ext,
 void cache_trim(const char *base);
 /* 128-bit hex digest (32 chars + NUL) of bytes, for cache keys. */
 void cache_digest(const void *data, size_t n, char out[33]);
+
+/* ---------------------------------------------------------------- aot.c */
+
+/* mt_aot_generate (public) lives there, mt_aot_link in aotlink.c; they
+ * report errors through api.c's context, with this: */
+mt_status api_take_error(mt_context *ctx, Ctx *c);
+
+/* One runtime parameter of a generated launch function. */
+typedef struct AotParam {
+    const char *name;
+    mt_dtype dtype;
+    bool is_ptr;
+    int hint; /* the signature's ":N", 0 when none */
+} AotParam;
+/* ", float *x, int32_t n": the parameters of a launch function */
+void aot_put_params(StrBuf *sb, const AotParam *ps, int n);
+/* A generated header's guard, status enum, CUstream and extern "C"; and
+ * its end: NAME_load, NAME_unload, NAME_errmsg. */
+void aot_header_open(StrBuf *sb, const char *name);
+void aot_header_close(StrBuf *sb, const char *name);
+bool aot_is_identifier(const char *s);
+/* mt_aot_rt.h's text; without the driver part when !driver */
+void aot_put_runtime(StrBuf *sb, bool driver);
+/* user text inside a generated comment, unable to end it */
+void aot_put_comment_text(StrBuf *sb, const char *s);
+/* Moves the two texts into malloc'ed strings (MT_ERR_NOMEM: neither). */
+mt_status aot_finish(StrBuf *h, StrBuf *s, char **header, char **source);
 
 #endif

@@ -1,6 +1,6 @@
 extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* a, unsigned short* b, float* c, int M, int N, int K) {
-    __shared__ __align__(1024) float dot_lhs[3072];
-    __shared__ __align__(1024) float dot_rhs[3072];
+    __shared__ __align__(16) float dot_lhs[3840];
+    __shared__ __align__(16) float dot_rhs[3456];
     unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;
     unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;
     int mt_lane = (int)threadIdx.x & 31;
@@ -12,10 +12,10 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     int mt_w0_1 = mt_warp % 1;
     int mt_b0_1 = (mt_w0_1 * 4 + mt_l0_1) * 8;
     int mt_l1_0 = mt_lane / 4;
-    int mt_w1_0 = mt_warp / 1;
+    int mt_w1_0 = mt_warp / 2;
     int mt_b1_0 = (mt_w1_0 * 8 + mt_l1_0) * 1;
     int mt_l1_1 = mt_lane % 4;
-    int mt_w1_1 = mt_warp % 1;
+    int mt_w1_1 = mt_warp % 2;
     int mt_b1_1 = (mt_w1_1 * 4 + mt_l1_1) * 2;
     int mt_l2_0 = mt_lane / 8;
     int mt_w2_0 = mt_warp / 1;
@@ -52,18 +52,18 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     float v21[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)
-        v21[mt_e] = v16[(mt_e / 16) * 16 + (mt_e % 16)];
+        v21[mt_e] = v16[(mt_e / 8) * 8 + (mt_e % 8)];
     int mt_so0[2];
     #pragma unroll
     for (int mt_g = 0; mt_g < 16; mt_g += 8) {
         const int mt_e = mt_g;
-        mt_so0[mt_g / 8] = mt_swz((mt_b0_0 + (mt_e / 8) * 32), (mt_b0_1 + (mt_e % 8)), 64, 32, 2, 4);
+        mt_so0[mt_g / 8] = (mt_b0_0 + (mt_e / 8) * 32) * 40 + (mt_b0_1 + (mt_e % 8));
     }
     int mt_so1[2];
     #pragma unroll
     for (int mt_g = 0; mt_g < 16; mt_g += 8) {
         const int mt_e = mt_g;
-        mt_so1[mt_g / 8] = mt_swz((mt_b2_0 + (mt_e / 8) * 16), (mt_b2_1 + (mt_e % 8)), 32, 64, 2, 0);
+        mt_so1[mt_g / 8] = (mt_b2_0 + (mt_e / 8) * 16) * 72 + (mt_b2_1 + (mt_e % 8));
     }
     const unsigned mt_trips = 0 < K ? ((unsigned)K - (unsigned)0 - 1u) / (unsigned)32 + 1u : 0u;
     #pragma unroll
@@ -162,10 +162,10 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 }
                 if (mt_all) {
                     const int mt_e = mt_g;
-                    const int mt_s = mt_pj * 2048 + mt_so0[mt_g / 8];
+                    const int mt_s = mt_pj * 2560 + mt_so0[mt_g / 8];
                     mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
-                    const int mt_s = mt_pj * 2048 + mt_so0[mt_g / 8];
+                    const int mt_s = mt_pj * 2560 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
                     {
                         const int mt_e = mt_g;
@@ -188,10 +188,10 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 }
                 if (mt_all) {
                     const int mt_e = mt_g;
-                    const int mt_s = mt_pj * 2048 + mt_so1[mt_g / 8];
+                    const int mt_s = mt_pj * 2304 + mt_so1[mt_g / 8];
                     mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
-                    const int mt_s = mt_pj * 2048 + mt_so1[mt_g / 8];
+                    const int mt_s = mt_pj * 2304 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;
                     {
                         const int mt_e = mt_g;
@@ -209,7 +209,6 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     for (unsigned mt_t = 0; mt_t < mt_trips; ++mt_t) {
         const int k_base = (int)((unsigned)0 + mt_t * (unsigned)32);
         mt_cp_async_wait_group(1);
-        mt_fence_async_smem();
         __syncthreads();
         const bool mt_more = mt_t + 2u < mt_trips;
         const int mt_k_ahead = (int)((unsigned)k_base + 1u * (unsigned)32);
@@ -305,10 +304,10 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 }
                 if (mt_all) {
                     const int mt_e = mt_g;
-                    const int mt_s = mt_wstage * 2048 + mt_so0[mt_g / 8];
+                    const int mt_s = mt_wstage * 2560 + mt_so0[mt_g / 8];
                     mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
-                    const int mt_s = mt_wstage * 2048 + mt_so0[mt_g / 8];
+                    const int mt_s = mt_wstage * 2560 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
                     {
                         const int mt_e = mt_g;
@@ -331,10 +330,10 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 }
                 if (mt_all) {
                     const int mt_e = mt_g;
-                    const int mt_s = mt_wstage * 2048 + mt_so1[mt_g / 8];
+                    const int mt_s = mt_wstage * 2304 + mt_so1[mt_g / 8];
                     mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
-                    const int mt_s = mt_wstage * 2048 + mt_so1[mt_g / 8];
+                    const int mt_s = mt_wstage * 2304 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;
                     {
                         const int mt_e = mt_g;
@@ -348,90 +347,91 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
         }
         mt_cp_async_commit();
 #line 25 "tests/golden/cuda/kernels/matmul.py"
-        #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+        #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
         {
-            const int mt_wg = (int)threadIdx.x >> 7;
-            #pragma unroll
-            for (int mt_e = 0; mt_e < 32; ++mt_e)
-                asm volatile("" : "+f"(v21[mt_e]) :: "memory");
-            mt_wgmma_fence();
+            const int mt_wr = mt_b1_0 & ~7, mt_wc = mt_b1_1 & ~7;
             #pragma unroll
             for (int mt_kk = 0; mt_kk < 32; mt_kk += 16) {
+                unsigned mt_ra[2][4], mt_rb[4][2];
                 #pragma unroll
-                for (int mt_b = 0; mt_b < 1; ++mt_b) {
-                    const unsigned long long mt_da = mt_wgmma_desc(&dot_lhs_h[dot_stage * 2048 + (mt_kk / 32) * 2048 + (mt_wg * 64 + 64 * mt_b) * 32 + mt_kk % 32], 16, 512, 2);
-                    const unsigned long long mt_db = mt_wgmma_desc(&dot_rhs_h[dot_stage * 2048 + mt_kk * 64], 4096, 1024, 1);
-                    asm volatile("{.reg .pred p; setp.ne.b32 p, %34, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 1;}"
-    : "+f"(v21[(2 * mt_b + 0) * 16 + 0]), "+f"(v21[(2 * mt_b + 0) * 16 + 1]), "+f"(v21[(2 * mt_b + 1) * 16 + 0]), "+f"(v21[(2 * mt_b + 1) * 16 + 1]), "+f"(v21[(2 * mt_b + 0) * 16 + 2]), "+f"(v21[(2 * mt_b + 0) * 16 + 3]), "+f"(v21[(2 * mt_b + 1) * 16 + 2]), "+f"(v21[(2 * mt_b + 1) * 16 + 3]), "+f"(v21[(2 * mt_b + 0) * 16 + 4]), "+f"(v21[(2 * mt_b + 0) * 16 + 5]), "+f"(v21[(2 * mt_b + 1) * 16 + 4]), "+f"(v21[(2 * mt_b + 1) * 16 + 5]), "+f"(v21[(2 * mt_b + 0) * 16 + 6]), "+f"(v21[(2 * mt_b + 0) * 16 + 7]), "+f"(v21[(2 * mt_b + 1) * 16 + 6]), "+f"(v21[(2 * mt_b + 1) * 16 + 7]), "+f"(v21[(2 * mt_b + 0) * 16 + 8]), "+f"(v21[(2 * mt_b + 0) * 16 + 9]), "+f"(v21[(2 * mt_b + 1) * 16 + 8]), "+f"(v21[(2 * mt_b + 1) * 16 + 9]), "+f"(v21[(2 * mt_b + 0) * 16 + 10]), "+f"(v21[(2 * mt_b + 0) * 16 + 11]), "+f"(v21[(2 * mt_b + 1) * 16 + 10]), "+f"(v21[(2 * mt_b + 1) * 16 + 11]), "+f"(v21[(2 * mt_b + 0) * 16 + 12]), "+f"(v21[(2 * mt_b + 0) * 16 + 13]), "+f"(v21[(2 * mt_b + 1) * 16 + 12]), "+f"(v21[(2 * mt_b + 1) * 16 + 13]), "+f"(v21[(2 * mt_b + 0) * 16 + 14]), "+f"(v21[(2 * mt_b + 0) * 16 + 15]), "+f"(v21[(2 * mt_b + 1) * 16 + 14]), "+f"(v21[(2 * mt_b + 1) * 16 + 15])
-    : "l"(mt_da), "l"(mt_db), "r"(1));
+                for (int mt_i = 0; mt_i < 2; ++mt_i)
+                    mt_ldsm4(&dot_lhs_h[dot_stage * 2560 + (mt_wr + (2 * mt_i + ((mt_lane >> 3) & 1)) * 16 + (mt_lane & 7)) * 40 + (mt_kk + (mt_lane >> 4) * 8)], mt_ra[mt_i]);
+                #pragma unroll
+                for (int mt_j = 0; mt_j + 1 < 4; mt_j += 2) {
+                    unsigned mt_q[4];
+                    mt_ldsm4_t(&dot_rhs_h[dot_stage * 2304 + (mt_kk + ((mt_lane >> 3) & 1) * 8 + (mt_lane & 7)) * 72 + (mt_wc + (mt_j + (mt_lane >> 4)) * 16)], mt_q);
+                    mt_rb[mt_j][0] = mt_q[0];
+                    mt_rb[mt_j][1] = mt_q[1];
+                    mt_rb[mt_j + 1][0] = mt_q[2];
+                    mt_rb[mt_j + 1][1] = mt_q[3];
                 }
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 2; ++mt_i)
+                #pragma unroll
+                    for (int mt_j = 0; mt_j < 4; ++mt_j)
+                        mt_mma_f16(&v21[2 * mt_i * 8 + 2 * mt_j], &v21[2 * mt_i * 8 + 2 * mt_j + 1], &v21[(2 * mt_i + 1) * 8 + 2 * mt_j], &v21[(2 * mt_i + 1) * 8 + 2 * mt_j + 1], mt_ra[mt_i], mt_rb[mt_j]);
             }
-            mt_wgmma_commit();
-            mt_wgmma_wait0();
-            #pragma unroll
-            for (int mt_e = 0; mt_e < 32; ++mt_e)
-                asm volatile("" : "+f"(v21[mt_e]) :: "memory");
         }
         #else
         #pragma unroll
         for (int dot_k = 0; dot_k < 32; ++dot_k) {
         #pragma unroll
             for (int mt_e = 0; mt_e < 32; ++mt_e)
-                v21[mt_e] += mt_f16_to_f32(dot_lhs_h[dot_stage * 2048 + mt_swz((mt_b1_0 + (mt_e / 16) * 32), dot_k, 64, 32, 2, 4)]) * mt_f16_to_f32(dot_rhs_h[dot_stage * 2048 + mt_swz(dot_k, (mt_b1_1 + ((mt_e % 16) / 2) * 8 + (mt_e % 16) % 2), 32, 64, 2, 0)]);
+                v21[mt_e] += mt_f16_to_f32(dot_lhs_h[dot_stage * 2560 + (mt_b1_0 + (mt_e / 8) * 16) * 40 + dot_k]) * mt_f16_to_f32(dot_rhs_h[dot_stage * 2304 + dot_k * 72 + (mt_b1_1 + ((mt_e % 8) / 2) * 16 + (mt_e % 8) % 2)]);
         }
         #endif
         dot_stage = dot_stage == 2 ? 0 : dot_stage + 1;
     }
     __syncthreads();
 #line 28 "tests/golden/cuda/kernels/matmul.py"
-    int mt_rc8[2];
+    int mt_rc8[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
-        mt_rc8[mt_e] = (mt_b1_0 + mt_e * 32);
-    int mt_rc9[2];
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        mt_rc8[mt_e] = (mt_b1_0 + mt_e * 16);
+    int mt_rc9[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         mt_rc9[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc8[mt_e])));
-    int v50[2];
+    int v50[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         v50[mt_e] = ((int)(((unsigned)mt_rc9[mt_e]) * ((unsigned)N)));
-    float* v51[2];
+    float* v51[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         v51[mt_e] = (c + v50[mt_e]);
-    int mt_rc10[16];
+    int mt_rc10[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
-        mt_rc10[mt_e] = (mt_b1_1 + (mt_e / 2) * 8 + mt_e % 2);
-    int mt_rc11[16];
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
+        mt_rc10[mt_e] = (mt_b1_1 + (mt_e / 2) * 16 + mt_e % 2);
+    int mt_rc11[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         mt_rc11[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc10[mt_e])));
     float* v53[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)
-        v53[mt_e] = (v51[(mt_e / 16)] + mt_rc11[(mt_e % 16)]);
+        v53[mt_e] = (v51[(mt_e / 8)] + mt_rc11[(mt_e % 8)]);
 #line 29 "tests/golden/cuda/kernels/matmul.py"
-    bool v55[2];
+    bool v55[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         v55[mt_e] = (mt_rc9[mt_e] < M);
-    bool v57[16];
+    bool v57[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         v57[mt_e] = (mt_rc11[mt_e] < N);
     bool v58[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)
-        v58[mt_e] = (v55[(mt_e / 16)] & v57[(mt_e % 16)]);
+        v58[mt_e] = (v55[(mt_e / 8)] & v57[(mt_e % 8)]);
 #line 28 "tests/golden/cuda/kernels/matmul.py"
     #pragma unroll
     for (int mt_g = 0; mt_g < 32; mt_g += 2) {
         bool mt_all = true;
         #pragma unroll
         for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-            mt_all = mt_all && v58[(mt_e / 16) * 16 + (mt_e % 16)];
+            mt_all = mt_all && v58[(mt_e / 8) * 8 + (mt_e % 8)];
         {
             const int mt_e = mt_g;
             mt_all = mt_all && (((unsigned long long)v53[mt_e]) & 7ull) == 0;
@@ -440,7 +440,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
             float mt_q[2];
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-                mt_q[mt_e - mt_g] = v21[(mt_e / 16) * 16 + (mt_e % 16)];
+                mt_q[mt_e - mt_g] = v21[(mt_e / 8) * 8 + (mt_e % 8)];
             {
                 const int mt_e = mt_g;
                 *(float2*)(v53[mt_e]) = make_float2(mt_q[0], mt_q[1]);
@@ -453,7 +453,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
             }
             #pragma unroll
             for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-                if (v58[(mt_e / 16) * 16 + (mt_e % 16)]) *(mt_h + (mt_e - mt_g)) = v21[(mt_e / 16) * 16 + (mt_e % 16)];
+                if (v58[(mt_e / 8) * 8 + (mt_e % 8)]) *(mt_h + (mt_e - mt_g)) = v21[(mt_e / 8) * 8 + (mt_e % 8)];
         }
     }
 }
