@@ -213,17 +213,24 @@ static mt_status mt_aot_load(mt_aot_kernel *k) {
     k->retained = 0;
     if ((st = mt_aot_cu(k, k->cuCtxGetCurrent(&k->ctx), "cuCtxGetCurrent")) != MT_OK)
         return st;
-    if (k->ctx) {
-        if ((st = mt_aot_cu(k, cuCtxGetDevice(&k->dev), "cuCtxGetDevice")) != MT_OK)
-            return st;
-    } else {
-        if ((st = mt_aot_cu(k, cuDeviceGet(&k->dev, 0), "cuDeviceGet")) != MT_OK ||
-            (st = mt_aot_cu(k, cuDevicePrimaryCtxRetain(&k->ctx, k->dev),
-                            "cuDevicePrimaryCtxRetain")) != MT_OK)
-            return st;
-        k->retained = 1;
+    /* the module lives in a device's primary context: hold a reference
+     * for it, so another file's unload releasing its own cannot destroy
+     * the context under this module (a context the program made itself
+     * is the program's to keep) */
+    mt_aot_ctx primary = NULL, cur = k->ctx;
+    if ((st = mt_aot_cu(k, cur ? cuCtxGetDevice(&k->dev) : cuDeviceGet(&k->dev, 0),
+                        cur ? "cuCtxGetDevice" : "cuDeviceGet")) != MT_OK ||
+        (st = mt_aot_cu(k, cuDevicePrimaryCtxRetain(&primary, k->dev),
+                        "cuDevicePrimaryCtxRetain")) != MT_OK)
+        return st;
+    k->retained = 1;
+    if (!cur) {
+        k->ctx = primary;
         if ((st = mt_aot_cu(k, k->cuCtxSetCurrent(k->ctx), "cuCtxSetCurrent")) != MT_OK)
             goto release;
+    } else if (cur != primary) {
+        k->cuDevicePrimaryCtxRelease(k->dev);
+        k->retained = 0;
     }
     int major = 0, minor = 0, optin = 0;
     if ((st = mt_aot_cu(k, cuDeviceGetAttribute(&major, 75, k->dev), "cuDeviceGetAttribute")) ||

@@ -43,7 +43,9 @@ typedef struct CUstream_st *CUstream;
 #define OK ((CUresult)0)
 #define LAUNCH_FAILED ((CUresult)719)
 
+#define CONTEXT_DESTROYED ((CUresult)709)
 static CUcontext current;
+static int primary_refs; /* the primary context lives while retained */
 static struct CUctx_st *const primary = (struct CUctx_st *)0x1;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -88,13 +90,14 @@ CUresult cuCtxSetCurrent(CUcontext c) {
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
     (void)d;
     say("retain");
+    primary_refs++;
     *c = primary;
     return OK;
 }
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     (void)d;
     say("release");
-    return OK;
+    return primary_refs-- > 0 ? OK : CONTEXT_DESTROYED;
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
     (void)d;
@@ -123,7 +126,8 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
 CUresult cuModuleUnload(CUmodule m) {
     (void)m;
     say("unload");
-    return OK;
+    /* a module of a primary context nobody retains any more is gone */
+    return current == primary && primary_refs <= 0 ? CONTEXT_DESTROYED : OK;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
     (void)f;
@@ -131,7 +135,9 @@ CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
     return OK;
 }
 CUresult cuGetErrorName(CUresult r, const char **s) {
-    *s = r == LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_UNKNOWN";
+    *s = r == LAUNCH_FAILED       ? "CUDA_ERROR_LAUNCH_FAILED"
+         : r == CONTEXT_DESTROYED ? "CUDA_ERROR_CONTEXT_IS_DESTROYED"
+                                  : "CUDA_ERROR_UNKNOWN";
     return OK;
 }
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,

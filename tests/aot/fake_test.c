@@ -2,9 +2,12 @@
  * sm_80 and sm_90) against fake_cuda.c's driver (run.sh sets
  * FAKE_CUDA_SM and reads the driver's log).  Argument: the statuses the
  * run should see, "ok" or "noimage" (a device no image fits) or
- * "launchfail". */
+ * "launchfail", or "shared": another user (another generated file, torch)
+ * made the primary context current and lets go of it while vadd's module
+ * lives. */
 #include "vadd.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +20,29 @@ static void expect(int cond, const char *what, const char *msg) {
     }
 }
 
+/* The primary context retained and made current, then released after
+ * vadd_load, as another library would: vadd must hold its own reference. */
+static int shared_primary(void) {
+    void *dl = dlopen("libcuda.so.1", RTLD_NOW);
+    int (*retain)(void **, int), (*set)(void *), (*release)(int);
+    if (!dl || !(*(void **)&retain = dlsym(dl, "cuDevicePrimaryCtxRetain")) ||
+        !(*(void **)&set = dlsym(dl, "cuCtxSetCurrent")) ||
+        !(*(void **)&release = dlsym(dl, "cuDevicePrimaryCtxRelease_v2")))
+        return 1;
+    void *ctx = NULL;
+    retain(&ctx, 0);
+    set(ctx);
+    expect(vadd_load() == MT_OK, "vadd_load in a current primary context", vadd_errmsg());
+    release(0);
+    expect(vadd_unload() == MT_OK, "vadd_unload after the other user let go",
+           vadd_errmsg());
+    return failures != 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    if (!strcmp(mode, "shared"))
+        return shared_primary();
     float *x = (float *)0x1000, *y = (float *)0x2000, *out = (float *)0x3000;
     mt_status st = vadd(NULL, 3, 1, 1, x, y, out, 77);
     expect(st == MT_ERR_ARG && strstr(vadd_errmsg(), "call vadd_load first"),

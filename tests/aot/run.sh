@@ -62,6 +62,7 @@ fake 86 ok "load cubin sm_80"
 fake 120 ok "load ptx sm_90"
 fake 75 noimage
 fake 90 launchfail "load cubin sm_90"
+fake 90 shared "retain" "unload"
 if grep -q '^launch' "$F/log"; then fail "a refused launch reached the driver"; fi
 
 echo "== aot-link"

@@ -33,7 +33,7 @@ def _captured(fn, device):
         os.dup2(tmp.fileno(), 1)
         try:
             fn()
-            if device == "cuda":
+            if str(device).startswith("cuda"):
                 torch.cuda.synchronize()
             sys.stdout.flush()
             ctypes.CDLL(None).fflush(None)  # the C library's stdout (device printf)
