@@ -1,7 +1,7 @@
 /* mytriton CLI: prints any stage of a kernel's compilation.
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
- *            [--emit STAGE] [--num-warps N]
+ *            [--emit STAGE] [--num-warps N] [--backend cuda|mlir]
  *            [--arch sm_90] [--debug] [-o OUT]
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -16,7 +16,10 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit STAGE] [--num-warps N] [--arch sm_XY] [--debug] [-o OUT]\n"
+    "                [--emit STAGE] [--num-warps N] [--backend cuda|mlir]\n"
+    "                [--arch sm_XY] [--debug] [-o OUT]\n"
+    "--backend mlir (implied by --emit mlir): the MLIR backend; its ptx stage runs\n"
+    "  mlir-opt, mlir-translate and llc\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -79,7 +82,7 @@ int main(int argc, char **argv) {
     if (argc < 3 || strcmp(argv[1], "compile") != 0)
         return fail_usage("expected 'compile FILE'", NULL);
     const char *file = argv[2], *kernel = NULL, *sig = NULL, *emit = "ssa-opt";
-    const char *arch = NULL, *outpath = NULL;
+    const char *arch = NULL, *outpath = NULL, *backend = "cuda";
     int num_warps = 4, debug = 0;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
@@ -100,6 +103,11 @@ int main(int argc, char **argv) {
             arch = v;
         else if (!strcmp(a, "-o"))
             outpath = v;
+        else if (!strcmp(a, "--backend")) {
+            if (strcmp(v, "cuda") && strcmp(v, "mlir"))
+                return fail_usage("--backend must be cuda or mlir", v);
+            backend = v;
+        }
         else if (!strcmp(a, "--num-warps")) {
             char *end;
             errno = 0;
@@ -145,7 +153,8 @@ int main(int argc, char **argv) {
     o.signature = sig;
     o.num_warps = num_warps;
     o.debug = debug;
-    o.backend = MT_BACKEND_CUDA;
+    o.backend = !strcmp(backend, "mlir") || stage == MT_STAGE_MLIR ? MT_BACKEND_MLIR
+                                                                   : MT_BACKEND_CUDA;
     o.arch = arch ? arch : "sm_90";
     o.stages_only = 1;
     mt_kernel *k = NULL;

@@ -328,13 +328,15 @@ static void print_stdout(void *user, const char *text) {
 static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps,
                           mt_kernel *k) {
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
-                        o->debug != 0, o->print ? o->print : print_stdout, o->print_user};
+                        o->debug != 0, o->print ? o->print : print_stdout, o->print_user,
+                        o->backend == MT_BACKEND_MLIR};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
         return -1;
     for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
-        if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN)
+        if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN &&
+            (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR))
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
     k->nparams = f->nparams;
@@ -369,6 +371,30 @@ const char *mt_cache_warning(mt_context *ctx) {
     return ctx->cache_warning;
 }
 
+/* The MLIR backend's PTX (mlirrun.c: cached, else the tools), for the
+ * given arch or the current device's; the driver loads it at launch. */
+static int build_mlir(mt_context *ctx, Ctx *c, const mt_compile_options *o, mt_kernel *k) {
+    char arch[16];
+    if (o->arch) {
+        snprintf(arch, sizeof arch, "%s", o->arch);
+    } else {
+        CudaDriver *d = need_cuda(ctx);
+        if (!d)
+            return diag_error(c, no_loc, ctx->status, "%s", sb_str(&ctx->cuda_err));
+        if (cuda_device_arch(c, d, arch) < 0)
+            return -1;
+    }
+    if (!k->arch)
+        k->arch = strdup(arch);
+    StrBuf ptx;
+    sb_init(&ptx);
+    int rc = mlir_ptx(c, k->text[MT_STAGE_MLIR], arch, &ptx);
+    if (rc == 0 && !(k->text[MT_STAGE_PTX] = dup_sb(&ptx, &k->textlen[MT_STAGE_PTX])))
+        rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+    sb_free(&ptx);
+    return rc;
+}
+
 static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                                mt_kernel *k) {
     Ctx c;
@@ -389,6 +415,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
         free(ctypes);
         free(bufs);
         note_untrusted_cache(ctx, "host");
+    } else if (k->backend == MT_BACKEND_MLIR) {
+        rc = build_mlir(ctx, &c, o, k);
     } else {
         CudaDriver *d = need_cuda(ctx);
         if (!d) {
@@ -478,7 +506,8 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
                          "mt_compile needs options with source, kernel and signature");
     *out = NULL;
     int num_warps = o->num_warps ? o->num_warps : 4; /* checked by the resource pass */
-    if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA)
+    if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA &&
+        o->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
@@ -487,7 +516,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
      * device: its arch is part of the key, so switching devices of another
      * architecture does not return a kernel built for the first one. */
     char dev_arch[16] = "";
-    if (o->backend == MT_BACKEND_CUDA && !o->arch && !o->stages_only) {
+    if (o->backend != MT_BACKEND_HOST && !o->arch && !o->stages_only) {
         CudaDriver *d = need_cuda(ctx);
         if (!d)
             return ctx->status;
@@ -576,6 +605,24 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
                          k->name);
+    if (k->backend == MT_BACKEND_MLIR && !k->text[stage] &&
+        (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
+        if (stage == MT_STAGE_CUBIN)
+            return set_error(ctx, MT_ERR_ARG, "the MLIR backend makes PTX, which the CUDA "
+                                              "driver compiles when it loads it: no cubin");
+        Ctx c;
+        ctx_init(&c, NULL, NULL, NULL);
+        StrBuf sb;
+        sb_init(&sb);
+        int rc = mlir_ptx(&c, k->text[MT_STAGE_MLIR], k->arch ? k->arch : "sm_90", &sb);
+        mt_status st = rc < 0 ? take_error(ctx, &c) : MT_OK;
+        sb_free(&c.err);
+        if (rc == 0 && !(k->text[stage] = dup_sb(&sb, &k->textlen[stage])))
+            st = set_error(ctx, MT_ERR_NOMEM, "out of memory");
+        sb_free(&sb);
+        if (st != MT_OK)
+            return st;
+    }
     if (!k->text[stage] && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
         Ctx c;
         ctx_init(&c, NULL, NULL, NULL);
@@ -669,13 +716,42 @@ static int current_module(Ctx *c, mt_kernel *k, CudaModule **out) {
             return diag_error(c, no_loc, MT_ERR_RESOURCE,
                               "kernel '%s' is loaded in %d CUDA contexts already", k->name,
                               MAX_CONTEXTS);
-        if (cuda_module_load(c, d, k->text[MT_STAGE_CUBIN], k->textlen[MT_STAGE_CUBIN],
+        /* the MLIR backend's code is PTX (NUL-terminated), JIT compiled here */
+        mt_stage code = k->backend == MT_BACKEND_MLIR ? MT_STAGE_PTX : MT_STAGE_CUBIN;
+        if (cuda_module_load(c, d, k->text[code], k->textlen[code] + (code == MT_STAGE_PTX),
                              k->name, &m) < 0)
             return -1;
         k->cuda[k->ncuda++] = m;
     }
     *out = m;
     return 0;
+}
+
+/* An MLIR kernel takes each pointer as a memref descriptor (mlirrun.c);
+ * its workgroup memory is static in the PTX. */
+static int launch_mlir(Ctx *c, mt_kernel *k, CudaModule *m, const uint32_t grid[3],
+                       void *stream, void **args) {
+    enum { SMALL = 32 };
+    void *small_args[5 * SMALL];
+    int64_t small_store[3 * SMALL];
+    void **margs = small_args;
+    int64_t *store = small_store;
+    if (k->nparams > SMALL) {
+        margs = malloc(sizeof *margs * 5 * (size_t)k->nparams);
+        store = malloc(sizeof *store * 3 * (size_t)k->nparams);
+        if (!margs || !store) {
+            free(margs);
+            free(store);
+            return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+        }
+    }
+    mlir_launch_args(k->ptypes, k->nparams, args, margs, store);
+    int rc = cuda_launch(c, k->ctx->cuda, m, grid, 32 * k->num_warps, 0, stream, margs);
+    if (margs != small_args) {
+        free(margs);
+        free(store);
+    }
+    return rc;
 }
 
 static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
@@ -686,6 +762,8 @@ static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
     CudaModule *m;
     if (current_module(c, k, &m) < 0)
         return -1;
+    if (k->backend == MT_BACKEND_MLIR)
+        return launch_mlir(c, k, m, grid, stream, args);
     /* shared memory is static (__shared__ arrays) up to the budget, one
      * dynamic array past it (cuda.c): then the launch gives its size */
     size_t dynamic = k->shared_bytes > MT_SMEM_BUDGET ? k->shared_bytes : 0;
@@ -766,7 +844,7 @@ mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_b
     int r = 0, l = 0, t = MT_MAX_THREADS, rc = 0;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    if (k->backend == MT_BACKEND_CUDA) {
+    if (k->backend != MT_BACKEND_HOST) {
         CudaModule *m;
         rc = current_module(&c, k, &m);
         if (rc == 0)

@@ -1421,7 +1421,7 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 /* One past the last mt_stage: the size of per-stage tables.  A stage
  * appended to mt_stage raises it and adds a row to pipeline.c's
  * stage_names (a static assertion there checks the count). */
-#define MT_NSTAGES (MT_STAGE_SSA_LAYOUT + 1)
+#define MT_NSTAGES (MT_STAGE_MLIR + 1)
 
 /* Where printed stages go: passes never print, pipeline_run hands each
  * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;
@@ -1441,6 +1441,7 @@ typedef struct PipelineInput {
     bool debug;    /* tldebug.c: mt_compile_options' debug and print */
     void (*print)(void *user, const char *text);
     void *print_user;
+    bool mlir;     /* also emit the MLIR module (mlir.c) */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1455,6 +1456,25 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
  * size, elements per thread), each a located error; kernel_loc locates
  * what belongs to the whole kernel. */
 int check_resources(Func *f, Loc kernel_loc);
+
+/* --------------------------------------------------- mlir.c, mlirrun.c */
+
+/* The MLIR module of f (after the back-end passes, like cuda_emit): a
+ * located MT_ERR_UNSUPPORTED error for what the MLIR path does not lower. */
+int mlir_emit(Func *f, StrBuf *out);
+/* The module's PTX for arch ("sm_90"): from the disk cache (key: the
+ * module text, arch and the pipeline's version; a cache hit needs no
+ * tools), else mlir-opt, mlir-translate and llc run as processes (found
+ * through MYTRITON_MLIR_BIN, PATH, then /usr/lib/llvm-N/bin), the result
+ * stored; a missing tool is an MT_ERR_UNSUPPORTED error naming it. */
+int mlir_ptx(Ctx *c, const char *module, const char *arch, StrBuf *ptx);
+/* Where tool `name` ("mlir-opt") is, in buf; -1 when not found. */
+int mlir_find_tool(const char *name, char *buf, size_t n);
+/* The argument block of an MLIR kernel (memref descriptors for pointers:
+ * allocated, aligned, offset 0, size, stride 1) built from the CUDA-style
+ * args; store must hold 5 slots per parameter. */
+void mlir_launch_args(const Type *ptypes, int nparams, void **args, void **out,
+                      int64_t *store);
 
 /* ------------------------------------------------------------- cudart.c */
 
@@ -1527,6 +1547,10 @@ void host_stacks_free(HostStacks *s);
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
+/* Runs argv[0] (a path) in its own process group, stdout and stderr into
+ * out, killed after timeout seconds: the wait status, -1 when it could not
+ * start, -2 status unknown, -3 timed out (mlirrun.c's tools). */
+int host_run_tool(char *const argv[], double timeout, StrBuf *out);
 /* True when a launch runs thread 0 of each program alone (a kernel of
  * scalars, whose other threads would repeat it without effect). */
 bool host_module_one_thread(const HostModule *m);

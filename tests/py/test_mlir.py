@@ -1,0 +1,240 @@
+"""The MLIR backend (issue 12): the original's MLIR cases (add/copy
+codegen, constants, rejection messages) and ours (masks with other,
+reductions, loops, rank-2 blocks, the lowering to PTX, the PTX cache).
+Execution on the GPU is tests/gpu/test_mlir_gpu.py's (backend=cuda|mlir)."""
+import os
+import re
+import subprocess
+
+import pytest
+
+import mytriton
+from mytriton import _C
+from mytriton.jit import _gpu_backend
+
+TOOLS = "/usr/lib/llvm-19/bin"
+
+ADD = '''
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def add_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(x + offs, mask=mask, other=0.0)
+    b = tl.load(y + offs, mask=mask, other=0.0)
+    tl.store(out + offs, a + b, mask=mask)
+
+@triton.jit
+def copy_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, tl.load(x + offs, mask=mask), mask=mask)
+
+@triton.jit
+def full_and_zeros_kernel(out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    z = tl.zeros((BLOCK,), tl.float32)
+    f = tl.full((BLOCK,), 2.5, tl.float32)
+    tl.store(out + offs, z + f, mask=offs < n)
+
+@triton.jit
+def empty_kernel(out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.empty((BLOCK,), tl.float32), mask=offs < n)
+
+@triton.jit
+def dot_kernel(a, out, N: tl.constexpr):
+    i = tl.arange(0, N)
+    t = tl.load(a + i[:, None] * N + i[None, :])
+    c = tl.dot(t, t)
+    tl.store(out + i[:, None] * N + i[None, :], c)
+
+@triton.jit
+def axes_kernel(out, BLOCK: tl.constexpr):
+    offs = tl.program_id(1) * BLOCK + tl.arange(4, BLOCK + 4)
+    tl.store(out + offs, offs)
+
+@triton.jit
+def softmax_kernel(x, out, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    v = tl.load(x + row * n + offs, mask=mask, other=-float("inf"))
+    e = tl.exp(v - tl.max(v, axis=0))
+    tl.store(out + row * n + offs, e / tl.sum(e, axis=0), mask=mask)
+
+@triton.jit
+def loop_kernel(x, out, n, K, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for k in range(K):
+        acc += tl.load(x + k * n + offs, mask=offs < n, other=1.0)
+    tl.store(out + offs, acc, mask=offs < n)
+
+@triton.jit
+def matrix_add_kernel(a, b, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    r = tl.program_id(0) * BM + tl.arange(0, BM)
+    c = tl.arange(0, BN)
+    offs = r[:, None] * N + c[None, :]
+    mask = (r[:, None] < M) & (c[None, :] < N)
+    s = tl.load(a + offs, mask=mask, other=0.0) + tl.load(b + offs, mask=mask, other=0.0)
+    tl.store(out + offs, s, mask=mask)
+    tl.store(out + M * N + r, tl.sum(s, axis=1), mask=r < M)
+'''
+
+
+def compile_mlir(kernel, signature, num_warps=4, filename="mlir_kernels.py"):
+    return _C.compile(ADD, filename, kernel, signature, (), num_warps, "mlir", True)
+
+
+def mlir(kernel, signature, num_warps=4):
+    return compile_mlir(kernel, signature, num_warps).stage("mlir")
+
+
+def verify(text):
+    """mlir-opt --verify-each parses and verifies the module."""
+    r = subprocess.run([f"{TOOLS}/mlir-opt", "--verify-each", "-o", "/dev/null"], input=text,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + text
+
+
+ADD_MLIR = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @add_kernel(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>, %n: i32) kernel attributes {gpu.known_block_size = array<i32: 256, 1, 1>} {
+      %bid_x = gpu.block_id x
+      %tid_x = gpu.thread_id x
+      %block_id_x = arith.index_cast %bid_x : index to i32
+      %thread_id_x = arith.index_cast %tid_x : index to i32
+      %c_i32_256 = arith.constant 256 : i32
+      %c_f32_0_0 = arith.constant 0.000000e+00 : f32
+      %v1 = arith.muli %block_id_x, %c_i32_256 : i32
+      %v3 = arith.addi %v1, %thread_id_x : i32
+      %v4 = arith.cmpi slt, %v3, %n : i32
+      %idx5 = arith.index_cast %v3 : i32 to index
+      %v6 = scf.if %v4 -> (f32) {
+        %loaded6 = memref.load %x[%idx5] : memref<?xf32>
+        scf.yield %loaded6 : f32
+      } else {
+        scf.yield %c_f32_0_0 : f32
+      }
+      %idx7 = arith.index_cast %v3 : i32 to index
+      %v8 = scf.if %v4 -> (f32) {
+        %loaded8 = memref.load %y[%idx7] : memref<?xf32>
+        scf.yield %loaded8 : f32
+      } else {
+        scf.yield %c_f32_0_0 : f32
+      }
+      %idx9 = arith.index_cast %v3 : i32 to index
+      %v10 = arith.addf %v6, %v8 : f32
+      scf.if %v4 {
+        memref.store %v10, %out[%idx9] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_add_kernel_codegen():
+    # the original's shape: one element per thread (BLOCK 256, 8 warps)
+    text = mlir("add_kernel", "*fp32,*fp32,*fp32,i32,256", num_warps=8)
+    assert text == ADD_MLIR
+    verify(text)
+
+
+def test_add_kernel_codegen_two_elements_per_thread():
+    # 4 warps: each thread owns the two consecutive elements its CUDA thread owns
+    text = mlir("add_kernel", "*fp32,*fp32,*fp32,i32,256")
+    assert "%mt_b0_0 = arith.muli %mt_y0_0, %c_i32_2 : i32" in text
+    assert "%v4_0 = arith.cmpi slt" in text and "%v4_1 = arith.cmpi slt" in text
+    assert text.count("memref.store") == 2
+    verify(text)
+
+
+def test_copy_kernel_codegen():
+    text = mlir("copy_kernel", "*fp32,*fp32,i32,128")
+    assert "gpu.func @copy_kernel(%x: memref<?xf32>, %out: memref<?xf32>, %n: i32)" in text
+    # a masked load without other falls back to 0.0; the store is masked
+    assert re.search(r"scf\.if %v\d+ -> \(f32\) \{\n\s+%loaded\d+ = memref\.load %x", text)
+    assert "scf.yield %c_f32_0_0 : f32" in text
+    assert re.search(r"scf\.if %v\d+ \{\n\s+memref\.store %v\d+, %out\[%idx\d+\]", text)
+    verify(text)
+
+
+def test_full_and_zeros_constants():
+    text = mlir("full_and_zeros_kernel", "*fp32,i32,128")
+    assert "%c_f32_2_5 = arith.constant 2.500000e+00 : f32" in text
+    verify(text)
+
+
+def test_mlir_rejects_empty():
+    with pytest.raises(mytriton.CompilationError, match="MLIR MVP does not support tl.empty"):
+        mlir("empty_kernel", "*fp32,i32,128")
+
+
+def test_mlir_rejects_unsupported_op_with_location():
+    with pytest.raises(mytriton.CompilationError) as e:
+        mlir("dot_kernel", "*fp32,*fp32,16")
+    assert "MLIR MVP does not support 'dot'" in str(e.value)
+    assert re.search(r"mlir_kernels\.py:\d+:\d+: error", str(e.value)), str(e.value)
+
+
+def test_mlir_other_axes_and_arange_start():
+    # the original refused program_id(1) and arange(4, ...): supported now
+    text = mlir("axes_kernel", "*i32,128")
+    assert "%bid_y = gpu.block_id y" in text and "%block_id_y" in text
+    assert "%c_i32_4" in text
+    verify(text)
+
+
+def test_mlir_reduction_softmax():
+    text = mlir("softmax_kernel", "*fp32,*fp32,i32,1024")
+    assert "gpu.shuffle xor" in text and "gpu.barrier" in text
+    assert "#gpu.address_space<workgroup>" in text
+    assert 'ex2.approx.f32' in text and "arith.maxnumf" in text
+    verify(text)
+
+
+def test_mlir_runtime_loop():
+    text = mlir("loop_kernel", "*fp32,*fp32,i32,i32,128")
+    assert re.search(r"= scf\.for %v\d+ = %c_i32_0 to %K step %c_i32_1 iter_args\(", text)
+    assert "scf.yield" in text and "%c_f32_1_0" in text
+    verify(text)
+
+
+def test_mlir_rank2_blocks():
+    text = mlir("matrix_add_kernel", "*fp32,*fp32,*fp32,i32,i32,16,32")
+    assert "arith.andi" in text and "gpu.shuffle xor" in text
+    verify(text)
+
+
+def test_mlir_lowers_to_ptx():
+    k = compile_mlir("softmax_kernel", "*fp32,*fp32,i32,1024")
+    ptx = k.stage("ptx")
+    assert ".entry softmax_kernel" in ptx and ".target sm_90" in ptx
+    assert "shfl.sync.bfly" in ptx and "ex2.approx.f32" in ptx
+
+
+def test_mlir_ptx_cache_needs_no_tools(tmp_path, monkeypatch):
+    monkeypatch.setenv("MYTRITON_CACHE_DIR", str(tmp_path))
+    first = compile_mlir("loop_kernel", "*fp32,*fp32,i32,i32,128", filename="a.py").stage("ptx")
+    monkeypatch.setenv("MYTRITON_MLIR_BIN", str(tmp_path / "no-tools"))
+    # another file name: a new kernel whose module text, so its key, is the same
+    again = compile_mlir("loop_kernel", "*fp32,*fp32,i32,i32,128", filename="b.py").stage("ptx")
+    assert again == first
+    with pytest.raises(mytriton.CompilationError, match="'mlir-opt' not found"):
+        compile_mlir("copy_kernel", "*fp32,*fp32,i32,128", filename="c.py").stage("ptx")
+
+
+def test_backend_environment(monkeypatch):
+    monkeypatch.delenv("MYTRITON_BACKEND", raising=False)
+    assert _gpu_backend() == "cuda"
+    monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
+    assert _gpu_backend() == "mlir"
+    monkeypatch.setenv("MYTRITON_BACKEND", "x")
+    with pytest.raises(ValueError, match="unsupported backend 'x'; expected 'cuda' or 'mlir'"):
+        _gpu_backend()
