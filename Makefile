@@ -23,7 +23,7 @@ SRC += src/tlatomic.c src/cuda_atomic.c
 # printing and debug mode (issue 9)
 SRC += src/tldebug.c src/cuda_debug.c
 # the MLIR backend (issue 12)
-SRC += src/mlir.c src/mlirrun.c
+SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def

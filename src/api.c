@@ -605,6 +605,9 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
                          k->name);
+    if (stage == MT_STAGE_MLIR && k->backend != MT_BACKEND_MLIR)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the MLIR backend: "
+                                          "it has no MLIR module", k->name);
     if (k->backend == MT_BACKEND_MLIR && !k->text[stage] &&
         (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
         if (stage == MT_STAGE_CUBIN)

@@ -1476,6 +1476,67 @@ int mlir_find_tool(const char *name, char *buf, size_t n);
 void mlir_launch_args(const Type *ptypes, int nparams, void **args, void **out,
                       int64_t *store);
 
+/* ------------------------------------------- MLIR emitter internals
+ * Shared by mlir.c (the module, threads, values, regions) and mlir_ops.c
+ * (the ops); nothing else uses them.  Texts are arena strings. */
+
+typedef struct MEmit {
+    Func *f;
+    StrBuf body, consts, pro, wg;
+    int indent;
+    const char ***names; /* per ValId: one SSA name per slot */
+    int *nslots;
+    Dist *dist;          /* block values: how their slots map to threads */
+    bool *has_dist;
+    ValId *base;         /* pointer values: the parameter they index */
+    int *num;            /* printed number of each value (irprint.c's) */
+    int next_num;
+    const char **cnames; /* interned constants: "type value" -> name */
+    int ncnames, capcnames;
+    Layout *bases;       /* layout parameter sets whose base vars exist */
+    int nbases, capbases;
+    bool axis[3], nprog[3];
+    int tmp, nwg;
+    int64_t wg_bytes;    /* workgroup memory declared so far */
+} MEmit;
+
+#define MLIR_ERR(m, loc, ...) diag_error((m)->f->ctx, (loc), MT_ERR_UNSUPPORTED, __VA_ARGS__)
+
+/* mlir.c: text, types, constants, threads and values */
+#define ml_fmt(m, ...) arena_printf((m)->f->arena, __VA_ARGS__)
+void ml_line(MEmit *m, const char *f, ...) MT_PRINTF(2, 3);
+const char *ml_tmp(MEmit *m);              /* a fresh %mt_t<n> */
+int ml_unsupported(MEmit *m, const Op *op); /* the original's message */
+const char *ml_mtype(DType d);   /* MLIR register type; NULL for fp8 */
+const char *ml_memtype(DType d); /* in memory: a bool is i8 */
+int ml_bits(DType d);
+bool ml_is_f(DType d);
+bool ml_is_u(DType d);
+bool ml_narrow(DType d);         /* f16, bf16: computed in f32 */
+const char *ml_const_int(MEmit *m, DType d, int64_t v);
+const char *ml_const_float(MEmit *m, DType d, double v);
+const char *ml_const_index(MEmit *m, int64_t v);
+const char *ml_program_id(MEmit *m, int axis); /* %block_id_<axis> */
+const char *ml_lane_var(MEmit *m, const Layout *l, char kind, int p);
+int ml_slot_along(const Dist *d, int p, int s);
+const char *ml_coord(MEmit *m, const Dist *d, int p, int s, const char **own);
+const char *ml_owner(MEmit *m, const Dist *d, int s);
+Dist ml_dist_of_layout(MEmit *m, ValId v);
+const char **ml_define(MEmit *m, ValId v, const Dist *d);
+const char *ml_scalar(MEmit *m, ValId v);
+const char *ml_elem(MEmit *m, ValId x, const Dist *r, int s, Loc loc);
+ValId ml_ptr_base(MEmit *m, ValId x, Loc loc);
+/* mlir_ops.c */
+const char *ml_convert(MEmit *m, const char *v, DType from, DType to);
+int ml_emit_elementwise(MEmit *m, Op *op);
+int ml_emit_constructor(MEmit *m, Op *op);
+int ml_emit_load(MEmit *m, Op *op);
+int ml_emit_store(MEmit *m, Op *op);
+int ml_emit_reduce(MEmit *m, Op *op);
+int ml_emit_gather(MEmit *m, Op *op);
+int ml_emit_convert(MEmit *m, Op *op);
+int ml_emit_dot(MEmit *m, Op *op);
+
 /* ------------------------------------------------------------- cudart.c */
 
 /* libcuda.so.1 and libnvrtc opened with dlopen at first use, with the few

@@ -46,11 +46,9 @@ def empty_kernel(out, n, BLOCK: tl.constexpr):
     tl.store(out + offs, tl.empty((BLOCK,), tl.float32), mask=offs < n)
 
 @triton.jit
-def dot_kernel(a, out, N: tl.constexpr):
+def atomic_kernel(a, out, N: tl.constexpr):
     i = tl.arange(0, N)
-    t = tl.load(a + i[:, None] * N + i[None, :])
-    c = tl.dot(t, t)
-    tl.store(out + i[:, None] * N + i[None, :], c)
+    tl.atomic_add(out + i, tl.load(a + i))
 
 @triton.jit
 def axes_kernel(out, BLOCK: tl.constexpr):
@@ -178,8 +176,8 @@ def test_mlir_rejects_empty():
 
 def test_mlir_rejects_unsupported_op_with_location():
     with pytest.raises(mytriton.CompilationError) as e:
-        mlir("dot_kernel", "*fp32,*fp32,16")
-    assert "MLIR MVP does not support 'dot'" in str(e.value)
+        mlir("atomic_kernel", "*fp32,*fp32,16")
+    assert "MLIR MVP does not support 'atomic_add'" in str(e.value)
     assert re.search(r"mlir_kernels\.py:\d+:\d+: error", str(e.value)), str(e.value)
 
 
@@ -238,3 +236,108 @@ def test_backend_environment(monkeypatch):
     monkeypatch.setenv("MYTRITON_BACKEND", "x")
     with pytest.raises(ValueError, match="unsupported backend 'x'; expected 'cuda' or 'mlir'"):
         _gpu_backend()
+
+
+# ---- what the modules compute, on the CPU (tests/py/mlir_interp.py) ----
+
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import mlir_interp  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "gpu"))
+import test_mlir_gpu as gpu_cases  # noqa: E402
+
+
+def _signature(args, meta):
+    sig = ["*fp32:16" if torch.is_tensor(a) else ("i32:16" if a % 16 == 0 else "i32")
+           for a in args]
+    return ",".join(sig + [str(v) for v in meta.values()])
+
+
+@pytest.mark.parametrize("index", range(6),
+                         ids=["add", "copy", "softmax", "loop_rank2", "math", "matmul"])
+def test_mlir_gpu_cases_compute_like_torch(index):
+    """The GPU check's kernels, run by the interpreter: the module (the
+    very text whose PTX the GPU check loads) computes torch's result."""
+    name, kern, args, grid, meta, ref = gpu_cases._cases(torch, "cpu")[index]
+    src, fn = kern._source()
+    text = _C.compile(src, fn, kern.fn.__name__, _signature(args, meta), kern._globals(), 4,
+                      "mlir", True).stage("mlir")
+    mlir_interp.Module(text).run(grid, [a.numpy().reshape(-1) if torch.is_tensor(a) else a
+                                        for a in args])
+    got = args[2] if name in ("add", "matmul") else args[1]
+    tol = 2e-2 if name == "matmul" else 1e-5  # tf32 products, as Triton's default
+    torch.testing.assert_close(got, ref, rtol=tol, atol=tol)
+
+
+SHAPES = '''
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def shapes_kernel(x, y, out, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    a = tl.load(x + o)
+    b = tl.load(y + o)
+    tl.store(out + o, tl.umulhi(a, b))
+    t = tl.reshape(tl.flip(a, 0), (8, BLOCK // 8))
+    r = tl.arange(0, 8)[:, None] * (BLOCK // 8) + tl.arange(0, BLOCK // 8)[None, :]
+    tl.store(out + BLOCK + r, tl.trans(tl.trans(t)))
+    tl.store(out + 2 * BLOCK + tl.arange(0, 2 * BLOCK), tl.cat(a, b, can_reorder=True))
+    n = 0
+    v = a
+    while n < 3:
+        v = v ^ (v >> 1)
+        n += 1
+    tl.store(out + 4 * BLOCK + o, v)
+'''
+
+
+def test_mlir_shape_ops_and_while():
+    text = _C.compile(SHAPES, "shapes.py", "shapes_kernel", "*u32,*u32,*u32,128", (), 4, "mlir",
+                      True).stage("mlir")
+    verify(text)
+    assert "scf.while" in text and "mul.hi.u32" in text
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+    y = rng.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+    out = np.zeros(5 * 128, dtype=np.uint32)
+    mlir_interp.Module(text).run((1,), [x.view(np.int32), y.view(np.int32), out.view(np.int32)])
+    assert (out[:128] == ((x.astype(np.uint64) * y) >> 32).astype(np.uint32)).all()
+    assert (out[128:256] == x[::-1]).all()
+    assert (out[256:512] == np.concatenate([x, y])).all()
+    v = x.copy()
+    for _ in range(3):
+        v = v ^ (v >> 1)
+    assert (out[512:] == v).all()
+
+
+DOT = '''
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def dot_kernel(a, b, c, out, N: tl.constexpr, PREC: tl.constexpr):
+    i = tl.arange(0, N)
+    offs = i[:, None] * N + i[None, :]
+    x = tl.load(a + offs)
+    y = tl.load(b + offs)
+    tl.store(out + offs, tl.dot(x, y, tl.load(c + offs), input_precision=PREC))
+'''
+
+
+@pytest.mark.parametrize("prec, tol", [("ieee", 1e-5), ("tf32", 2e-2), ("tf32x3", 1e-5)])
+def test_mlir_dot(prec, tol):
+    text = _C.compile(DOT, "dot.py", "dot_kernel", f"*fp32,*fp32,*fp32,*fp32,16,'{prec}'", (), 4,
+                      "mlir", True).stage("mlir")
+    verify(text)
+    assert text.count("fma.rn.f32") >= 1 and ("cvt.rna.tf32" in text) == (prec != "ieee")
+    rng = np.random.default_rng(1)
+    a, b, c = (rng.standard_normal((16, 16)).astype(np.float32) for _ in range(3))
+    out = np.zeros((16, 16), dtype=np.float32)
+    mlir_interp.Module(text).run((1,), [a.reshape(-1), b.reshape(-1), c.reshape(-1),
+                                        out.reshape(-1)])
+    np.testing.assert_allclose(out, a.astype(np.float64) @ b + c, rtol=tol, atol=tol)

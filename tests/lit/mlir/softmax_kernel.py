@@ -11,7 +11,7 @@
 # CHECK: gpu.shuffle xor %{{.*}}, %c_i32_16, %c_i32_32 : f32
 # CHECK: gpu.barrier
 # CHECK: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f"
-# CHECK: arith.divf
+# CHECK: llvm.inline_asm "div.full.f32 $0, $1, $2;", "=f,f,f"
 # PTX: shfl.sync.bfly.b32
 # PTX: bar.sync
 # PTX: ex2.approx.f32
