@@ -648,6 +648,8 @@ static int emit_op(MEmit *m, Op *op) {
     case OP_IF: return emit_if(m, op);
     case OP_WHILE: return emit_while(m, op);
     case OP_DOT: return ml_emit_dot(m, op);
+    case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
+    case OP_ATOMIC_OR: case OP_ATOMIC_XCHG: return ml_emit_atomic(m, op);
     case OP_CONVERT_LAYOUT: return ml_emit_convert(m, op);
     case OP_BARRIER: ml_line(m, "gpu.barrier"); return 0;
     case OP_SUM: case OP_MAX: case OP_MIN: case OP_XOR_SUM: return ml_emit_reduce(m, op);

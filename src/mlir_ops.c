@@ -881,3 +881,78 @@ int ml_emit_dot(MEmit *m, Op *op) {
     ml_line(m, "gpu.barrier");
     return 0;
 }
+
+/* ------------------------------------------------------------ atomics */
+
+/* memref.atomic_rmw's kind for an atomic op on dtype d; NULL: none (xor,
+ * cas and float max/min, which Triton lowers through integer tricks). */
+static const char *rmw_kind(int code, DType d) {
+    bool f = ml_is_f(d), u = ml_is_u(d);
+    switch (code) {
+    case OP_ATOMIC_ADD: return f ? "addf" : "addi";
+    case OP_ATOMIC_MAX: return f ? NULL : u ? "maxu" : "maxs";
+    case OP_ATOMIC_MIN: return f ? NULL : u ? "minu" : "mins";
+    case OP_ATOMIC_AND: return f ? NULL : "andi";
+    case OP_ATOMIC_OR: return f ? NULL : "ori";
+    case OP_ATOMIC_XCHG: return "assign";
+    default: return NULL;
+    }
+}
+
+/* An atomic per element, once (cuda_atomic.c's rule): by the owner of a
+ * block slot, by thread 0 for a scalar, under its mask; the old value is
+ * the result.  A used result that other threads hold copies of (a scalar,
+ * a replicated block) is refused: it would need its copies shared. */
+int ml_emit_atomic(MEmit *m, Op *op) {
+    Func *f = m->f;
+    ValId p = op->args[0], v = op->args[1], mk = op->nargs > 2 ? op->args[2] : 0;
+    Type pt = val_type(f, p);
+    DType d = (DType)pt.dtype;
+    const char *kind = rmw_kind(op->code, d);
+    ValId b = ml_ptr_base(m, p, op->loc);
+    if (!b)
+        return -1;
+    if (!kind || ml_narrow(d) || d == DT_I1 || (pt.rank && !m->has_dist[p]))
+        return ml_unsupported(m, op);
+    if (atomic_result_shared(f, op))
+        return MLIR_ERR(m, op->loc, "MLIR backend: the result of an atomic on a scalar or on "
+                                    "a block whose elements several threads hold is not "
+                                    "supported");
+    const Dist *r = pt.rank ? &m->dist[p] : NULL;
+    const char *ty = ml_mtype(d), *mem = ml_fmt(m, "memref<?x%s>", ml_memtype(d));
+    const char **out = ml_define(m, op->res[0], r);
+    for (int s = 0; s < m->nslots[op->res[0]]; s++) {
+        const char *ix = ml_elem(m, p, r, s, op->loc), *x = ml_elem(m, v, r, s, op->loc);
+        const char *mask = mk ? ml_elem(m, mk, r, s, op->loc) : "";
+        if (!ix || !x || !mask)
+            return -1;
+        x = ml_convert(m, x, (DType)val_type(f, v).dtype, d);
+        const char *own = r ? ml_owner(m, r, s) : ml_tmp(m);
+        if (!r)
+            ml_line(m, "%s = arith.cmpi eq, %%thread_id_x, %s : i32", own,
+                    ml_const_int(m, DT_I32, 0));
+        if (*own && *mask) {
+            const char *t = ml_tmp(m);
+            ml_line(m, "%s = arith.andi %s, %s : i1", t, own, mask);
+            mask = t;
+        } else if (*own) {
+            mask = own;
+        }
+        const char *old = *mask ? ml_tmp(m) : out[s];
+        if (*mask) {
+            ml_line(m, "%s = scf.if %s -> (%s) {", out[s], mask, ty);
+            m->indent++;
+        }
+        ml_line(m, "%s = memref.atomic_rmw %s %s, %s[%s] : (%s, %s) -> %s", old, kind, x,
+                m->names[b][0], ix, ty, mem, ty);
+        if (*mask) {
+            ml_line(m, "scf.yield %s : %s", old, ty);
+            m->indent--;
+            ml_line(m, "} else {");
+            ml_line(m, "  scf.yield %s : %s", ml_is_f(d) ? ml_const_float(m, d, 0)
+                                                      : ml_const_int(m, d, 0), ty);
+            ml_line(m, "}");
+        }
+    }
+    return 0;
+}

@@ -1536,6 +1536,7 @@ int ml_emit_reduce(MEmit *m, Op *op);
 int ml_emit_gather(MEmit *m, Op *op);
 int ml_emit_convert(MEmit *m, Op *op);
 int ml_emit_dot(MEmit *m, Op *op);
+int ml_emit_atomic(MEmit *m, Op *op);
 
 /* ------------------------------------------------------------- cudart.c */
 

@@ -258,6 +258,19 @@ def _compute(k, t, g):
         return [_ptx(ins, v)]
     if k == "memref.load":
         return [v[0][v[1]]]
+    if k == "memref.atomic_rmw":  # threads run one at a time: atomic as it is
+        kind = t.split()[1]
+        x, buf, i = v
+        old = buf[i]
+        ty = re.search(r": \((\w+),", t).group(1)
+        new = {"addf": lambda: old + x, "addi": lambda: _wrap(int(old) + int(x), ty),
+               "maxs": lambda: max(int(old), int(x)), "mins": lambda: min(int(old), int(x)),
+               "maxu": lambda: old if _unsigned(old, ty) >= _unsigned(x, ty) else x,
+               "minu": lambda: old if _unsigned(old, ty) <= _unsigned(x, ty) else x,
+               "andi": lambda: int(old) & int(x), "ori": lambda: int(old) | int(x),
+               "assign": lambda: x}[kind]()
+        buf[i] = new
+        return [old]
     if k == "memref.store":
         v[1][v[2]] = v[0]
         return []

@@ -46,9 +46,9 @@ def empty_kernel(out, n, BLOCK: tl.constexpr):
     tl.store(out + offs, tl.empty((BLOCK,), tl.float32), mask=offs < n)
 
 @triton.jit
-def atomic_kernel(a, out, N: tl.constexpr):
+def cos_kernel(a, out, N: tl.constexpr):
     i = tl.arange(0, N)
-    tl.atomic_add(out + i, tl.load(a + i))
+    tl.store(out + i, tl.cos(tl.load(a + i)))
 
 @triton.jit
 def axes_kernel(out, BLOCK: tl.constexpr):
@@ -176,8 +176,8 @@ def test_mlir_rejects_empty():
 
 def test_mlir_rejects_unsupported_op_with_location():
     with pytest.raises(mytriton.CompilationError) as e:
-        mlir("atomic_kernel", "*fp32,*fp32,16")
-    assert "MLIR MVP does not support 'atomic_add'" in str(e.value)
+        mlir("cos_kernel", "*fp32,*fp32,16")
+    assert "MLIR MVP does not support 'cos'" in str(e.value)
     assert re.search(r"mlir_kernels\.py:\d+:\d+: error", str(e.value)), str(e.value)
 
 
@@ -341,3 +341,40 @@ def test_mlir_dot(prec, tol):
     mlir_interp.Module(text).run((1,), [a.reshape(-1), b.reshape(-1), c.reshape(-1),
                                         out.reshape(-1)])
     np.testing.assert_allclose(out, a.astype(np.float64) @ b + c, rtol=tol, atol=tol)
+
+
+ATOMICS = '''
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def atomics_kernel(x, sums, maxes, old, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    v = tl.load(x + o, mask=m, other=0.0)
+    tl.atomic_add(sums + (o % 4), v, mask=m)
+    prev = tl.atomic_max(maxes + (o % 8), o, mask=m)
+    tl.store(old + o, prev, mask=m)
+'''
+
+
+def test_mlir_atomics():
+    text = _C.compile(ATOMICS, "atomics.py", "atomics_kernel", "*fp32,*fp32,*i32,*i32,i32,128",
+                      (), 4, "mlir", True).stage("mlir")
+    verify(text)
+    assert "memref.atomic_rmw addf" in text and "memref.atomic_rmw maxs" in text
+    n = 300
+    x = np.random.default_rng(2).standard_normal(n).astype(np.float32)
+    sums, maxes = np.zeros(4, np.float32), np.full(8, -1, np.int32)
+    old = np.zeros(n, np.int32)
+    mlir_interp.Module(text).run((3,), [x, sums, maxes, old, n])
+    np.testing.assert_allclose(sums, [x[i::4].sum() for i in range(4)], rtol=1e-5, atol=1e-5)
+    assert (maxes == [max(range(i, n, 8)) for i in range(8)]).all()
+    assert (old[:8] == -1).all()  # each slot's first atomic saw the initial value
+
+
+def test_mlir_rejects_shared_atomic_result():
+    src = ATOMICS.replace("tl.store(old + o, prev, mask=m)", "tl.store(old, tl.atomic_add(sums, 1.0))")
+    with pytest.raises(mytriton.CompilationError, match="the result of an atomic on a scalar"):
+        _C.compile(src, "atomics.py", "atomics_kernel", "*fp32,*fp32,*i32,*i32,i32,128",
+                   (), 4, "mlir", True)
