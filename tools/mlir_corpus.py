@@ -5,11 +5,15 @@ num-warps), `mytriton compile --emit mlir`: a module the backend accepts
 must pass `mlir-opt --verify-each` and lower to PTX (`--backend mlir --emit
 ptx`: mlir-opt, mlir-translate, llc); a kernel it refuses must be refused
 with a located error, not a crash.  Kernels the compiler itself refuses
-(the diagnostics tests) are left out.  Usage:
+(the diagnostics tests) are left out.  Where ptxas is found (PTXAS, PATH,
+/usr/local/cuda*/bin), every PTX is also assembled for sm_90, which checks
+the PTX as the driver's JIT will.  Usage:
     python3 tools/mlir_corpus.py BUILD_DIR [MLIR_OPT]
 """
 import glob
 import os
+import shutil
+import tempfile
 import re
 import shlex
 import subprocess
@@ -37,6 +41,14 @@ def cases(root):
                 yield path, keep
 
 
+def find_ptxas():
+    env = os.environ.get("PTXAS")
+    if env:
+        return env
+    found = shutil.which("ptxas") or sorted(glob.glob("/usr/local/cuda*/bin/ptxas"))
+    return found if isinstance(found, str) else (found[-1] if found else None)
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
@@ -46,6 +58,8 @@ def main():
     mlir_opt = sys.argv[2] if len(sys.argv) > 2 else "/usr/lib/llvm-19/bin/mlir-opt"
     cli = os.path.join(build, "mytriton")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ptxas = find_ptxas()
+    assembled = 0
     accepted, refused, failures = 0, 0, []
     for path, args in cases(root):
         base = [cli, "compile", path] + args
@@ -66,9 +80,20 @@ def main():
         if p.returncode != 0 or ".entry" not in p.stdout:
             failures.append(f"{name}: lowering to PTX failed:\n{p.stderr}")
             continue
+        if ptxas:
+            with tempfile.TemporaryDirectory() as d:
+                src = os.path.join(d, "k.ptx")
+                with open(src, "w") as f:
+                    f.write(p.stdout)
+                a = run([ptxas, "-arch=sm_90", src, "-o", os.path.join(d, "k.cubin")])
+            if a.returncode != 0:
+                failures.append(f"{name}: ptxas refused the PTX:\n{a.stderr}")
+                continue
+            assembled += 1
         accepted += 1
     print(f"mlir corpus: {accepted} kernels verified and lowered to PTX, {refused} refused "
-          f"with a located error, {len(failures)} failures")
+          f"with a located error, {len(failures)} failures; "
+          + (f"{assembled} assembled by {ptxas}" if ptxas else "no ptxas here: PTX not assembled"))
     for f in failures:
         print(f)
     return 1 if failures else 0
