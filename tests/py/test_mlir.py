@@ -12,7 +12,21 @@ import mytriton
 from mytriton import _C
 from mytriton.jit import _gpu_backend
 
-TOOLS = "/usr/lib/llvm-19/bin"
+def _tools():
+    env = os.environ.get("MYTRITON_MLIR_BIN")
+    if env:
+        return env
+    for v in range(30, 16, -1):
+        if os.path.exists(f"/usr/lib/llvm-{v}/bin/mlir-opt"):
+            return f"/usr/lib/llvm-{v}/bin"
+    return None
+
+
+TOOLS = _tools()
+# The GPU machine has no MLIR tools (its MLIR PTX comes from a cache):
+# there, what needs them is skipped; `make test` requires them anyway
+# (test-mlir and tests/lit/mlir run mlir-opt on every module).
+needs_tools = pytest.mark.skipif(TOOLS is None, reason="no mlir-opt (MLIR tools not installed)")
 
 ADD = '''
 import mytriton as triton
@@ -94,6 +108,8 @@ def mlir(kernel, signature, num_warps=4):
 
 def verify(text):
     """mlir-opt --verify-each parses and verifies the module."""
+    if TOOLS is None:
+        return  # make test-mlir verifies every module where the tools are
     r = subprocess.run([f"{TOOLS}/mlir-opt", "--verify-each", "-o", "/dev/null"], input=text,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr + text
@@ -210,6 +226,7 @@ def test_mlir_rank2_blocks():
     verify(text)
 
 
+@needs_tools
 def test_mlir_lowers_to_ptx():
     k = compile_mlir("softmax_kernel", "*fp32,*fp32,i32,1024")
     ptx = k.stage("ptx")
@@ -217,6 +234,7 @@ def test_mlir_lowers_to_ptx():
     assert "shfl.sync.bfly" in ptx and "ex2.approx.f32" in ptx
 
 
+@needs_tools
 def test_mlir_ptx_cache_needs_no_tools(tmp_path, monkeypatch):
     monkeypatch.setenv("MYTRITON_CACHE_DIR", str(tmp_path))
     first = compile_mlir("loop_kernel", "*fp32,*fp32,i32,i32,128", filename="a.py").stage("ptx")
