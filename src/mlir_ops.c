@@ -475,6 +475,23 @@ int ml_emit_load(MEmit *m, Op *op) {
     return 0;
 }
 
+/* The condition under which slot s of an access distributed as r (NULL:
+ * a scalar) acts, so that each element acts once: its owner, or thread 0
+ * for a scalar, and mask when not "". */
+static const char *once(MEmit *m, const Dist *r, int s, const char *mask) {
+    const char *own = r ? ml_owner(m, r, s) : ml_tmp(m);
+    if (!r)
+        ml_line(m, "%s = arith.cmpi eq, %%thread_id_x, %s : i32", own,
+                ml_const_int(m, DT_I32, 0));
+    if (!*own)
+        return mask;
+    if (!*mask)
+        return own;
+    const char *t = ml_tmp(m);
+    ml_line(m, "%s = arith.andi %s, %s : i1", t, own, mask);
+    return t;
+}
+
 /* cuda.c's stores: a block store by the owners of each slot; a scalar
  * store by thread 0; a scalar pointer under a block mask by the owner of
  * every set mask element (the same value to the same address). */
@@ -500,19 +517,7 @@ int ml_emit_store(MEmit *m, Op *op) {
         if (!ix || !x || !mask)
             return -1;
         x = ml_convert(m, x, (DType)val_type(m->f, v).dtype, d);
-        const char *own = r ? ml_owner(m, r, s) : "";
-        if (!r) {
-            own = ml_tmp(m);
-            ml_line(m, "%s = arith.cmpi eq, %%thread_id_x, %s : i32", own,
-                 ml_const_int(m, DT_I32, 0));
-        }
-        if (*own && *mask) {
-            const char *t = ml_tmp(m);
-            ml_line(m, "%s = arith.andi %s, %s : i1", t, own, mask);
-            mask = t;
-        } else if (*own) {
-            mask = own;
-        }
+        mask = once(m, r, s, mask);
         if (d == DT_I1) {
             const char *t = ml_tmp(m);
             ml_line(m, "%s = arith.extui %s : i1 to i8", t, x);
@@ -927,17 +932,7 @@ int ml_emit_atomic(MEmit *m, Op *op) {
         if (!ix || !x || !mask)
             return -1;
         x = ml_convert(m, x, (DType)val_type(f, v).dtype, d);
-        const char *own = r ? ml_owner(m, r, s) : ml_tmp(m);
-        if (!r)
-            ml_line(m, "%s = arith.cmpi eq, %%thread_id_x, %s : i32", own,
-                    ml_const_int(m, DT_I32, 0));
-        if (*own && *mask) {
-            const char *t = ml_tmp(m);
-            ml_line(m, "%s = arith.andi %s, %s : i1", t, own, mask);
-            mask = t;
-        } else if (*own) {
-            mask = own;
-        }
+        mask = once(m, r, s, mask);
         const char *old = *mask ? ml_tmp(m) : out[s];
         if (*mask) {
             ml_line(m, "%s = scf.if %s -> (%s) {", out[s], mask, ty);
