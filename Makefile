@@ -24,6 +24,8 @@ SRC += src/tlatomic.c src/cuda_atomic.c
 SRC += src/tldebug.c src/cuda_debug.c
 # ahead-of-time C files (issue 13)
 SRC += src/aot.c src/aotlink.c
+# the MLIR backend (issue 12)
+SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
@@ -148,7 +150,7 @@ $(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
 	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
 	@touch $@
 
-test: all test-unit test-lit test-asan test-py test-ubsan-host
+test: all test-unit test-lit test-asan test-py test-ubsan-host test-mlir
 	@echo "make test: all suites passed"
 
 # The generated host kernels under UBSan (issue 15): the differential
@@ -158,6 +160,24 @@ test: all test-unit test-lit test-asan test-py test-ubsan-host
 test-ubsan-host: all
 	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
 	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
+
+# The MLIR backend (issue 12) over every lit kernel: each module it
+# accepts passes mlir-opt --verify-each and lowers to PTX; the others are
+# refused with a located error.
+MLIR_OPT ?= /usr/lib/llvm-19/bin/mlir-opt
+export MLIR_OPT
+test-mlir: $(B)/mytriton
+	$(PYTHON) tools/mlir_corpus.py $(B) $(MLIR_OPT)
+
+# PTX of the GPU check's MLIR kernels (tests/gpu/test_mlir_gpu.py), lowered
+# here into build/mlir-cache: the GPU machine has no MLIR tools, the
+# backend finds the PTX in this cache (tests/gpu/mlir_check.sh).
+mlir-ptx-cache: all
+	rm -rf $(B)/mlir-cache
+	MYTRITON_CACHE_DIR=$(CURDIR)/$(B)/mlir-cache PYTHONPATH=$(CURDIR)/python \
+	  $(PYTHON) tests/gpu/test_mlir_gpu.py --fill && \
+	MYTRITON_CACHE_DIR=$(CURDIR)/$(B)/mlir-cache PYTHONPATH=$(CURDIR)/python \
+	  $(PYTHON) -m mytriton.run bench/mlir_bench.py --compile-only
 
 # Runs the example kernels (GPU when present, host backend otherwise).
 run: all $(B)/examples-built
@@ -263,4 +283,4 @@ clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
-        test-opt test-golden bless install test-aot
+        test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

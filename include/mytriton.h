@@ -65,7 +65,10 @@ typedef enum mt_status {
 
 typedef enum mt_backend {
     MT_BACKEND_HOST = 0, /* CPU: host pointers */
-    MT_BACKEND_CUDA = 1  /* GPU: device pointers */
+    MT_BACKEND_CUDA = 1, /* GPU: device pointers */
+    /* GPU through MLIR (issue 12): the SSA as an MLIR module, lowered by
+     * mlir-opt, mlir-translate and llc to PTX; device pointers */
+    MT_BACKEND_MLIR = 2
 } mt_backend;
 
 /* Printable stages of a compiled kernel; mt_stage_name gives each its
@@ -77,11 +80,13 @@ typedef enum mt_stage {
     MT_STAGE_CUDA,     /* generated CUDA C */
     MT_STAGE_PTX,      /* PTX from NVRTC (needs libnvrtc, not a GPU) */
     MT_STAGE_CUBIN,    /* cubin from NVRTC (binary; use the length) */
-    MT_STAGE_SSA_LAYOUT /* SSA after the back-end passes (layouts,
+    MT_STAGE_SSA_LAYOUT, /* SSA after the back-end passes (layouts,
                            conversions, axis facts, dot plans, shared
                            buffers); comes between SSA_OPT and CUDA in the
                            pipeline, numbered last so the others keep
                            their values */
+    MT_STAGE_MLIR       /* the MLIR module (MT_BACKEND_MLIR only; its PTX
+                           is MT_STAGE_PTX) */
 } mt_stage;
 
 /* Element types, as Triton names them (mt_dtype_name gives the signature

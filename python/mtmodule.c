@@ -271,7 +271,8 @@ static PyObject *kernel_get_shared(KernelObject *self, void *unused) {
     return PyLong_FromSize_t(mt_kernel_shared_bytes(self->k));
 }
 static PyObject *kernel_get_backend(KernelObject *self, void *unused) {
-    return PyUnicode_FromString(mt_kernel_backend(self->k) == MT_BACKEND_CUDA ? "cuda" : "host");
+    mt_backend b = mt_kernel_backend(self->k);
+    return PyUnicode_FromString(b == MT_BACKEND_CUDA ? "cuda" : b == MT_BACKEND_MLIR ? "mlir" : "host");
 }
 static PyObject *kernel_get_stages_only(KernelObject *self, void *unused) {
     return PyBool_FromLong(self->stages_only);
@@ -369,7 +370,7 @@ static PyGetSetDef kernel_getset[] = {
     {"name", (getter)kernel_get_name, NULL, "kernel name", NULL},
     {"num_warps", (getter)kernel_get_num_warps, NULL, "warps per program", NULL},
     {"shared", (getter)kernel_get_shared, NULL, "static shared memory in bytes", NULL},
-    {"backend", (getter)kernel_get_backend, NULL, "'host' or 'cuda'", NULL},
+    {"backend", (getter)kernel_get_backend, NULL, "'host', 'cuda' or 'mlir'", NULL},
     {"stages_only", (getter)kernel_get_stages_only, NULL, "compiled without a backend", NULL},
     {"signature", (getter)kernel_get_signature, NULL,
      "the signature it was compiled for ('*fp32:16, i32, 64')", NULL},
@@ -425,6 +426,8 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
         be = MT_BACKEND_HOST;
     else if (!strcmp(backend, "cuda"))
         be = MT_BACKEND_CUDA;
+    else if (!strcmp(backend, "mlir")) /* issue 12: the GPU through MLIR */
+        be = MT_BACKEND_MLIR;
     else {
         PyErr_Format(PyExc_ValueError, "unknown backend '%s'; expected 'host' or 'cuda'", backend);
         return NULL;

@@ -334,13 +334,15 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
                           mt_kernel *k) {
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
                         o->num_stages, sm, o->debug != 0,
-                        o->print ? o->print : print_stdout, o->print_user};
+                        o->print ? o->print : print_stdout, o->print_user,
+                        o->backend == MT_BACKEND_MLIR};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
         return -1;
     for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
-        if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN)
+        if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN &&
+            (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR))
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
     k->wgmma = f->wgmma;
@@ -376,6 +378,30 @@ const char *mt_cache_warning(mt_context *ctx) {
     return ctx->cache_warning;
 }
 
+/* The MLIR backend's PTX (mlirrun.c: cached, else the tools), for the
+ * given arch or the current device's; the driver loads it at launch. */
+static int build_mlir(mt_context *ctx, Ctx *c, const mt_compile_options *o, mt_kernel *k) {
+    char arch[16];
+    if (o->arch) {
+        snprintf(arch, sizeof arch, "%s", o->arch);
+    } else {
+        CudaDriver *d = need_cuda(ctx);
+        if (!d)
+            return diag_error(c, no_loc, ctx->status, "%s", sb_str(&ctx->cuda_err));
+        if (cuda_device_arch(c, d, arch) < 0)
+            return -1;
+    }
+    if (!k->arch)
+        k->arch = strdup(arch);
+    StrBuf ptx;
+    sb_init(&ptx);
+    int rc = mlir_ptx(c, k->text[MT_STAGE_MLIR], arch, &ptx);
+    if (rc == 0 && !(k->text[MT_STAGE_PTX] = dup_sb(&ptx, &k->textlen[MT_STAGE_PTX])))
+        rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+    sb_free(&ptx);
+    return rc;
+}
+
 static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                                mt_kernel *k) {
     Ctx c;
@@ -396,6 +422,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
         free(ctypes);
         free(bufs);
         note_untrusted_cache(ctx, "host");
+    } else if (k->backend == MT_BACKEND_MLIR) {
+        rc = build_mlir(ctx, &c, o, k);
     } else {
         CudaDriver *d = need_cuda(ctx);
         if (!d) {
@@ -499,7 +527,8 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
                          "mt_compile needs options with source, kernel and signature");
     *out = NULL;
     int num_warps = o->num_warps ? o->num_warps : 4; /* checked by the resource pass */
-    if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA)
+    if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA &&
+        o->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
@@ -510,7 +539,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
      * built for the first one (devices of one architecture do: a kernel
      * loads one module per device it runs on). */
     char dev_arch[16] = "";
-    if (o->backend == MT_BACKEND_CUDA && !o->arch && !o->stages_only) {
+    if (o->backend != MT_BACKEND_HOST && !o->arch && !o->stages_only) {
         CudaDriver *d = need_cuda(ctx);
         if (!d)
             return ctx->status;
@@ -599,6 +628,27 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
                          k->name);
+    if (stage == MT_STAGE_MLIR && k->backend != MT_BACKEND_MLIR)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the MLIR backend: "
+                                          "it has no MLIR module", k->name);
+    if (k->backend == MT_BACKEND_MLIR && !k->text[stage] &&
+        (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
+        if (stage == MT_STAGE_CUBIN)
+            return set_error(ctx, MT_ERR_ARG, "the MLIR backend makes PTX, which the CUDA "
+                                              "driver compiles when it loads it: no cubin");
+        Ctx c;
+        ctx_init(&c, NULL, NULL, NULL);
+        StrBuf sb;
+        sb_init(&sb);
+        int rc = mlir_ptx(&c, k->text[MT_STAGE_MLIR], k->arch ? k->arch : "sm_90", &sb);
+        mt_status st = rc < 0 ? take_error(ctx, &c) : MT_OK;
+        sb_free(&c.err);
+        if (rc == 0 && !(k->text[stage] = dup_sb(&sb, &k->textlen[stage])))
+            st = set_error(ctx, MT_ERR_NOMEM, "out of memory");
+        sb_free(&sb);
+        if (st != MT_OK)
+            return st;
+    }
     if (!k->text[stage] && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
         Ctx c;
         ctx_init(&c, NULL, NULL, NULL);
@@ -672,6 +722,41 @@ mt_backend mt_kernel_backend(const mt_kernel *k) {
 }
 size_t mt_kernel_shared_bytes(const mt_kernel *k) { return k ? k->shared_bytes : 0; }
 
+/* The code a device loads: the cubin, or for the MLIR backend its PTX
+ * (JIT-compiled by the driver; its NUL counts). */
+static const char *module_image(const mt_kernel *k, size_t *len) {
+    mt_stage code = k->backend == MT_BACKEND_MLIR ? MT_STAGE_PTX : MT_STAGE_CUBIN;
+    *len = k->textlen[code] + (code == MT_STAGE_PTX);
+    return k->text[code];
+}
+
+/* An MLIR kernel takes each pointer as a memref descriptor (mlirrun.c);
+ * its workgroup memory is static in the PTX. */
+static int launch_mlir(Ctx *c, mt_kernel *k, CudaModule *m, const uint32_t grid[3],
+                       void *stream, void **args) {
+    enum { SMALL = 32 };
+    void *small_args[5 * SMALL];
+    int64_t small_store[3 * SMALL];
+    void **margs = small_args;
+    int64_t *store = small_store;
+    if (k->nparams > SMALL) {
+        margs = malloc(sizeof *margs * 5 * (size_t)k->nparams);
+        store = malloc(sizeof *store * 3 * (size_t)k->nparams);
+        if (!margs || !store) {
+            free(margs);
+            free(store);
+            return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+        }
+    }
+    mlir_launch_args(k->ptypes, k->nparams, args, margs, store);
+    int rc = cuda_launch(c, k->ctx->cuda, m, grid, 32 * k->num_warps, 0, stream, margs);
+    if (margs != small_args) {
+        free(margs);
+        free(store);
+    }
+    return rc;
+}
+
 /* Launches k; a CUDA kernel on device `device` (-1: the current
  * context), its module loaded in that context at the first launch there. */
 static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], void *stream,
@@ -684,13 +769,16 @@ static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], v
     if (cuda_scope_enter(c, d, device, &s) < 0)
         return -1;
     CudaModule *m;
-    int rc = cuda_modules_get(c, d, k->cuda, &s, k->text[MT_STAGE_CUBIN],
-                              k->textlen[MT_STAGE_CUBIN], k->name, &m);
+    size_t len;
+    const char *image = module_image(k, &len);
+    int rc = cuda_modules_get(c, d, k->cuda, &s, image, len, k->name, &m);
     /* shared memory is static (__shared__ arrays) up to the budget, one
      * dynamic array past it (cuda.c): then the launch gives its size */
     size_t dynamic = k->shared_bytes > MT_SMEM_BUDGET ? k->shared_bytes : 0;
     if (rc == 0)
-        rc = cuda_launch(c, d, m, grid, threads, dynamic, stream, args);
+        rc = k->backend == MT_BACKEND_MLIR
+                 ? launch_mlir(c, k, m, grid, stream, args)
+                 : cuda_launch(c, d, m, grid, threads, dynamic, stream, args);
     cuda_scope_exit(d, &s);
     return rc;
 }
@@ -799,13 +887,14 @@ mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_b
     int r = 0, l = 0, t = MT_MAX_THREADS, rc = 0;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    if (k->backend == MT_BACKEND_CUDA) {
+    if (k->backend != MT_BACKEND_HOST) {
         CudaScope s;
         CudaModule *m;
+        size_t len;
+        const char *image = module_image(k, &len);
         rc = cuda_scope_enter(&c, k->ctx->cuda, -1, &s);
         if (rc == 0)
-            rc = cuda_modules_get(&c, k->ctx->cuda, k->cuda, &s, k->text[MT_STAGE_CUBIN],
-                                  k->textlen[MT_STAGE_CUBIN], k->name, &m);
+            rc = cuda_modules_get(&c, k->ctx->cuda, k->cuda, &s, image, len, k->name, &m);
         if (rc == 0)
             cuda_module_usage(m, &r, &l, &t);
     }

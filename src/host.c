@@ -365,6 +365,11 @@ static int run_capture(char *const argv[], double timeout, StrBuf *out) {
     return timed_out ? HOST_STATUS_TIMEOUT : status;
 }
 
+/* run_capture for the MLIR backend's tools (mlirrun.c). */
+int host_run_tool(char *const argv[], double timeout, StrBuf *out) {
+    return run_capture(argv, timeout, out);
+}
+
 static void remove_tree_files(const char *dir, const char *const *names,
                               int n) {
     char path[4200];

@@ -1441,7 +1441,7 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 /* One past the last mt_stage: the size of per-stage tables.  A stage
  * appended to mt_stage raises it and adds a row to pipeline.c's
  * stage_names (a static assertion there checks the count). */
-#define MT_NSTAGES (MT_STAGE_SSA_LAYOUT + 1)
+#define MT_NSTAGES (MT_STAGE_MLIR + 1)
 
 /* Where printed stages go: passes never print, pipeline_run hands each
  * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;
@@ -1463,6 +1463,7 @@ typedef struct PipelineInput {
     bool debug;    /* tldebug.c: mt_compile_options' debug and print */
     void (*print)(void *user, const char *text);
     void *print_user;
+    bool mlir;     /* also emit the MLIR module (mlir.c) */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1477,6 +1478,87 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
  * size, elements per thread), each a located error; kernel_loc locates
  * what belongs to the whole kernel. */
 int check_resources(Func *f, Loc kernel_loc);
+
+/* --------------------------------------------------- mlir.c, mlirrun.c */
+
+/* The MLIR module of f (after the back-end passes, like cuda_emit): a
+ * located MT_ERR_UNSUPPORTED error for what the MLIR path does not lower. */
+int mlir_emit(Func *f, StrBuf *out);
+/* The module's PTX for arch ("sm_90"): from the disk cache (key: the
+ * module text, arch and the pipeline's version; a cache hit needs no
+ * tools), else mlir-opt, mlir-translate and llc run as processes (found
+ * through MYTRITON_MLIR_BIN, PATH, then /usr/lib/llvm-N/bin), the result
+ * stored; a missing tool is an MT_ERR_UNSUPPORTED error naming it. */
+int mlir_ptx(Ctx *c, const char *module, const char *arch, StrBuf *ptx);
+/* Where tool `name` ("mlir-opt") is, in buf; -1 when not found. */
+int mlir_find_tool(const char *name, char *buf, size_t n);
+/* The argument block of an MLIR kernel (memref descriptors for pointers:
+ * allocated, aligned, offset 0, size, stride 1) built from the CUDA-style
+ * args; store must hold 5 slots per parameter. */
+void mlir_launch_args(const Type *ptypes, int nparams, void **args, void **out,
+                      int64_t *store);
+
+/* ------------------------------------------- MLIR emitter internals
+ * Shared by mlir.c (the module, threads, values, regions) and mlir_ops.c
+ * (the ops); nothing else uses them.  Texts are arena strings. */
+
+typedef struct MEmit {
+    Func *f;
+    StrBuf body, consts, pro, wg;
+    int indent;
+    const char ***names; /* per ValId: one SSA name per slot */
+    int *nslots;
+    Dist *dist;          /* block values: how their slots map to threads */
+    bool *has_dist;
+    ValId *base;         /* pointer values: the parameter they index */
+    int *num;            /* printed number of each value (irprint.c's) */
+    int next_num;
+    const char **cnames; /* interned constants: "type value" -> name */
+    int ncnames, capcnames;
+    Layout *bases;       /* layout parameter sets whose base vars exist */
+    int nbases, capbases;
+    bool axis[3], nprog[3];
+    int tmp, nwg;
+    int64_t wg_bytes;    /* workgroup memory declared so far */
+} MEmit;
+
+#define MLIR_ERR(m, loc, ...) diag_error((m)->f->ctx, (loc), MT_ERR_UNSUPPORTED, __VA_ARGS__)
+
+/* mlir.c: text, types, constants, threads and values */
+#define ml_fmt(m, ...) arena_printf((m)->f->arena, __VA_ARGS__)
+void ml_line(MEmit *m, const char *f, ...) MT_PRINTF(2, 3);
+const char *ml_tmp(MEmit *m);              /* a fresh %mt_t<n> */
+int ml_unsupported(MEmit *m, const Op *op); /* the original's message */
+const char *ml_mtype(DType d);   /* MLIR register type; NULL for fp8 */
+const char *ml_memtype(DType d); /* in memory: a bool is i8 */
+int ml_bits(DType d);
+bool ml_is_f(DType d);
+bool ml_is_u(DType d);
+bool ml_narrow(DType d);         /* f16, bf16: computed in f32 */
+const char *ml_const_int(MEmit *m, DType d, int64_t v);
+const char *ml_const_float(MEmit *m, DType d, double v);
+const char *ml_const_index(MEmit *m, int64_t v);
+const char *ml_program_id(MEmit *m, int axis); /* %block_id_<axis> */
+const char *ml_lane_var(MEmit *m, const Layout *l, char kind, int p);
+int ml_slot_along(const Dist *d, int p, int s);
+const char *ml_coord(MEmit *m, const Dist *d, int p, int s, const char **own);
+const char *ml_owner(MEmit *m, const Dist *d, int s);
+Dist ml_dist_of_layout(MEmit *m, ValId v);
+const char **ml_define(MEmit *m, ValId v, const Dist *d);
+const char *ml_scalar(MEmit *m, ValId v);
+const char *ml_elem(MEmit *m, ValId x, const Dist *r, int s, Loc loc);
+ValId ml_ptr_base(MEmit *m, ValId x, Loc loc);
+/* mlir_ops.c */
+const char *ml_convert(MEmit *m, const char *v, DType from, DType to);
+int ml_emit_elementwise(MEmit *m, Op *op);
+int ml_emit_constructor(MEmit *m, Op *op);
+int ml_emit_load(MEmit *m, Op *op);
+int ml_emit_store(MEmit *m, Op *op);
+int ml_emit_reduce(MEmit *m, Op *op);
+int ml_emit_gather(MEmit *m, Op *op);
+int ml_emit_convert(MEmit *m, Op *op);
+int ml_emit_dot(MEmit *m, Op *op);
+int ml_emit_atomic(MEmit *m, Op *op);
 
 /* ------------------------------------------------------------- cudart.c */
 
@@ -1568,6 +1650,10 @@ void host_stacks_free(HostStacks *s);
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
                 void **args);
 void host_module_free(HostModule *m);
+/* Runs argv[0] (a path) in its own process group, stdout and stderr into
+ * out, killed after timeout seconds: the wait status, -1 when it could not
+ * start, -2 status unknown, -3 timed out (mlirrun.c's tools). */
+int host_run_tool(char *const argv[], double timeout, StrBuf *out);
 /* True when a launch runs thread 0 of each program alone (a kernel of
  * scalars, whose other threads would repeat it without effect). */
 bool host_module_one_thread(const HostModule *m);

@@ -30,6 +30,7 @@ static const char *const stage_names[] = {
     [MT_STAGE_PTX] = "ptx",
     [MT_STAGE_CUBIN] = "cubin",
     [MT_STAGE_SSA_LAYOUT] = "ssa-layout",
+    [MT_STAGE_MLIR] = "mlir",
 };
 _Static_assert(sizeof stage_names / sizeof stage_names[0] == MT_NSTAGES,
                "one stage name per mt_stage");
@@ -145,6 +146,17 @@ static int emit(Func *f, const StageSink *sink) {
     return rc;
 }
 
+/* The MLIR backend's module (mlir.c), from the same laid-out IR. */
+static int emit_mlir(Func *f, const StageSink *sink) {
+    StrBuf sb;
+    sb_init(&sb);
+    int rc = mlir_emit(f, &sb);
+    if (rc == 0)
+        snap_text(sink, MT_STAGE_MLIR, &sb);
+    sb_free(&sb);
+    return rc;
+}
+
 Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     SigEntry *sig;
     int nsig;
@@ -174,5 +186,6 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (smem_plan(f) < 0) return NULL;
     snap_ir(sink, MT_STAGE_SSA_LAYOUT, f, layout_ir_print);
     if (emit(f, sink) < 0) return NULL;
+    if (in->mlir && emit_mlir(f, sink) < 0) return NULL;
     return f;
 }

@@ -28,7 +28,7 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 
 # Printable stages, named by the library (mt_stage_name); cubin is binary,
 # fetched by name but not listed.
-_STAGES = tuple(s for s in _C.STAGES if s != "cubin")
+_STAGES = tuple(s for s in _C.STAGES if s not in ("cubin", "mlir"))
 
 
 def _dtype_annotation(ann: Any):
@@ -129,21 +129,27 @@ class _Asm(Mapping):
         self._kernel = kernel
         self._texts: dict[str, Any] = {}
 
+    def _stages(self) -> tuple:
+        # the MLIR module exists for the MLIR backend only (issue 12)
+        if self._kernel.backend == "mlir":
+            return _STAGES + ("mlir",)
+        return _STAGES
+
     def __getitem__(self, stage: str) -> Any:
         if stage not in self._texts:
-            if stage not in _C.STAGES:
+            if stage not in _C.STAGES or stage not in self._stages():
                 raise KeyError(stage)
             self._texts[stage] = self._kernel.stage(stage)
         return self._texts[stage]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_STAGES)
+        return iter(self._stages())
 
     def __len__(self) -> int:
-        return len(_STAGES)
+        return len(self._stages())
 
     def __repr__(self) -> str:
-        return f"<asm of kernel '{self._kernel.name}': {', '.join(_STAGES)}>"
+        return f"<asm of kernel '{self._kernel.name}': {', '.join(self._stages())}>"
 
 
 KernelMetadata = collections.namedtuple(
@@ -192,7 +198,7 @@ class CompiledKernel(_C.Kernel):
     @property
     def metadata(self) -> KernelMetadata:
         from .runtime import driver
-        if self.backend == "cuda":
+        if self.backend in ("cuda", "mlir"):
             target = driver.active.get_current_target()
         else:
             target = driver.GPUTarget("cpu", "host", 32)
@@ -207,7 +213,7 @@ class CompiledKernel(_C.Kernel):
     @property
     def n_regs(self) -> int:
         self._init_handles()
-        if self.backend != "cuda":
+        if self.backend not in ("cuda", "mlir"):
             return _HOST_NOMINAL_REGS
         return self.__dict__["_usage"][0]
 
@@ -242,6 +248,17 @@ class CompiledKernel(_C.Kernel):
     def __repr__(self) -> str:
         return (f"<CompiledKernel '{self.name}' backend={self.backend} "
                 f"num_warps={self.num_warps} shared={self.shared}>")
+
+
+def _gpu_backend() -> str:
+    """MYTRITON_BACKEND (issue 12), read at each compile: "cuda" (the
+    default) or "mlir" for CUDA tensors.  The JIT cache keys by arguments,
+    so a kernel already compiled for them keeps its backend (clear
+    ``kernel.cache`` after switching)."""
+    name = os.environ.get("MYTRITON_BACKEND", "cuda") or "cuda"
+    if name not in ("cuda", "mlir"):
+        raise ValueError(f"unsupported backend '{name}'; expected 'cuda' or 'mlir'")
+    return name
 
 
 class JITFunction(_C.JITFunction):
@@ -423,6 +440,8 @@ class JITFunction(_C.JITFunction):
             _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
+        if backend == "cuda":
+            backend = _gpu_backend()
         globs = self._globals()
         # for the architecture of the tensors' device, whatever device is
         # current; the host backend runs the CUDA C a GPU of
@@ -430,7 +449,7 @@ class JITFunction(_C.JITFunction):
         k = _C.compile(source, filename, self.fn.__name__, signature, globs, num_warps, backend,
                        bool(stages_only), CompiledKernel, bool(debug), num_stages,
                        (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host"
-                       else None, device if backend == "cuda" else -1)
+                       else None, device if backend in ("cuda", "mlir") else -1)
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))

@@ -15,7 +15,9 @@ filecheck = os.environ.get("FILECHECK", "FileCheck")
 config.substitutions.append(("%mytriton", cli))
 config.substitutions.append(("%FileCheck", filecheck + " --match-full-lines=false"))
 config.substitutions.append(("%not", os.path.join(os.path.dirname(filecheck), "not")))
+# the MLIR backend's tools (issue 12): tests/lit/mlir verifies every module
+config.substitutions.append(("%mlir-opt", os.environ.get("MLIR_OPT", "/usr/lib/llvm-19/bin/mlir-opt")))
 config.environment["MYTRITON_CACHE_DIR"] = os.path.join(config.test_exec_root, "cache")
-for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "PATH"):
+for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "PATH", "MYTRITON_MLIR_BIN"):
     if k in os.environ:
         config.environment[k] = os.environ[k]

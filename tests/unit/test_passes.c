@@ -601,7 +601,7 @@ static void test_stage_ssa_layout(void **state) {
     assert_int_equal(MT_STAGE_CUBIN, 5);
     assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_SSA_OPT, &text, &len), MT_OK);
     assert_null(strstr(text, "convert_layout"));
-    assert_int_not_equal(mt_kernel_stage(ctx, k, (mt_stage)(MT_STAGE_SSA_LAYOUT + 1),
+    assert_int_not_equal(mt_kernel_stage(ctx, k, (mt_stage)(MT_STAGE_MLIR + 1),
                                          &text, &len),
                          MT_OK);
     mt_kernel_destroy(k);
