@@ -11,6 +11,10 @@ are with --compile-only:
     python3 -m mytriton.run bench/mlir_bench.py --compile-only   # here: MLIR cold
     MYTRITON_CACHE_DIR=build/mlir-cache python3 bench/mlir_bench.py  # GPU (real Triton)
 """
+# string annotations: mytriton and a real Triton each read "tl.constexpr"
+# as their own (the file is imported under both)
+from __future__ import annotations
+
 import os
 import sys
 import tempfile

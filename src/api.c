@@ -388,7 +388,7 @@ static int build_mlir(mt_context *ctx, Ctx *c, const mt_compile_options *o, mt_k
         CudaDriver *d = need_cuda(ctx);
         if (!d)
             return diag_error(c, no_loc, ctx->status, "%s", sb_str(&ctx->cuda_err));
-        if (cuda_device_arch(c, d, arch) < 0)
+        if (cuda_device_arch_at(c, d, o->device - 1, arch) < 0)
             return -1;
     }
     if (!k->arch)
@@ -424,6 +424,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
         note_untrusted_cache(ctx, "host");
     } else if (k->backend == MT_BACKEND_MLIR) {
         rc = build_mlir(ctx, &c, o, k);
+        if (rc == 0 && !(k->cuda = cuda_modules_new())) /* its modules, per device */
+            rc = diag_error(&c, no_loc, MT_ERR_NOMEM, "out of memory");
     } else {
         CudaDriver *d = need_cuda(ctx);
         if (!d) {

@@ -135,7 +135,9 @@ int cuModuleLoadData(struct CUmod_st **mod, const void *image) {
         return ERR_INVALID_CONTEXT;
     struct CUmod_st *m = calloc(1, sizeof *m);
     m->ctx = current;
-    m->image = strdup((const char *)image + 4); /* past "\177ELF" */
+    /* a fake cubin: "\177ELF" then the CUDA C; else PTX (the MLIR backend) */
+    const char *text = image;
+    m->image = strdup(memcmp(text, "\177ELF", 4) ? text : text + 4);
     pthread_mutex_lock(&lock);
     modules[current->dev]++;
     pthread_mutex_unlock(&lock);
@@ -147,6 +149,14 @@ int cuModuleLoadData(struct CUmod_st **mod, const void *image) {
 int cuModuleGetFunction(struct CUfunc_st **f, struct CUmod_st *m, const char *name) {
     const char *g = strstr(m->image, "__global__");
     size_t n = strlen(name);
+    if (!g) { /* PTX: an .entry of that name, its parameters unchecked */
+        const char *e = strstr(m->image, ".entry ");
+        if (!e || strncmp(e + 7, name, n) || e[7 + n] != '(')
+            return ERR_NOT_FOUND;
+        *f = calloc(1, sizeof **f);
+        (*f)->mod = m;
+        return 0;
+    }
     const char *p = g;
     while (p && (p = strstr(p, name)) && p[n] != '(')
         p += n;

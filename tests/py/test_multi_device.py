@@ -383,3 +383,19 @@ def test_gpu_threads_launch_on_every_device_at_once(cuda_device):
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_fake_mlir_kernel_loads_its_ptx_per_device(fake_driver, tmp_path):
+    """The MLIR backend's PTX goes through the same per-device module table
+    as cubins (it once had none: the first launch crashed)."""
+    from test_mlir import TOOLS
+    if TOOLS is None:
+        pytest.skip("no mlir-opt (MLIR tools not installed)")
+    run_fake(fake_driver, tmp_path, """
+        fake.fake_set_current_device(0)
+        a = FakeCudaArray(1, 64)
+        add_kernel[(1,)](a, a, a, 64, BLOCK=64)
+        add_kernel[(1,)](a, a, a, 64, BLOCK=64)
+        assert (fake.fake_launches(0), fake.fake_launches(1)) == (0, 2)
+        assert (fake.fake_modules(0), fake.fake_modules(1)) == (0, 1)
+    """, MYTRITON_BACKEND="mlir")
