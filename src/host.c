@@ -28,7 +28,21 @@
  *     behaviour of generated code stops the process with a report;
  *   - a launch reads only its module and the context's runtime, which is
  *     safe from many threads (fiber.c): launches need no lock, and the
- *     Python extension runs them without the GIL. */
+ *     Python extension runs them without the GIL.
+ *
+ * Why a fault inside a host kernel is not caught (issue 15, item 6): a
+ * SIGSEGV or SIGBUS handler could siglongjmp out of kernel code (its
+ * address range is known) and fail the launch, but the process it hands
+ * back is not sound.  The fault is only the first out-of-bounds access
+ * that hit an unmapped page; the ones before it landed in mapped memory
+ * (the allocator's metadata, other tensors, the interpreter's heap) and
+ * corrupted it silently: the "double free or corruption" of the issue came
+ * from stores that never faulted.  Going on after the report runs on that
+ * heap.  The other workers of the grid are mid-program too, and the
+ * handlers are the process's, shared with the application (Python's
+ * faulthandler, torch).  SIGFPE no longer comes from generated code
+ * (division is defined, cuda.c).  The sound answer is to check before
+ * the access: a checked build of the kernel (issue 15, item 4). */
 #include "mt.h"
 
 #include <dlfcn.h>

@@ -169,22 +169,15 @@ def test_threads_compile_and_launch_at_once():
 
 CHILD = textwrap.dedent("""
     import signal, sys, torch
-    import mytriton as triton
-    import mytriton.language as tl
-
-    @triton.jit
-    def spin_kernel(out_ptr, n_iter, BLOCK: tl.constexpr):
-        acc = tl.zeros((BLOCK,), tl.float32)
-        for _ in range(n_iter):
-            acc = acc * 0.5 + 1.0
-        tl.store(out_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), acc)
+    sys.path.insert(0, sys.argv[3])
+    from test_host_runtime import spin_kernel
 
     seen = []
     if sys.argv[1] == "handler":  # a handler that does not raise: the launch goes on
         signal.signal(signal.SIGINT, lambda *a: seen.append(1))
     grid = int(sys.argv[2])
     out = torch.zeros(64 * grid)
-    spin_kernel[(1,)](out, 32, BLOCK=64, num_warps=1)  # as 20000 is: a multiple of 16, not 1
+    spin_kernel[(1,)](out, 32, BLOCK=64, num_warps=1)  # compiled before the timed launch
     print("launching", flush=True)
     spin_kernel[(grid,)](out, 20000, BLOCK=64, num_warps=1)
     print("finished", bool(torch.all(out == 2.0)), len(seen), flush=True)
@@ -192,10 +185,10 @@ CHILD = textwrap.dedent("""
 
 
 def run_child(tmp_path, mode, grid, wait_s):
-    script = tmp_path / "child.py"  # a kernel's source must be in a file
+    script = tmp_path / "child.py"
     script.write_text(CHILD)
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
-    p = subprocess.Popen([sys.executable, str(script), mode, str(grid)], env=env,
+    p = subprocess.Popen([sys.executable, str(script), mode, str(grid), HERE], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "launching"
     time.sleep(wait_s)
