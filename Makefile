@@ -196,6 +196,16 @@ test-fuzz-deep:
 	$(MAKE) fuzz-deep FUZZ_DEEP_SECONDS=90
 test: test-fuzz-deep
 
+# Host launches on one context from many threads under ThreadSanitizer
+# (tests/tsan/tsan_launch.c); part of `make test`.
+$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+	@mkdir -p $(B)
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=thread \
+	  -o $@ tests/tsan/tsan_launch.c $(SRC) $(LDLIBS)
+test-tsan: $(B)/tsan_launch
+	TSAN_OPTIONS=halt_on_error=1 setarch -R $(B)/tsan_launch
+test: test-tsan
+
 # Three targets: the front end alone (fast, deep), the whole compiler
 # through the public API, and the IR reader (seeded with tests/opt); each
 # runs FUZZ_SECONDS on its own corpus copy.
@@ -250,5 +260,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless
