@@ -168,7 +168,7 @@ $(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc s
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
@@ -178,7 +178,7 @@ $(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_deep.c $(SRC) $(LDLIBS)

@@ -15,6 +15,8 @@
  * FUZZ_DEEP_SECONDS.  Prints nothing. */
 #include "mt.h"
 
+#include "fuzz_util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,21 +215,7 @@ static void compile_kernel(const char *src, long nparams) {
         sb_free(&sig);
         return;
     }
-    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
-    o.source = src;
-    o.filename = "deep.py";
-    o.kernel = "k";
-    o.signature = sb_str(&sig);
-    o.stages_only = 1;
-    mt_kernel *k = NULL;
-    if (mt_compile(ctx, &o, &k) == MT_OK) {
-        const char *text;
-        for (int s = MT_STAGE_AST; s <= MT_STAGE_CUDA; s++)
-            (void)mt_kernel_stage(ctx, k, (mt_stage)s, &text, NULL);
-        mt_kernel_destroy(k);
-    } else if (!*mt_errmsg(ctx)) {
-        abort();
-    }
+    fuzz_compile_stages(ctx, src, "deep.py", "k", sb_str(&sig));
     mt_context_destroy(ctx);
     sb_free(&sig);
 }
