@@ -218,7 +218,7 @@ $(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc s
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
@@ -227,6 +227,34 @@ $(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
+
+$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+	@mkdir -p $(B)
+	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_deep.c $(SRC) $(LDLIBS)
+
+# Deep and long structures (issue 15): every shape at its largest size
+# (the seeds, run first), then FUZZ_DEEP_SECONDS of mutations from a fresh
+# corpus; `make test` gives it 90 s in all (the seeds take about 40 s on
+# two cores, under ASan), `make fuzz-deep` FUZZ_DEEP_SECONDS.
+FUZZ_DEEP_SECONDS ?= 120
+fuzz-deep: $(B)/fuzz_deep
+	@rm -rf $(B)/fuzz-corpus-deep && mkdir -p $(B)/fuzz-corpus-deep
+	$(B)/fuzz_deep -max_total_time=$(FUZZ_DEEP_SECONDS) -max_len=64 -len_control=0 -timeout=120 \
+	  -rss_limit_mb=4096 -print_final_stats=1 $(B)/fuzz-corpus-deep tests/fuzz/deep
+test-fuzz-deep:
+	$(MAKE) fuzz-deep FUZZ_DEEP_SECONDS=90
+test: test-fuzz-deep
+
+# Host launches on one context from many threads under ThreadSanitizer
+# (tests/tsan/tsan_launch.c); part of `make test`.
+$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+	@mkdir -p $(B)
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=thread \
+	  -o $@ tests/tsan/tsan_launch.c $(SRC) $(LDLIBS)
+test-tsan: $(B)/tsan_launch
+	TSAN_OPTIONS=halt_on_error=1 setarch -R $(B)/tsan_launch
+test: test-tsan
 
 # Three targets: the front end alone (fast, deep), the whole compiler
 # through the public API, and the IR reader (seeded with tests/opt); each
@@ -282,5 +310,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

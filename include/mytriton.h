@@ -266,6 +266,16 @@ mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], voi
  * __cuda_array_interface__), which says nothing of its device. */
 mt_status mt_cuda_pointer_device(mt_context *ctx, const void *p, int *device);
 
+/* Launches a host kernel without touching its context's state, so that
+ * threads may launch while others compile or launch on the same context
+ * (the Python extension runs it without the GIL): an error's text goes to
+ * err (may be NULL), not to the context.  poll(poll_arg), when poll is
+ * not NULL, runs on the calling thread between programs; a nonzero answer
+ * stops the launch, which then fails with "interrupted".  Arguments are
+ * not checked (as mt_launch_unchecked); a CUDA kernel gives MT_ERR_ARG. */
+mt_status mt_launch_host(mt_kernel *k, const uint32_t grid[3], void **args,
+                         int (*poll)(void *), void *poll_arg, char *err, size_t errlen);
+
 /* Memory for examples and C programs that have no CUDA runtime of their
  * own.  Host backend: malloc/free/memcpy.  CUDA: cuMemAlloc in the current
  * context (device 0's primary context when none is current). */

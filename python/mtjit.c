@@ -188,11 +188,8 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
             return NULL;
         st = mt_launch_device(ko->k, c->device, grid, stream, argv);
     } else {
-        /* The GIL stays held: a failed launch writes its message into the
-         * shared mt_context, which is not thread-safe, and another thread
-         * could be compiling on it.  The host runtime still spreads the
-         * programs over its own worker threads. */
-        st = mt_launch_unchecked(ko->k, grid, stream, argv);
+        /* without the GIL; the Call holds the tensors, and ko the kernel */
+        return launch_host_kernel(ko->k, grid, argv);
     }
     if (st != MT_OK)
         return raise_launch_status(ko->ctxobj->ctx, st);

@@ -22,6 +22,7 @@
 
 #include <structmember.h>
 
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -103,16 +104,18 @@ PyObject *raise_status(mt_context *ctx, mt_status st) {
     return NULL;
 }
 
-/* A failed launch: LaunchError for what went wrong running the kernel
- * (resources, a device assertion, the driver, the runtime), never
- * CompilationError, though a status such as MT_ERR_RESOURCE means that at
- * compile time; bad arguments stay ValueError, no memory MemoryError. */
-PyObject *raise_launch_status(mt_context *ctx, mt_status st) {
-    if (st == MT_ERR_ARG || st == MT_ERR_NOMEM || st == MT_ERR_NO_CUDA)
-        return raise_status(ctx, st);
-    const char *msg = ctx ? mt_errmsg(ctx) : "";
+/* A launch error with text msg: LaunchError for what went wrong running
+ * the kernel (resources, a device assertion, the driver, the runtime),
+ * never CompilationError, though a status such as MT_ERR_RESOURCE means
+ * that at compile time; bad arguments are ValueError, no memory
+ * MemoryError. */
+static PyObject *raise_launch_text(const char *msg, mt_status st) {
     if (!msg || !*msg)
         msg = mt_status_name(st);
+    if (st == MT_ERR_ARG || st == MT_ERR_NOMEM) {
+        PyErr_SetString(st == MT_ERR_ARG ? PyExc_ValueError : PyExc_MemoryError, msg);
+        return NULL;
+    }
     PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
     PyObject *exc = text ? PyObject_CallOneArg(launch_error, text) : NULL;
     Py_XDECREF(text);
@@ -125,6 +128,85 @@ PyObject *raise_launch_status(mt_context *ctx, mt_status st) {
     PyErr_SetObject(launch_error, exc);
     Py_DECREF(exc);
     return NULL;
+}
+
+PyObject *raise_launch_status(mt_context *ctx, mt_status st) {
+    if (st == MT_ERR_NO_CUDA)
+        return raise_status(ctx, st);
+    return raise_launch_text(ctx ? mt_errmsg(ctx) : "", st);
+}
+
+/* ------------------------------------------------------ host launches */
+
+/* Host launches run without the GIL (mt_launch_host touches no state of
+ * the shared context), so other Python threads run, compile and launch
+ * meanwhile.  A launch from the main thread is interruptible: for its
+ * length a SIGINT handler of ours stands in front of Python's.  It raises
+ * a flag and calls Python's handler (which only notes the signal); the
+ * library polls between programs, and on the flag we take the GIL back
+ * and let Python run its handler (PyErr_CheckSignals).  KeyboardInterrupt
+ * stops the launch (programs already running finish); a handler that
+ * returns lets it go on.  Only the main thread installs (Python runs
+ * signal handlers there alone), so installs never overlap; a SIGINT that
+ * is ignored or left to the default action is not taken over. */
+static unsigned long main_thread_ident;
+static volatile sig_atomic_t sigint_seen;
+static struct sigaction python_sigint;
+
+static void on_sigint(int sig, siginfo_t *info, void *uc) {
+    sigint_seen = 1;
+    if (python_sigint.sa_flags & SA_SIGINFO)
+        python_sigint.sa_sigaction(sig, info, uc);
+    else if (python_sigint.sa_handler != SIG_IGN && python_sigint.sa_handler != SIG_DFL)
+        python_sigint.sa_handler(sig);
+}
+
+typedef struct {
+    PyThreadState *ts;
+} HostPoll;
+
+static int poll_signals(void *p) {
+    if (!sigint_seen)
+        return 0;
+    sigint_seen = 0;
+    HostPoll *hp = p;
+    PyEval_RestoreThread(hp->ts);
+    int stop = PyErr_CheckSignals() < 0;
+    hp->ts = PyEval_SaveThread();
+    return stop;
+}
+
+/* True when our handler went in (the caller restores python_sigint). */
+static int install_sigint(void) {
+    if (!main_thread_ident || PyThread_get_thread_ident() != main_thread_ident)
+        return 0;
+    if (sigaction(SIGINT, NULL, &python_sigint) != 0 ||
+        (!(python_sigint.sa_flags & SA_SIGINFO) &&
+         (python_sigint.sa_handler == SIG_IGN || python_sigint.sa_handler == SIG_DFL)))
+        return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigint;
+    sa.sa_flags = SA_SIGINFO | (python_sigint.sa_flags & SA_ONSTACK);
+    sigemptyset(&sa.sa_mask);
+    sigint_seen = 0;
+    return sigaction(SIGINT, &sa, NULL) == 0;
+}
+
+PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv) {
+    char err[2048];
+    int ours = install_sigint();
+    HostPoll hp = {PyEval_SaveThread()};
+    mt_status st = mt_launch_host(k, grid, argv, ours ? poll_signals : NULL, &hp, err,
+                                  sizeof err);
+    PyEval_RestoreThread(hp.ts);
+    if (ours)
+        sigaction(SIGINT, &python_sigint, NULL);
+    if (PyErr_Occurred()) /* KeyboardInterrupt, from Python's handler */
+        return NULL;
+    if (st != MT_OK)
+        return raise_launch_text(err, st);
+    Py_RETURN_NONE;
 }
 
 /* --------------------------------------------------------------- Context */
@@ -339,6 +421,8 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
         argv[i] = &vals[i];
     }
     Py_DECREF(fast);
+    if (mt_kernel_backend(self->k) == MT_BACKEND_HOST)
+        return launch_host_kernel(self->k, grid, argv);
     mt_status st = mt_launch(self->ctxobj->ctx, self->k, grid, (void *)(uintptr_t)stream, argv);
     if (st != MT_OK)
         return raise_launch_status(self->ctxobj->ctx, st);
@@ -669,6 +753,14 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (!compilation_error || !true_key || !false_key || !float_tag || !the_context)
         goto fail;
     the_context->ctx = NULL;
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main_thread = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main_thread ? PyObject_GetAttrString(main_thread, "ident") : NULL;
+    main_thread_ident = ident ? PyLong_AsUnsignedLong(ident) : 0;
+    Py_XDECREF(threading);
+    Py_XDECREF(main_thread);
+    Py_XDECREF(ident);
+    PyErr_Clear(); /* without it, launches are not interruptible */
     if (mt_context_create(&the_context->ctx) != MT_OK) {
         PyErr_SetString(PyExc_MemoryError, "cannot create an mt_context");
         goto fail;

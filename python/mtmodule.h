@@ -124,6 +124,9 @@ extern PyObject *str_dtype, *str_data_ptr, *str_get_device, *str_array_interface
 PyObject *raise_status(mt_context *ctx, mt_status st);
 /* raise_status for a failed launch: LaunchError, never CompilationError. */
 PyObject *raise_launch_status(mt_context *ctx, mt_status st);
+/* Launches a host kernel without the GIL, interruptible from the main
+ * thread (KeyboardInterrupt); None, or NULL with an exception set. */
+PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv);
 
 /* ---------------------------------------------------------------- Kernel */
 

@@ -644,8 +644,18 @@ mt_status mt_host_run(mt_host_kernel_fn *entry, void **args, const uint32_t grid
                      grid ? grid[0] : 0, grid ? grid[1] : 0, grid ? grid[2] : 0, threads);
         return MT_ERR_ARG;
     }
-    int rc = fiber_run(entry, args, grid, flags & MT_HOST_RUN_ONE_THREAD ? 1u : (unsigned)threads,
+    /* a runtime (worker pool, fiber stacks) for this launch alone: a
+     * generated file has no context to keep one in */
+    FiberRuntime *rt = fiber_runtime_new();
+    if (!rt) {
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory");
+        return MT_ERR_NOMEM;
+    }
+    int rc = fiber_run(rt, entry, args, grid,
+                       flags & MT_HOST_RUN_ONE_THREAD ? 1u : (unsigned)threads,
                        (flags & MT_HOST_RUN_WAITS) != 0, NULL, err, errlen);
+    fiber_runtime_free(rt);
     if (flags & MT_HOST_RUN_PRINTS)
         fflush(stdout);
     return rc == 0 ? MT_OK : rc == -2 ? MT_ERR_ASSERT : MT_ERR_RESOURCE;

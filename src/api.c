@@ -765,7 +765,7 @@ static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], v
                      void **args) {
     int threads = 32 * k->num_warps;
     if (k->backend == MT_BACKEND_HOST)
-        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args);
+        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args, NULL);
     CudaDriver *d = k->ctx->cuda;
     CudaScope s;
     if (cuda_scope_enter(c, d, device, &s) < 0)
@@ -850,6 +850,37 @@ mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], voi
     ctx_init(&c, NULL, NULL, NULL);
     int rc = launch_on(&c, k, device, grid, stream, args);
     mt_status st = rc < 0 ? take_error(k->ctx, &c) : MT_OK;
+    sb_free(&c.err);
+    return st;
+}
+
+/* Touches no state of the context: only the kernel (read) and the host
+ * runtime, which is safe from many threads (fiber.c). */
+mt_status mt_launch_host(mt_kernel *k, const uint32_t grid[3], void **args,
+                         int (*poll)(void *), void *poll_arg, char *err, size_t errlen) {
+    if (err && errlen)
+        err[0] = 0;
+    if (!k || k->backend != MT_BACKEND_HOST || !grid) {
+        if (err && errlen)
+            snprintf(err, errlen, "mt_launch_host needs a host kernel and a grid");
+        return MT_ERR_ARG;
+    }
+    if (!k->launchable) {
+        if (err && errlen)
+            snprintf(err, errlen, "kernel '%s' was compiled with stages_only and cannot be "
+                                  "launched", k->name);
+        return MT_ERR_ARG;
+    }
+    Ctx c;
+    ctx_init(&c, NULL, NULL, NULL);
+    FiberPoll fp = {poll, poll_arg};
+    int rc = host_launch(&c, k->ctx->host_stacks, k->host, grid, 32 * k->num_warps, args, &fp);
+    mt_status st = MT_OK;
+    if (rc < 0) {
+        st = c.status == MT_OK ? MT_ERR_INTERNAL : c.status;
+        if (err && errlen)
+            snprintf(err, errlen, "%s", c.err.failed ? "error: out of memory\n" : sb_str(&c.err));
+    }
     sb_free(&c.err);
     return st;
 }

@@ -7,14 +7,18 @@
  * (a deadlock, no memory for stacks).
  *
  * How a grid runs: workers, one per CPU at most (the launching thread and
- * POSIX threads started for the launch), take program ids from a shared
- * counter, x fastest.  A worker runs
- * one whole program at a time, each CUDA thread of it as a fiber (its own
- * stack, switched by a few instructions), so a __syncthreads or a warp
+ * the context's persistent pool, started at its first grid of two or more
+ * programs), take program ids from a shared counter, x fastest.  A worker
+ * runs one whole program at a time, each CUDA thread of it as a fiber (its
+ * own stack, switched by a few instructions), so a __syncthreads or a warp
  * shuffle is a switch to the next fiber rather than a sleep and wake-up of
  * an OS thread.  (One OS thread per CUDA thread, the first design, needed
  * ~8 s for 2000 programs x 128 threads of a warp reduction on two cores;
- * this needs a few milliseconds.)
+ * this needs a few milliseconds.)  A launch posts its run to the pool and
+ * works on it at once: a pool worker that wakes after the last program was
+ * taken finds nothing to do, so a small grid costs one wake-up, not a
+ * thread (926 launches/s of a 4-program grid when every launch started and
+ * joined a thread).
  *
  * The kernel object sees the scheduler only through mt_host.h's contract
  * (its C part, which mt.h includes): each worker's
@@ -53,19 +57,32 @@
  *     ends its program there: the worker leaves the program's fibers
  *     unresumed, the run fails with the assertion's text and no program
  *     starts after it; programs already running on other workers finish;
- *   - no global state: the launching thread's stacks are kept from one
- *     launch to the next in the caller's FiberStacks (mapping them, setting
- *     the guard pages and faulting the first pages in again cost about a
- *     millisecond per launch of a small kernel). */
+ *   - resources are bounded per thread, not per kernel or launch: every
+ *     thread that runs programs (a pool worker, or a launching thread) has
+ *     one Worker record whose stacks grow to the largest program it ran
+ *     and are kept for the next launch of any kernel; a launching thread's
+ *     record is freed when it exits (a pthread key of the runtime), the
+ *     pool's with the runtime; nothing is global: all of it hangs off the
+ *     context's FiberRuntime;
+ *   - the launching thread calls the caller's poll between programs and
+ *     while it waits for pool workers; a nonzero answer stops the run
+ *     ("interrupted"), so a Ctrl-C is seen within one program.  Workers
+ *     run with the asynchronous signals blocked, so such a signal reaches
+ *     a thread that can act on it;
+ *   - one run uses the pool at a time; another launch, from another
+ *     thread, runs meanwhile on its own thread alone: launches of one
+ *     context are safe from many threads without a lock around them. */
 #include "mt.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #if !defined(__x86_64__)
 #include <ucontext.h>
@@ -139,12 +156,17 @@ typedef struct Fiber {
 } Fiber;
 
 typedef struct Run Run;
+typedef struct Worker Worker;
 
-typedef struct Worker {
+/* A thread's worker record: the fibers' scheduling state, and its fiber
+ * stacks and Fiber array, kept from one launch to the next and grown to
+ * the largest program the thread has run (never shrunk until it exits). */
+struct Worker {
     mt_host_thread view; /* what the kernel reads */
     Run *run;
     Fiber *fibers;
-    unsigned nfibers;
+    unsigned nfibers;     /* threads of the current run's programs */
+    unsigned fiber_cap;   /* entries of fibers */
     unsigned done;
     unsigned warp_done[MAX_WARPS];
     Barrier block_bar;
@@ -156,15 +178,17 @@ typedef struct Worker {
 #else
     ucontext_t sched_uc;
 #endif
-    char *stacks;
+    char *stacks;         /* stack_cap stacks, each under a guard page */
     size_t stacks_bytes;
+    unsigned stack_cap;
     pthread_t tid;
-    bool started;
-    bool is_caller; /* worker 0 runs on the launching thread */
-    FiberStacks *keep;
-    unsigned spins; /* failed compare-and-swaps of the current program */
-    bool aborted;   /* a thread of the current program failed an assertion */
-} Worker;
+    bool is_caller;       /* the launching thread's: it polls for interrupts */
+    const FiberPoll *poll;
+    unsigned spins;       /* failed compare-and-swaps of the current program */
+    bool aborted;         /* a thread of the current program failed an assertion */
+    FiberRuntime *rt;
+    Worker *prev, *next;  /* rt->callers: launching threads' records */
+};
 
 struct Run {
     mt_host_entry_fn *entry;
@@ -176,6 +200,8 @@ struct Run {
     bool asserted;  /* the failure is a device assertion's (under err_lock) */
     pthread_mutex_t err_lock;
     char err[1024];
+    /* pool workers that joined this run, and how many may (under rt->lock) */
+    unsigned members, max_members;
     /* workers started by spinning programs (spin_wait), under grow_lock */
     pthread_mutex_t grow_lock;
     unsigned nworkers, threads;
@@ -184,6 +210,22 @@ struct Run {
     unsigned nextra;
 };
 
+/* The persistent workers of a context and the launching threads' records.
+ * One launch at a time uses the pool (job); a launch that finds it taken
+ * runs on its own thread alone, as many launching threads may. */
+struct FiberRuntime {
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv; /* a job was posted, or stopping */
+    pthread_cond_t done_cv; /* a member left its job */
+    pthread_key_t key;      /* this runtime's Worker of each launching thread */
+    Worker *callers;        /* every launching thread's Worker, for freeing */
+    Run *job;
+    unsigned long long job_seq;
+    bool stopping;
+    bool pool_started;
+    unsigned npool;
+    Worker *pool[MAX_WORKERS];
+};
 static void to_scheduler(Worker *w, Fiber *f) {
 #if defined(__x86_64__)
     mt_fiber_switch(&f->sp, w->sched_sp);
@@ -390,33 +432,47 @@ static void init_fiber(Worker *w, unsigned i, char *base, size_t psz, size_t per
 #endif
 }
 
-static int worker_setup(Worker *w) {
+/* Gives w room for `threads` fibers: the Fiber array and the stacks grow
+ * to the largest program seen and are kept (a new mapping, its guard
+ * pages and first touched pages cost about a millisecond per launch of a
+ * small kernel); every fiber starts afresh, so a stack left mid-kernel by
+ * a failed or deadlocked program is simply reused. */
+static int worker_setup(Worker *w, unsigned threads) {
     long page = sysconf(_SC_PAGESIZE);
     size_t psz = page > 0 ? (size_t)page : 4096;
     size_t per = FIBER_STACK + psz; /* a guard page below each stack */
-    w->stacks_bytes = per * w->nfibers;
-    bool fresh = true;
-    FiberStacks *keep = w->is_caller ? w->keep : NULL;
-    if (keep && keep->base && keep->bytes == w->stacks_bytes) {
-        w->stacks = keep->base; /* guard pages already in place */
-        keep->base = NULL;
-        fresh = false;
-    } else {
-        void *mem = mmap(NULL, w->stacks_bytes, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (mem == MAP_FAILED) {
-            w->stacks = NULL;
+    if (w->fiber_cap < threads) {
+        Fiber *f = realloc(w->fibers, threads * sizeof *f);
+        if (!f)
             return -1;
-        }
+        w->fibers = f;
+        w->fiber_cap = threads;
+    }
+    if (w->stack_cap < threads) {
+        void *mem = mmap(NULL, per * threads, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED)
+            return -1;
+        if (w->stacks)
+            munmap(w->stacks, w->stacks_bytes);
         w->stacks = mem;
+        w->stacks_bytes = per * threads;
+        w->stack_cap = threads;
+        for (unsigned i = 0; i < threads; i++)
+            mprotect(w->stacks + per * i, psz, PROT_NONE);
     }
-    for (unsigned i = 0; i < w->nfibers; i++) {
-        char *base = w->stacks + per * i;
-        if (fresh)
-            mprotect(base, psz, PROT_NONE);
-        init_fiber(w, i, base, psz, per);
-    }
+    for (unsigned i = 0; i < threads; i++)
+        init_fiber(w, i, w->stacks + per * i, psz, per);
     return 0;
+}
+
+static void worker_release(Worker *w) {
+    if (w->stacks)
+        munmap(w->stacks, w->stacks_bytes);
+    free(w->fibers);
+    w->stacks = NULL;
+    w->fibers = NULL;
+    w->stack_cap = w->fiber_cap = 0;
 }
 
 /* Runs the threads of one program until all returned; -1 on deadlock, 1
@@ -448,6 +504,13 @@ static int worker_program(Worker *w) {
     return 0;
 }
 
+/* The launching thread asks its caller between programs whether to stop
+ * (a pending Ctrl-C): the run fails and no program starts after it. */
+static void poll_caller(Worker *w) {
+    if (w->is_caller && w->poll && w->poll->fn && w->poll->fn(w->poll->arg))
+        run_fail(w->run, "interrupted");
+}
+
 /* Takes the next program of the grid for w (blockIdx set, x fastest);
  * false when none is left or the run failed. */
 static bool next_program(Worker *w) {
@@ -458,6 +521,7 @@ static bool next_program(Worker *w) {
     if (pid >= run->nprograms)
         return false;
     w->spins = 0;
+    w->aborted = false;
     unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
     w->view.block_idx.x = (unsigned)(pid % gx);
     w->view.block_idx.y = (unsigned)((pid / gx) % gy);
@@ -465,20 +529,27 @@ static bool next_program(Worker *w) {
     return true;
 }
 
-static void *worker_main(void *p) {
-    Worker *w = p;
-    Run *run = w->run;
+/* w's share of run: programs until none is left or the run failed. */
+static void worker_work(Worker *w, Run *run) {
+    w->run = run;
+    w->view.block_dim = (mt_uint3){run->threads, 1, 1};
+    w->view.grid_dim = run->grid;
+    w->view.ops = run->waits ? &scheduler_ops : &straight_ops;
+    w->view.worker = w;
+    w->nfibers = run->threads;
     char msg[256];
     if (!run->waits) {
-        while (next_program(w))
+        while (next_program(w)) {
             straight_program(w);
-        return NULL;
+            poll_caller(w);
+        }
+        return;
     }
-    if (worker_setup(w) != 0) {
-        snprintf(msg, sizeof msg, "cannot map %u fiber stacks of %u KiB", w->nfibers,
+    if (worker_setup(w, run->threads) != 0) {
+        snprintf(msg, sizeof msg, "cannot map %u fiber stacks of %u KiB", run->threads,
                  FIBER_STACK / 1024);
         run_fail(run, msg);
-        return NULL;
+        return;
     }
     mt_uint3 *bi = &w->view.block_idx;
     while (next_program(w)) {
@@ -486,7 +557,6 @@ static void *worker_main(void *p) {
         if (rc > 0)
             break;
         if (rc != 0) {
-            /* the fibers are stuck mid-kernel; their stacks are dropped */
             snprintf(msg, sizeof msg,
                      "deadlock in program (%u, %u, %u): threads wait at different "
                      "barriers (a __syncthreads or warp shuffle not reached by every "
@@ -495,18 +565,8 @@ static void *worker_main(void *p) {
             run_fail(run, msg);
             break;
         }
+        poll_caller(w);
     }
-    if (w->is_caller && w->keep && !atomic_load(&run->failed)) {
-        /* kept for the next launch (a deadlocked program's fibers are
-         * stuck mid-kernel: those stacks are dropped) */
-        fiber_stacks_free(w->keep);
-        w->keep->base = w->stacks;
-        w->keep->bytes = w->stacks_bytes;
-    } else {
-        munmap(w->stacks, w->stacks_bytes);
-    }
-    w->stacks = NULL;
-    return NULL;
 }
 
 static unsigned worker_count(unsigned long long nprograms) {
@@ -534,27 +594,32 @@ static unsigned worker_count(unsigned long long nprograms) {
     return n;
 }
 
-static void init_worker(Worker *w, Run *run, Fiber *fibers, FiberStacks *keep) {
-    w->view.block_dim = (mt_uint3){run->threads, 1, 1};
-    w->view.grid_dim = run->grid;
-    w->view.ops = run->waits ? &scheduler_ops : &straight_ops;
-    w->view.worker = w;
-    w->run = run;
-    w->fibers = fibers;
-    w->nfibers = run->threads;
-    w->keep = keep;
-}
-
-static bool start_thread(Worker *w) {
+/* Starts a thread with the asynchronous signals blocked: a Ctrl-C goes to
+ * a thread that can act on it (Python's main thread), never to a worker. */
+static bool start_thread(pthread_t *tid, void *(*fn)(void *), void *arg) {
+    sigset_t all, old;
+    sigfillset(&all);
+    static const int sync_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT};
+    for (size_t i = 0; i < sizeof sync_signals / sizeof sync_signals[0]; i++)
+        sigdelset(&all, sync_signals[i]);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_attr_t attr;
     bool ok = pthread_attr_init(&attr) == 0;
     if (ok && pthread_attr_setstacksize(&attr, 256 * 1024) == 0)
-        ok = pthread_create(&w->tid, &attr, worker_main, w) == 0;
+        ok = pthread_create(tid, &attr, fn, arg) == 0;
     else
         ok = false;
     pthread_attr_destroy(&attr);
-    w->started = ok;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return ok;
+}
+
+/* A worker started for one run by spinning programs: it ends with it. */
+static void *extra_main(void *p) {
+    Worker *w = p;
+    worker_work(w, w->run);
+    worker_release(w);
+    return NULL;
 }
 
 /* One more worker for the programs not started yet, when there are any;
@@ -565,16 +630,13 @@ static void add_worker(Run *run) {
     if (run->nworkers + run->nextra < MAX_WORKERS &&
         atomic_load(&run->next_program) < run->nprograms) {
         Worker *w = calloc(1, sizeof *w);
-        Fiber *fibers = calloc(run->threads, sizeof *fibers);
-        if (w && fibers) {
-            init_worker(w, run, fibers, NULL);
-            if (start_thread(w)) {
+        if (w) {
+            w->run = run;
+            if (start_thread(&w->tid, extra_main, w)) {
                 run->extra[run->nextra++] = w;
                 w = NULL;
-                fibers = NULL;
             }
         }
-        free(fibers);
         free(w);
     }
     pthread_mutex_unlock(&run->grow_lock);
@@ -596,28 +658,190 @@ static void join_extra(Run *run) {
         if (!w)
             return;
         pthread_join(w->tid, NULL);
-        free(w->fibers);
         free(w);
     }
 }
 
-/* Starts the extra workers and runs worker 0 on this thread; extra
- * workers only add speed, so a failed pthread_create means fewer of
- * them, not a failed launch. */
-static void run_workers(Worker *workers, unsigned nworkers) {
-    for (unsigned i = 1; i < nworkers; i++)
-        if (!start_thread(&workers[i]))
+/* ---- the persistent pool ---- */
+
+/* A pool worker: sleeps until a job is posted, joins it while it is open
+ * and has room, works its share, leaves.  The job's Run lives on the
+ * launching thread's stack: it is reached only under rt->lock and only
+ * while posted, and the launcher waits for every member to leave. */
+static void *pool_main(void *p) {
+    Worker *w = p;
+    FiberRuntime *rt = w->rt;
+    unsigned long long seen = 0;
+    pthread_mutex_lock(&rt->lock);
+    for (;;) {
+        while (!rt->stopping &&
+               (!rt->job || rt->job_seq == seen || rt->job->members >= rt->job->max_members))
+            pthread_cond_wait(&rt->work_cv, &rt->lock);
+        if (rt->stopping)
             break;
-    workers[0].is_caller = true;
-    worker_main(&workers[0]);
-    for (unsigned i = 1; i < nworkers; i++)
-        if (workers[i].started)
-            pthread_join(workers[i].tid, NULL);
-    join_extra(workers[0].run);
+        seen = rt->job_seq;
+        Run *run = rt->job;
+        run->members++;
+        pthread_mutex_unlock(&rt->lock);
+        worker_work(w, run);
+        pthread_mutex_lock(&rt->lock);
+        if (--run->members == 0)
+            pthread_cond_broadcast(&rt->done_cv);
+    }
+    pthread_mutex_unlock(&rt->lock);
+    worker_release(w);
+    return NULL;
 }
 
-int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsigned threads,
-              bool waits, FiberStacks *keep, char *err, size_t errlen) {
+/* Starts the pool once, with one worker fewer than the CPUs (the
+ * launching thread is the other); under rt->lock.  A thread that cannot
+ * be started only makes the pool smaller. */
+static void pool_start(FiberRuntime *rt) {
+    rt->pool_started = true;
+    unsigned n = worker_count(~0ull);
+    for (unsigned i = 0; i + 1 < n; i++) {
+        Worker *w = calloc(1, sizeof *w);
+        if (!w)
+            break;
+        w->rt = rt;
+        if (!start_thread(&w->tid, pool_main, w)) {
+            free(w);
+            break;
+        }
+        rt->pool[rt->npool++] = w;
+    }
+}
+
+/* Offers run to the pool when it is free; true when posted. */
+static bool pool_post(FiberRuntime *rt, Run *run, unsigned helpers) {
+    if (helpers == 0)
+        return false;
+    pthread_mutex_lock(&rt->lock);
+    if (!rt->pool_started)
+        pool_start(rt);
+    bool posted = !rt->job && rt->npool > 0;
+    if (posted) {
+        run->members = 0;
+        run->max_members = helpers;
+        rt->job = run;
+        rt->job_seq++;
+        pthread_cond_broadcast(&rt->work_cv);
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return posted;
+}
+
+/* Closes the posted run to newcomers and waits for its members to leave,
+ * polling the caller meanwhile (a member may run a long program). */
+static void pool_retire(FiberRuntime *rt, Worker *caller, Run *run) {
+    pthread_mutex_lock(&rt->lock);
+    rt->job = NULL;
+    while (run->members > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 10 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&rt->done_cv, &rt->lock, &until);
+        if (run->members > 0 && !atomic_load(&run->failed)) {
+            pthread_mutex_unlock(&rt->lock);
+            poll_caller(caller);
+            pthread_mutex_lock(&rt->lock);
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+}
+
+/* ---- the runtime ---- */
+
+/* A launching thread's Worker, freed when the thread exits. */
+static void caller_exit(void *p) {
+    Worker *w = p;
+    FiberRuntime *rt = w->rt;
+    pthread_mutex_lock(&rt->lock);
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        rt->callers = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    pthread_mutex_unlock(&rt->lock);
+    worker_release(w);
+    free(w);
+}
+
+static Worker *caller_worker(FiberRuntime *rt) {
+    Worker *w = pthread_getspecific(rt->key);
+    if (w)
+        return w;
+    w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->rt = rt;
+    w->is_caller = true;
+    if (pthread_setspecific(rt->key, w) != 0) {
+        free(w);
+        return NULL;
+    }
+    pthread_mutex_lock(&rt->lock);
+    w->next = rt->callers;
+    if (w->next)
+        w->next->prev = w;
+    rt->callers = w;
+    pthread_mutex_unlock(&rt->lock);
+    return w;
+}
+
+FiberRuntime *fiber_runtime_new(void) {
+    FiberRuntime *rt = calloc(1, sizeof *rt);
+    if (!rt)
+        return NULL;
+    if (pthread_key_create(&rt->key, caller_exit) != 0) {
+        free(rt);
+        return NULL;
+    }
+    pthread_mutex_init(&rt->lock, NULL);
+    pthread_cond_init(&rt->work_cv, NULL);
+    pthread_cond_init(&rt->done_cv, NULL);
+    return rt;
+}
+
+/* Stops and joins the pool and frees every thread's stacks.  The caller
+ * promises no launch is running on rt; a launching thread still alive
+ * loses its record here (the key is deleted, so its exit does not free it
+ * again). */
+void fiber_runtime_free(FiberRuntime *rt) {
+    if (!rt)
+        return;
+    pthread_mutex_lock(&rt->lock);
+    rt->stopping = true;
+    pthread_cond_broadcast(&rt->work_cv);
+    pthread_mutex_unlock(&rt->lock);
+    for (unsigned i = 0; i < rt->npool; i++) {
+        pthread_join(rt->pool[i]->tid, NULL);
+        free(rt->pool[i]);
+    }
+    pthread_key_delete(rt->key);
+    for (Worker *w = rt->callers, *next; w; w = next) {
+        next = w->next;
+        worker_release(w);
+        free(w);
+    }
+    pthread_cond_destroy(&rt->work_cv);
+    pthread_cond_destroy(&rt->done_cv);
+    pthread_mutex_destroy(&rt->lock);
+    free(rt);
+}
+
+unsigned fiber_thread_stacks(FiberRuntime *rt) {
+    Worker *w = rt ? pthread_getspecific(rt->key) : NULL;
+    return w ? w->stack_cap : 0;
+}
+
+int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
+              unsigned threads, bool waits, const FiberPoll *poll, char *err, size_t errlen) {
     if (err && errlen)
         err[0] = 0;
     if (threads < 1 || threads > MT_MAX_THREADS || grid[0] < 1 || grid[1] < 1 ||
@@ -627,49 +851,37 @@ int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3], unsi
                      grid[1], grid[2], threads);
         return -1;
     }
-    unsigned long long nprograms = (unsigned long long)grid[0] * grid[1] * grid[2];
-    unsigned nworkers = worker_count(nprograms);
-    Run *run = calloc(1, sizeof *run);
-    Worker *workers = calloc(nworkers, sizeof *workers);
-    Fiber *fibers = calloc((size_t)nworkers * threads, sizeof *fibers);
-    if (!run || !workers || !fibers) {
-        free(run);
-        free(workers);
-        free(fibers);
+    Worker *caller = rt ? caller_worker(rt) : NULL;
+    if (!caller) {
         if (err && errlen)
-            snprintf(err, errlen, "out of memory for %u host workers", nworkers);
+            snprintf(err, errlen, "out of memory for the host worker");
         return -1;
     }
-    run->entry = entry;
-    run->waits = waits;
-    run->args = args;
-    run->nprograms = nprograms;
-    atomic_init(&run->next_program, 0);
-    atomic_init(&run->failed, 0);
-    pthread_mutex_init(&run->err_lock, NULL);
-    pthread_mutex_init(&run->grow_lock, NULL);
-    run->nworkers = nworkers;
-    run->threads = threads;
-    run->grid = (mt_uint3){grid[0], grid[1], grid[2]};
-    for (unsigned i = 0; i < nworkers; i++)
-        init_worker(&workers[i], run, &fibers[(size_t)i * threads], keep);
-    run_workers(workers, nworkers);
-    int result = atomic_load(&run->failed) ? (run->asserted ? -2 : -1) : 0;
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.entry = entry;
+    run.waits = waits;
+    run.args = args;
+    run.nprograms = (unsigned long long)grid[0] * grid[1] * grid[2];
+    atomic_init(&run.next_program, 0);
+    atomic_init(&run.failed, 0);
+    pthread_mutex_init(&run.err_lock, NULL);
+    pthread_mutex_init(&run.grow_lock, NULL);
+    run.threads = threads;
+    run.grid = (mt_uint3){grid[0], grid[1], grid[2]};
+    unsigned helpers = worker_count(run.nprograms) - 1;
+    bool posted = pool_post(rt, &run, helpers);
+    run.nworkers = 1 + (posted ? helpers : 0);
+    caller->poll = poll;
+    worker_work(caller, &run);
+    if (posted)
+        pool_retire(rt, caller, &run);
+    join_extra(&run);
+    caller->poll = NULL;
+    int result = atomic_load(&run.failed) ? (run.asserted ? -2 : -1) : 0;
     if (result != 0 && err && errlen)
-        snprintf(err, errlen, "%s", run->err);
-    pthread_mutex_destroy(&run->err_lock);
-    pthread_mutex_destroy(&run->grow_lock);
-    free(run);
-    free(workers);
-    free(fibers);
+        snprintf(err, errlen, "%s", run.err);
+    pthread_mutex_destroy(&run.err_lock);
+    pthread_mutex_destroy(&run.grow_lock);
     return result;
-}
-
-void fiber_stacks_free(FiberStacks *s) {
-    if (s && s->base)
-        munmap(s->base, s->bytes);
-    if (s) {
-        s->base = NULL;
-        s->bytes = 0;
-    }
 }

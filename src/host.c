@@ -26,16 +26,29 @@
  *   - MYTRITON_HOST_SANITIZE=undefined adds UBSan to the compiler's
  *     flags (and to the key): the test mode in which any undefined
  *     behaviour of generated code stops the process with a report;
- *   - launches of one context are serialised by its HostStacks' mutex,
- *     which also guards the fiber stacks kept between launches (one set
- *     per context, whatever the number of modules). */
+ *   - a launch reads only its module and the context's runtime, which is
+ *     safe from many threads (fiber.c): launches need no lock, and the
+ *     Python extension runs them without the GIL.
+ *
+ * Why a fault inside a host kernel is not caught (issue 15, item 6): a
+ * SIGSEGV or SIGBUS handler could siglongjmp out of kernel code (its
+ * address range is known) and fail the launch, but the process it hands
+ * back is not sound.  The fault is only the first out-of-bounds access
+ * that hit an unmapped page; the ones before it landed in mapped memory
+ * (the allocator's metadata, other tensors, the interpreter's heap) and
+ * corrupted it silently: the "double free or corruption" of the issue came
+ * from stores that never faulted.  Going on after the report runs on that
+ * heap.  The other workers of the grid are mid-program too, and the
+ * handlers are the process's, shared with the application (Python's
+ * faulthandler, torch).  SIGFPE no longer comes from generated code
+ * (division is defined, cuda.c).  The sound answer is to check before
+ * the access: a checked build of the kernel (issue 15, item 4). */
 #include "mt.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -68,27 +81,9 @@ struct HostModule {
     bool prints;     /* the kernel calls printf: stdout is flushed after it */
 };
 
-struct HostStacks {
-    pthread_mutex_t lock;
-    FiberStacks stacks; /* the launching thread's, kept between launches */
-};
+HostStacks *host_stacks_new(void) { return fiber_runtime_new(); }
 
-HostStacks *host_stacks_new(void) {
-    HostStacks *s = calloc(1, sizeof *s);
-    if (s && pthread_mutex_init(&s->lock, NULL) != 0) {
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
-void host_stacks_free(HostStacks *s) {
-    if (!s)
-        return;
-    pthread_mutex_destroy(&s->lock);
-    fiber_stacks_free(&s->stacks);
-    free(s);
-}
+void host_stacks_free(HostStacks *s) { fiber_runtime_free(s); }
 
 /* --as-needed: the object uses nothing of libstdc++, and not loading it
  * keeps a C process C (libstdc++'s emergency EH pool, never freed, shows
@@ -632,7 +627,7 @@ done:
 }
 
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
-                void **args) {
+                void **args, const FiberPoll *poll) {
     if (!m || !s)
         return diag_error(c, no_loc, MT_ERR_ARG, "launch of a kernel that "
                                                  "was not built for the host");
@@ -648,10 +643,8 @@ int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], in
                           "threads per program must be in 1..%d, got %d",
                           MT_MAX_THREADS, threads);
     char err[1024];
-    pthread_mutex_lock(&s->lock);
-    int rc = fiber_run(m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads, m->waits,
-                       &s->stacks, err, sizeof err);
-    pthread_mutex_unlock(&s->lock);
+    int rc = fiber_run(s, m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads,
+                       m->waits, poll, err, sizeof err);
     if (m->prints) /* the lines reach a pipe or file now, as the GPU's at a sync */
         fflush(stdout);
     if (rc != 0)

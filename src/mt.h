@@ -1640,15 +1640,17 @@ typedef struct HostModule HostModule;
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */
 int host_build(Ctx *c, const char *cuda_src, const char *kernel,
                const char *const *ctypes, int nparams, HostModule **out);
-/* The fiber stacks a context keeps between host launches, and the lock
- * that serialises its launches: one set per context, not per module (two
- * mappings per fiber for its guard page, kept by hundreds of modules,
- * would exhaust the process's memory-map limit). */
-typedef struct HostStacks HostStacks;
+/* A context's host runtime (fiber.c's FiberRuntime: the worker pool and
+ * the fiber stacks of each thread, one set per thread, whatever the number
+ * of modules). */
+typedef struct FiberRuntime HostStacks;
+struct FiberPoll;
 HostStacks *host_stacks_new(void); /* NULL: out of memory */
 void host_stacks_free(HostStacks *s);
+/* Runs a grid; safe from many threads at once on one HostStacks.  poll
+ * (may be NULL) is asked between programs whether to stop. */
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
-                void **args);
+                void **args, const struct FiberPoll *poll);
 void host_module_free(HostModule *m);
 /* Runs argv[0] (a path) in its own process group, stdout and stderr into
  * out, killed after timeout seconds: the wait status, -1 when it could not
@@ -1667,22 +1669,31 @@ unsigned host_kernel_flags(const char *cuda_src);
 
 #include "mt_host.h" /* its C part: the contract with kernel objects */
 
-/* Fiber stacks a caller keeps from one launch to the next (zeroed: none). */
-typedef struct FiberStacks {
-    char *base;
-    size_t bytes;
-} FiberStacks;
+/* A context's host runtime: its persistent worker pool and the fiber
+ * stacks of every thread that ran programs, each kept for that thread's
+ * next launch of any kernel and freed at its exit (or with the runtime). */
+typedef struct FiberRuntime FiberRuntime;
+FiberRuntime *fiber_runtime_new(void); /* NULL: out of memory */
+void fiber_runtime_free(FiberRuntime *rt);
+/* Stacks kept for the calling thread (what tests measure). */
+unsigned fiber_thread_stacks(FiberRuntime *rt);
+
+/* Asked by the launching thread between programs: nonzero stops the run
+ * (a pending Ctrl-C); fn may be NULL. */
+typedef struct FiberPoll {
+    int (*fn)(void *arg);
+    void *arg;
+} FiberPoll;
 
 /* Runs a grid of programs of `threads` CUDA threads each, every thread a
  * call of entry(args, ...): on its own fiber when the kernel `waits`
  * (calls __syncthreads or a warp shuffle), else one after the other on the
- * worker's own stack, with no switch at all.  The launching thread's
- * stacks are reused from and left in *keep (may be NULL).  Returns 0, or
- * -1 with the reason (deadlock, bad shape, no memory) in err, or -2 when
- * a thread failed a device assertion (its text in err). */
-int fiber_run(mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
-              unsigned threads, bool waits, FiberStacks *keep, char *err, size_t errlen);
-void fiber_stacks_free(FiberStacks *s);
+ * worker's own stack, with no switch at all.  Safe to call from many
+ * threads at once.  Returns 0, or -1 with the reason (deadlock, bad shape,
+ * no memory, "interrupted" after poll said stop) in err, or -2 when a
+ * thread failed a device assertion (its text in err). */
+int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
+              unsigned threads, bool waits, const FiberPoll *poll, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- cache.c */
 

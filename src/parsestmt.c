@@ -472,6 +472,11 @@ static bool parse_stmt(Parser *p, NodeVec *out) {
 
 /* ---- functions ---- */
 
+/* Far more than a kernel launch passes (the Python extension takes 128;
+ * CUDA's parameter space holds 4 KiB), and bounded: the duplicate check
+ * and the elaborator's scope lookups are linear per parameter. */
+#define MAX_FUNC_PARAMS 1024
+
 static bool parse_params(Parser *p, Node *fn) {
     Param *params = NULL;
     int n = 0, cap = 0;
@@ -490,6 +495,11 @@ static bool parse_params(Parser *p, Node *fn) {
         if (!tok_is_plain_name(t)) {
             ps_error(p, t, MT_ERR_SYNTAX, "expected parameter name, saw %s",
                      ps_tok_desc(p, t));
+            return false;
+        }
+        if (n >= MAX_FUNC_PARAMS) {
+            ps_error(p, t, MT_ERR_UNSUPPORTED, "a function takes at most %d parameters",
+                     MAX_FUNC_PARAMS);
             return false;
         }
         ps_advance(p);

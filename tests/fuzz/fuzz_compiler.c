@@ -9,6 +9,8 @@
  * located error. */
 #include "mt.h"
 
+#include "fuzz_util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,21 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 else
                     sb_puts(&sig, plain++ % 2 == 0 ? "*fp32" : "i32");
             }
-            mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
-            o.source = src;
-            o.filename = "fuzz.py";
-            o.kernel = m->funcs[i].name;
-            o.signature = sb_str(&sig);
-            o.stages_only = 1;
-            mt_kernel *k = NULL;
-            if (mt_compile(ctx, &o, &k) == MT_OK) {
-                const char *text;
-                for (int s = MT_STAGE_AST; s <= MT_STAGE_CUDA; s++)
-                    (void)mt_kernel_stage(ctx, k, (mt_stage)s, &text, NULL);
-                mt_kernel_destroy(k);
-            } else if (!*mt_errmsg(ctx)) {
-                abort(); /* every failure must say why */
-            }
+            fuzz_compile_stages(ctx, src, "fuzz.py", m->funcs[i].name, sb_str(&sig));
             sb_free(&sig);
         }
     }

@@ -427,31 +427,33 @@ static void test_scheduler_contract(void **state) {
     SchedArgs a = {out, THREADS};
     void *args[] = {&a};
     const uint32_t grid[3] = {GX, GY, GZ};
-    FiberStacks keep = {0};
+    FiberRuntime *rt = fiber_runtime_new();
+    assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, true, &keep, err, sizeof err), 0);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, THREADS, true, NULL, err, sizeof err),
+                     0);
     assert_string_equal(err, "");
     for (int i = 0; i < NP * THREADS; i++)
         assert_int_equal(out[i], 2 * ((i % THREADS) ^ 1));
-    /* the launching thread's stacks are kept and reused for the same size */
-    assert_non_null(keep.base);
-    char *first = keep.base;
+    /* the launching thread's stacks are kept for its next launch, and a
+     * smaller program reuses them: the pool is sized by the largest */
+    assert_int_equal(fiber_thread_stacks(rt), THREADS);
     memset(out, 0, (size_t)NP * THREADS * sizeof *out);
-    assert_int_equal(fiber_run(sched_entry, args, grid, THREADS, true, &keep, err, sizeof err), 0);
-    assert_ptr_equal(keep.base, first);
-    assert_int_equal(out[NP * THREADS - 1], 2 * ((THREADS - 1) ^ 1));
-    /* another size maps new ones */
     a.threads = 32;
-    size_t bytes64 = keep.bytes;
-    assert_int_equal(fiber_run(sched_entry, args, grid, 32, true, &keep, err, sizeof err), 0);
-    assert_non_null(keep.base);
-    assert_true(keep.bytes < bytes64);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 32, true, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_thread_stacks(rt), THREADS);
     assert_int_equal(out[NP * 32 - 1], 2 * (31 ^ 1));
-    fiber_stacks_free(&keep);
-    assert_null(keep.base);
-    fiber_stacks_free(&keep); /* twice is fine */
-    /* no keeper: stacks are unmapped after the run */
-    assert_int_equal(fiber_run(sched_entry, args, grid, 32, true, NULL, err, sizeof err), 0);
+    /* a larger one grows them */
+    a.threads = 2 * THREADS;
+    free(out);
+    out = calloc((size_t)NP * 2 * THREADS, sizeof *out);
+    assert_non_null(out);
+    a.out = out;
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 2 * THREADS, true, NULL, err,
+                               sizeof err), 0);
+    assert_int_equal(fiber_thread_stacks(rt), 2 * THREADS);
+    assert_int_equal(out[NP * 2 * THREADS - 1], 2 * ((2 * THREADS - 1) ^ 1));
+    fiber_runtime_free(rt);
     free(out);
 }
 
@@ -474,18 +476,26 @@ static void test_scheduler_errors(void **state) {
     (void)state;
     char err[256];
     const uint32_t grid[3] = {3, 1, 1};
-    FiberStacks keep = {0};
-    assert_int_equal(fiber_run(stuck_entry, NULL, grid, 64, true, &keep, err, sizeof err), -1);
+    FiberRuntime *rt = fiber_runtime_new();
+    assert_non_null(rt);
+    assert_int_equal(fiber_run(rt, stuck_entry, NULL, grid, 64, true, NULL, err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "deadlock in program ("));
-    assert_null(keep.base); /* stuck fibers' stacks are dropped, not kept */
     static const struct { uint32_t g[3]; unsigned threads; } bad[] = {
         {{0, 1, 1}, 32}, {{1, 0, 1}, 32}, {{1, 1, 0}, 32}, {{1, 1, 1}, 0},
         {{1, 1, 1}, MT_MAX_THREADS + 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(fiber_run(bad_shape_entry, NULL, bad[i].g, bad[i].threads, i % 2,
+        assert_int_equal(fiber_run(rt, bad_shape_entry, NULL, bad[i].g, bad[i].threads, i % 2,
                                    NULL, err, sizeof err), -1);
         assert_non_null(strstr(err, "bad launch shape"));
     }
+    /* the stuck fibers' stacks are reused: a later run starts them afresh */
+    int out[64 * 3];
+    SchedArgs a = {out, 64};
+    void *args[] = {&a};
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 64, true, NULL, err, sizeof err), 0);
+    assert_int_equal(out[64 * 3 - 1], 2 * (63 ^ 1));
+    fiber_runtime_free(rt);
 }
 
 /* A kernel that never waits runs without fibers: every (program, thread)
@@ -510,17 +520,19 @@ static void test_scheduler_without_fibers(void **state) {
     SchedArgs a = {out, THREADS};
     void *args[] = {&a};
     const uint32_t grid[3] = {GX, GY, GZ};
-    FiberStacks keep = {0};
+    FiberRuntime *rt = fiber_runtime_new();
+    assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(count_entry, args, grid, THREADS, false, &keep, err, sizeof err),
-                     0);
+    assert_int_equal(fiber_run(rt, count_entry, args, grid, THREADS, false, NULL, err,
+                               sizeof err), 0);
     for (int i = 0; i < NP * THREADS; i++)
         assert_int_equal(out[i], 1);
-    assert_null(keep.base); /* no stacks were mapped */
+    assert_int_equal(fiber_thread_stacks(rt), 0); /* no stacks were mapped */
     /* a kernel misjudged as never waiting fails the launch, never runs on */
-    assert_int_equal(fiber_run(waits_anyway_entry, NULL, grid, 64, false, NULL, err,
+    assert_int_equal(fiber_run(rt, waits_anyway_entry, NULL, grid, 64, false, NULL, err,
                                sizeof err), -1);
     assert_non_null(strstr(err, "run without fibers waited"));
+    fiber_runtime_free(rt);
     free(out);
 }
 
