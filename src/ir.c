@@ -34,17 +34,17 @@ static const char *const mem_hints[] = {"none", "ca", "cg", "cv", "wb", "cs", "w
                                         "volatile", "evict_first", "evict_last"};
 
 const AttrInfo attr_info[AS_COUNT] = {
-    [AS_NONE] = {0, {0, 0}, NULL, 0},
-    [AS_AXIS] = {1, {"axis", 0}, NULL, 0},
-    [AS_RANGE] = {2, {"start", "end"}, NULL, 0},
-    [AS_SHAPE] = {0, {0, 0}, NULL, 0},
-    [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3},
-    [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2},
-    [AS_INDEX] = {1, {"index", 0}, NULL, 0},
-    [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12},
-    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0}, /* tlscan.c */
-    [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true},
-    [AS_HINT] = {1, {"value", 0}, NULL, 0, false},
+    [AS_NONE] = {0, {0, 0}, NULL, 0, false, {0, 0}},
+    [AS_AXIS] = {1, {"axis", 0}, NULL, 0, false, {0, 0}},
+    [AS_RANGE] = {2, {"start", "end"}, NULL, 0, false, {0, 0}},
+    [AS_SHAPE] = {0, {0, 0}, NULL, 0, false, {0, 0}},
+    [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3, false, {0, 0}},
+    [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2, false, {0, 0}},
+    [AS_INDEX] = {1, {"index", 0}, NULL, 0, false, {0, 0}},
+    [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12, false, {0, 0}},
+    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0, false, {0, 0}}, /* tlscan.c */
+    [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, true, {0, 0}},
+    [AS_HINT] = {1, {"value", 0}, NULL, 0, false, {0, 0}},
     /* tldebug.c: print's prefix, assert's message and function */
     [AS_PRINT] = {1, {"hex", 0}, NULL, 0, true, {"prefix", 0}},
     [AS_ASSERT] = {0, {0, 0}, NULL, 0, false, {"msg", "func"}},

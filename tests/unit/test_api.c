@@ -171,7 +171,7 @@ static Func *run_pipeline(Ctx *c, const char *src, const char *kernel, const cha
     c->src = src;
     c->srclen = strlen(src);
     sb_init(&c->err);
-    PipelineInput in = {kernel, sig, NULL, 0, num_warps, false, NULL, NULL, false};
+    PipelineInput in = {.kernel = kernel, .signature = sig, .num_warps = num_warps};
     return pipeline_run(c, &in, sink);
 }
 
