@@ -281,12 +281,10 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
     ce_operand_texts(e, ld, &r, ld->loc, a, at);
     StrBuf addr;
     sb_init(&addr);
-    if (offsets && sbuf->stage_count > 1 && strcmp(stage, "0"))
-        sb_printf(&addr, "%s * %lld + %s[mt_g / %d]", stage, (long long)smem_stage_size(sbuf),
-                  offsets, vp.width);
-    else if (offsets)
+    if (offsets) {
+        smem_stage_text(&addr, sbuf, stage);
         sb_printf(&addr, "%s[mt_g / %d]", offsets, vp.width);
-    else
+    } else
         smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
                           ce_value_coord(e, &r, 1, CE_SLOT));
     bool uniform = mask_uniform(e, ld->args[1], &vp);

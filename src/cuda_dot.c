@@ -459,7 +459,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     Func *f = e->f;
     Op *dot = plan->dot;
     ValId acc = loop->iters[plan->acc_iter];
-    int S = plan->A.stage_count, ahead = S - 1; /* tiles in flight */
+    int S = plan->A.stage_count; /* S - 1 tiles in flight */
     Type xt = val_type(f, loop->index);
     const char *it = ce_ctype(e, xt), *ut = dtype_ctype(xt.dtype == DT_I64 ? DT_U64 : DT_U32);
     const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
@@ -475,10 +475,10 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     ce_line(e, "const %s mt_trips = %s < %s ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
             lo, hi, ut, hi, ut, lo, ut, step);
     ce_unroll(e);
-    ce_line(e, "for (int mt_pj = 0; mt_pj < %d; ++mt_pj) {", ahead);
+    ce_line(e, "for (int mt_pj = 0; mt_pj < %d; ++mt_pj) {", S - 1);
     e->indent++;
     e->name[loop->index] = "k_base";
-    if (ahead > 1) {
+    if (S > 2) {
         ce_line(e, "if (mt_pj > 0 && (%s)mt_pj < mt_trips) {", ut);
         e->indent++;
         ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)(mt_pj - 1) * (%s)%s);", it, it, ut, lo,
@@ -509,11 +509,11 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     e->indent++;
     ce_line(e, "const %s k_base = (%s)((%s)%s + mt_t * (%s)%s);", it, it, ut, lo, ut, step);
     if (async)
-        ce_line(e, "mt_cp_async_wait_group(%d);", ahead - 1);
+        ce_line(e, "mt_cp_async_wait_group(%d);", S - 2);
     publish_tiles(e, &g);
-    ce_line(e, "const bool mt_more = mt_t + %du < mt_trips;", ahead);
-    if (ahead > 1) {
-        ce_line(e, "const %s mt_k_ahead = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, ahead - 1,
+    ce_line(e, "const bool mt_more = mt_t + %du < mt_trips;", S - 1);
+    if (S > 2) {
+        ce_line(e, "const %s mt_k_ahead = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 2,
                 ut, step);
         e->name[loop->index] = "mt_k_ahead";
     }
@@ -533,7 +533,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "const int mt_wstage = dot_stage == 0 ? %d : dot_stage - 1;", S - 1);
     ce_line(e, "if (mt_more) {");
     e->indent++;
-    ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, ahead, ut,
+    ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 1, ut,
             step);
     const char **saved = arena_alloc(f->arena, sizeof(char *) * (size_t)(loop->nres + 1));
     if (!saved)

@@ -29,8 +29,6 @@
  * layout gives the thread, so the epilogue reads them as any block. */
 #include "mt.h"
 
-#include <string.h>
-
 /* Address text &buf[stage, row, col]. */
 static const char *tile_addr(Emit *e, const SharedBuffer *b, const char *stage,
                              const char *row, const char *col) {
@@ -123,11 +121,14 @@ static void mma_all(Emit *e, const char *fn, const char *a, const char *b,
     ce_line(e, "        %s(%s, %s[mt_i], %s[mt_j]);", fn, acc_slots(e, dst, E1), a, b);
 }
 
-/* "stage * size + " of buffer b, or "" for one stage or stage 0. */
+/* smem_stage_text as a string of e's. */
 static const char *stage_base(Emit *e, const SharedBuffer *b, const char *stage) {
-    if (b->stage_count < 2 || !strcmp(stage, "0"))
-        return "";
-    return ce_fmt(e, "%s * %lld + ", stage, (long long)smem_stage_size(b));
+    StrBuf sb;
+    sb_init(&sb);
+    smem_stage_text(&sb, b, stage);
+    const char *s = ce_fmt(e, "%s", sb_str(&sb));
+    sb_free(&sb);
+    return s;
 }
 
 /* The wgmma instruction on block mt_b: d = the N / 2 accumulator slots in

@@ -781,6 +781,9 @@ int64_t smem_element(const SharedBuffer *b, int stage, int row, int column);
  * "dot_k"); writes into buf. */
 void smem_element_text(StrBuf *sb, const SharedBuffer *b, const char *stage,
                        const char *row, const char *column);
+/* "stage * stage_size + " of b, or nothing for one stage or stage "0":
+ * the start of a stage, for addresses not made by smem_element_text. */
+void smem_stage_text(StrBuf *sb, const SharedBuffer *b, const char *stage);
 /* Padding rule: 1 when simultaneous_rows > 32 / gcd(columns, 32). */
 int smem_bank_padding(int columns, int simultaneous_rows);
 int smem_bank(int64_t word_offset); /* word_offset % 32 */

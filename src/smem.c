@@ -121,14 +121,18 @@ static void put_term(StrBuf *sb, bool *first, const char *e, int64_t scale,
         sb_printf(sb, " * %lld", (long long)scale);
 }
 
+void smem_stage_text(StrBuf *sb, const SharedBuffer *b, const char *stage) {
+    if (b->stage_count > 1 && !is_zero(stage)) {
+        bool first = true;
+        put_term(sb, &first, stage, smem_stage_size(b), false);
+        sb_puts(sb, " + ");
+    }
+}
+
 void smem_element_text(StrBuf *sb, const SharedBuffer *b, const char *stage,
                        const char *row, const char *column) {
     if (b->swizzle) {
-        if (b->stage_count > 1 && !is_zero(stage)) {
-            bool first = true;
-            put_term(sb, &first, stage, smem_stage_size(b), false);
-            sb_puts(sb, " + ");
-        }
+        smem_stage_text(sb, b, stage);
         sb_printf(sb, "mt_swz(%s, %s, %d, %d, %d, %d)", row, column, (int)b->rows,
                   b->swizzle / (int)dtype_info[b->elem].bytes, (int)dtype_info[b->elem].bytes,
                   b->perm_warps);
