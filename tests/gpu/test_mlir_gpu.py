@@ -83,8 +83,43 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+@triton.jit
+def shapes_while_kernel(x, y, out, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    a = tl.load(x + o)
+    b = tl.load(y + o)
+    tl.store(out + o, tl.flip(a, 0))
+    t = tl.reshape(a, (8, BLOCK // 8))
+    r = tl.arange(0, 8)[:, None] * (BLOCK // 8) + tl.arange(0, BLOCK // 8)[None, :]
+    tl.store(out + BLOCK + r, tl.trans(tl.trans(t)))
+    tl.store(out + 2 * BLOCK + tl.arange(0, 2 * BLOCK), tl.cat(a, b, can_reorder=True))
+    n = 0
+    v = a
+    while n < 3:
+        v = v * 0.5 + 1.0
+        n += 1
+    tl.store(out + 4 * BLOCK + o, v)
+
+
+@triton.jit
+def dot_kernel(a, b, c, out, N: tl.constexpr, PREC: tl.constexpr):
+    i = tl.arange(0, N)
+    offs = i[:, None] * N + i[None, :]
+    acc = tl.dot(tl.load(a + offs), tl.load(b + offs), tl.load(c + offs), input_precision=PREC)
+    tl.store(out + offs, acc)
+
+
+@triton.jit
+def atomics_kernel(x, sums, maxes, old, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    tl.atomic_add(sums + (o % 4), tl.load(x + o, mask=m, other=0.0), mask=m)
+    tl.store(old + o, tl.atomic_max(maxes + (o % 8), o, mask=m), mask=m)
+
+
 def _cases(torch, device):
-    """(kernel, args, grid, constexprs, reference) per case."""
+    """(name, kernel, args, grid, constexprs, the checked args' indices, their
+    references, tolerance) per case."""
     g = torch.Generator().manual_seed(0)
     n = 1000
     x = torch.rand(n, generator=g).to(device) * 4 - 2
@@ -98,34 +133,63 @@ def _cases(torch, device):
         torch.minimum(x, torch.tensor(0.5, device=device))
     s = a.sum(0)
     ma, mb = torch.randn(20, 24, generator=g).to(device), torch.randn(24, 18, generator=g).to(device)
+    sx, sy = torch.randn(128, generator=g).to(device), torch.randn(128, generator=g).to(device)
+    v = sx.clone()
+    for _ in range(3):
+        v = v * 0.5 + 1.0
+    shapes_ref = torch.cat([sx.flip(0), sx, sx, sy, v])
+    da, db, dc = (torch.randn(16, 16, generator=g).to(device) for _ in range(3))
+    dref = (da.double() @ db.double() + dc.double()).float()
+    na = 300
+    ax = torch.randn(na, generator=g).to(device)
+    idx = torch.arange(na, device=device)
+    sums_ref = torch.stack([ax[i::4].sum() for i in range(4)])
+    maxes_ref = torch.tensor([max(range(i, na, 8)) for i in range(8)], dtype=torch.int32,
+                             device=device)
+    maxes = torch.full((8,), -1, dtype=torch.int32, device=device)
+    tf32 = 2e-2  # tf32 products, Triton's default for fp32 tl.dot
     return [
-        ("add", add_kernel, (x, y, out(n), n), (8,), {"BLOCK": 128}, x + y),
-        ("copy", copy_kernel, (x, out(n), n), (4,), {"BLOCK": 256}, x),
-        ("softmax", softmax_kernel, (rows, out(5, 700), 700), (5,), {"BLOCK": 1024},
-         torch.softmax(rows, dim=1)),
+        ("add", add_kernel, (x, y, out(n), n), (8,), {"BLOCK": 128}, (2,), (x + y,), 1e-4),
+        ("copy", copy_kernel, (x, out(n), n), (4,), {"BLOCK": 256}, (1,), (x,), 1e-4),
+        ("softmax", softmax_kernel, (rows, out(5, 700), 700), (5,), {"BLOCK": 1024}, (1,),
+         (torch.softmax(rows, dim=1),), 1e-4),
         ("loop_rank2", loop_rank2_kernel, (a, out(M * N + M), M, N, K), (3,),
-         {"BM": 16, "BN": 32}, torch.cat([s.flatten(), s.sum(1)])),
-        ("math", math_kernel, (x, out(n), n), (4,), {"BLOCK": 256}, mref),
+         {"BM": 16, "BN": 32}, (1,), (torch.cat([s.flatten(), s.sum(1)]),), 1e-4),
+        ("math", math_kernel, (x, out(n), n), (4,), {"BLOCK": 256}, (1,), (mref,), 1e-4),
         ("matmul", matmul_kernel, (ma, mb, out(20, 18), 20, 18, 24), (2, 2),
-         {"BM": 16, "BN": 16, "BK": 8}, ma @ mb),
+         {"BM": 16, "BN": 16, "BK": 8}, (2,), (ma @ mb,), tf32),
+        ("shapes_while", shapes_while_kernel, (sx, sy, out(5 * 128)), (1,), {"BLOCK": 128},
+         (2,), (shapes_ref,), 1e-5),
+        ("dot_ieee", dot_kernel, (da, db, dc, out(16, 16)), (1,), {"N": 16, "PREC": "ieee"},
+         (3,), (dref,), 1e-4),
+        ("dot_tf32x3", dot_kernel, (da, db, dc, out(16, 16)), (1,), {"N": 16, "PREC": "tf32x3"},
+         (3,), (dref,), 1e-4),
+        ("atomics", atomics_kernel,
+         (ax, torch.zeros(4, device=device), maxes, torch.zeros(na, dtype=torch.int32,
+                                                                 device=device), na),
+         (3,), {"BLOCK": 128}, (1, 2), (sums_ref, maxes_ref), 1e-4),
     ]
+
+
+def signature(torch, args, meta):
+    """The specialisation a launch of these arguments compiles."""
+    sig = []
+    for arg in args:
+        if torch.is_tensor(arg):
+            sig.append({torch.float32: "*fp32:16", torch.int32: "*i32:16"}[arg.dtype])
+        else:
+            sig.append("i32:16" if arg % 16 == 0 else "i32")
+    return ",".join(sig + [repr(v) if isinstance(v, str) else str(v) for v in meta.values()])
 
 
 def fill():
     """Lowers every case's MLIR module to PTX into $MYTRITON_CACHE_DIR."""
     import torch
     from mytriton import _C
-    for name, kern, args, grid, meta, _ in _cases(torch, "cpu"):
-        sig = []
-        for arg in args:
-            if torch.is_tensor(arg):
-                sig.append("*fp32:16")
-            else:
-                sig.append("i32:16" if arg % 16 == 0 else "i32")
-        sig += [str(v) for v in meta.values()]
+    for name, kern, args, grid, meta, *_ in _cases(torch, "cpu"):
         source, filename = kern._source()
-        k = _C.compile(source, filename, kern.fn.__name__, ",".join(sig), kern._globals(), 4,
-                       "mlir", True)
+        k = _C.compile(source, filename, kern.fn.__name__, signature(torch, args, meta),
+                       kern._globals(), 4, "mlir", True)
         ptx = k.stage("ptx")
         print(f"{name}: {len(ptx)} bytes of PTX cached")
 
@@ -139,16 +203,15 @@ def _run(name, backend):
             pytest.fail("MYTRITON_REQUIRE_CUDA=1 but torch.cuda.is_available() is False")
         pytest.skip("needs a GPU")
     case = next(c for c in _cases(torch, "cuda") if c[0] == name)
-    _, kern, args, grid, meta, ref = case
+    _, kern, args, grid, meta, outs, refs, tol = case
     os.environ["MYTRITON_BACKEND"] = backend
     try:
         kern.cache.clear()
         kern[grid](*args, **meta)
         torch.cuda.synchronize()
         assert kern.last_compiled.backend == backend
-        got = args[2] if name in ("add", "matmul") else args[1]
-        tol = 2e-2 if name == "matmul" else 1e-4  # tf32 products, as Triton's default
-        torch.testing.assert_close(got, ref, rtol=tol, atol=tol)
+        for i, ref in zip(outs, refs):
+            torch.testing.assert_close(args[i], ref, rtol=tol, atol=tol)
     finally:
         os.environ.pop("MYTRITON_BACKEND", None)
 
@@ -181,6 +244,22 @@ def test_math_execution(backend):
 
 def test_matmul_execution(backend):
     _run("matmul", backend)
+
+
+def test_shape_ops_and_while_execution(backend):
+    _run("shapes_while", backend)
+
+
+def test_dot_ieee_execution(backend):
+    _run("dot_ieee", backend)
+
+
+def test_dot_tf32x3_execution(backend):
+    _run("dot_tf32x3", backend)
+
+
+def test_atomics_execution(backend):
+    _run("atomics", backend)
 
 
 if __name__ == "__main__" and "--fill" in sys.argv:

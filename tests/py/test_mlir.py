@@ -269,26 +269,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "gpu"))
 import test_mlir_gpu as gpu_cases  # noqa: E402
 
 
-def _signature(args, meta):
-    sig = ["*fp32:16" if torch.is_tensor(a) else ("i32:16" if a % 16 == 0 else "i32")
-           for a in args]
-    return ",".join(sig + [str(v) for v in meta.values()])
+CASES = [c[0] for c in gpu_cases._cases(torch, "cpu")]
 
 
-@pytest.mark.parametrize("index", range(6),
-                         ids=["add", "copy", "softmax", "loop_rank2", "math", "matmul"])
-def test_mlir_gpu_cases_compute_like_torch(index):
+@pytest.mark.parametrize("name", CASES)
+def test_mlir_gpu_cases_compute_like_torch(name):
     """The GPU check's kernels, run by the interpreter: the module (the
     very text whose PTX the GPU check loads) computes torch's result."""
-    name, kern, args, grid, meta, ref = gpu_cases._cases(torch, "cpu")[index]
+    _, kern, args, grid, meta, outs, refs, tol = next(
+        c for c in gpu_cases._cases(torch, "cpu") if c[0] == name)
     src, fn = kern._source()
-    text = _C.compile(src, fn, kern.fn.__name__, _signature(args, meta), kern._globals(), 4,
-                      "mlir", True).stage("mlir")
+    text = _C.compile(src, fn, kern.fn.__name__, gpu_cases.signature(torch, args, meta),
+                      kern._globals(), 4, "mlir", True).stage("mlir")
     mlir_interp.Module(text).run(grid, [a.numpy().reshape(-1) if torch.is_tensor(a) else a
                                         for a in args])
-    got = args[2] if name in ("add", "matmul") else args[1]
-    tol = 2e-2 if name == "matmul" else 1e-5  # tf32 products, as Triton's default
-    torch.testing.assert_close(got, ref, rtol=tol, atol=tol)
+    for i, ref in zip(outs, refs):
+        torch.testing.assert_close(args[i], ref, rtol=tol, atol=tol)
 
 
 SHAPES = '''
