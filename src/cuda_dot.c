@@ -469,6 +469,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     Op *direct[2] = {async_load(e, plan, dot->args[0], &g.A, g.tiled),
                      async_load(e, plan, dot->args[1], &g.B, false)};
     bool async = direct[0] || direct[1];
+    bool inflight = (plan->unit == DOT_WGMMA_F16 || plan->unit == DOT_WGMMA_BF16) &&
+                    plan->in_place && direct[0] && direct[1];
     for (int k = 0; k < 2; k++)
         if (direct[k])
             ce_tile_offsets(e, direct[k], k ? &g.B : &g.A, k ? "mt_so1" : "mt_so0");
@@ -531,6 +533,14 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "const int mt_wstage = dot_stage ^ 1;");
     else
         ce_line(e, "const int mt_wstage = dot_stage == 0 ? %d : dot_stage - 1;", S - 1);
+    if (inflight) {
+        e->wgmma_inflight = true;
+        e->inflight_acc = e->name[acc];
+        e->inflight_n = g.r.nE;
+        if (pipelined_step(e, plan, acc, &g) < 0)
+            return -1;
+        ce_line(e, "__syncthreads();"); /* every warpgroup's tile t - 1 retired */
+    }
     ce_line(e, "if (mt_more) {");
     e->indent++;
     ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 1, ut,
@@ -554,7 +564,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "mt_cp_async_commit();");
     e->name[loop->index] = "k_base";
     rename_advance(e, plan);
-    if (pipelined_step(e, plan, acc, &g) < 0)
+    if (!inflight && pipelined_step(e, plan, acc, &g) < 0)
         return -1;
     if (!direct[0] || !direct[1]) {
         ce_line(e, "if (mt_more) {");

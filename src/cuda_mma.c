@@ -171,10 +171,13 @@ static void pin_accumulator(Emit *e, const char *dst, int n) {
  * being on address bits); B is N-major in 128-byte blocks (LBO: the next
  * 64 columns, BK rows of 128 bytes on; SBO: the next 8 rows).  The
  * accumulator's repetition 2b + h along M is block b's row half h, so
- * its registers are the layout's slots (wgmma_asm).  The group is waited
- * for at once, so the stage may be refilled after the next barrier.
- * (Keeping one group in flight into the next iteration, as Triton does,
- * measured no faster: ptxas serialized the wgmmas, C7514.) */
+ * its registers are the layout's slots (wgmma_asm).  Outside a loop that
+ * keeps a group in flight the group is waited for at once, and the
+ * accumulator pinned on both sides.  Inside one (e->wgmma_inflight) the
+ * wait leaves this group running and retires the previous one, and
+ * nothing but wgmma may touch the accumulator until the loop's final
+ * wait (ce_end_pipelined_loop): even an empty asm naming it makes ptxas
+ * serialise every wgmma of the kernel (C7514). */
 static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                           const char *dst) {
     int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns, BN = p->B.columns;
@@ -182,7 +185,8 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     ce_line(e, "{");
     e->indent++;
     ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
-    pin_accumulator(e, dst, r->nE);
+    if (!e->wgmma_inflight)
+        pin_accumulator(e, dst, r->nE);
     ce_line(e, "mt_wgmma_fence();");
     ce_unroll(e);
     ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", BK);
@@ -202,10 +206,26 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     e->indent--;
     ce_line(e, "}");
     ce_line(e, "mt_wgmma_commit();");
-    ce_line(e, "mt_wgmma_wait0();");
-    pin_accumulator(e, dst, r->nE);
+    if (e->wgmma_inflight) {
+        ce_line(e, "mt_wgmma_wait1();");
+    } else {
+        ce_line(e, "mt_wgmma_wait0();");
+        pin_accumulator(e, dst, r->nE);
+    }
     e->indent--;
     ce_line(e, "}");
+}
+
+/* After a loop that kept a wgmma group in flight: its last group
+ * retired, the accumulator pinned, before anything reads it. */
+void ce_end_pipelined_loop(Emit *e) {
+    if (!e->wgmma_inflight)
+        return;
+    e->wgmma_inflight = false;
+    ce_line(e, "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)");
+    ce_line(e, "mt_wgmma_wait0();");
+    pin_accumulator(e, e->inflight_acc, e->inflight_n);
+    ce_line(e, "#endif");
 }
 
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,

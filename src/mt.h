@@ -959,6 +959,10 @@ typedef struct Emit {
     int tmp;             /* counter for temporaries */
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
+    bool wgmma_inflight; /* that loop keeps one wgmma group in flight
+                            across its back edge (cuda_dot.c) */
+    const char *inflight_acc; /* ... into this accumulator array */
+    int inflight_n;           /* of this many slots */
     int depth;           /* nesting of recomputations */
     const char *pre;     /* cuda_atomic.c: helpers written before the kernel */
     /* loads since the last host barrier (ce_emit_op): -2 none, a layout
@@ -1037,6 +1041,8 @@ void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name
  * the accumulator array dst of distribution r (cuda_mma.c). */
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                     const char *dst);
+/* After a pipelined loop: retire a wgmma group it left in flight. */
+void ce_end_pipelined_loop(Emit *e);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 int ce_emit_print(Emit *e, Op *op);                      /* cuda_debug.c */

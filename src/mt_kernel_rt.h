@@ -234,6 +234,28 @@ MT_RT unsigned short mt_f32_to_bf16(float f) {
 #endif
 }
 
+/* Two values rounded at once, lo in the low half: cvt.rn.{f16,bf16}x2.f32
+ * (sm_80 on, the form Triton emits; see emit_paired_cast), else the
+ * one-value conversions, which round alike. */
+MT_RT unsigned mt_f32x2_to_f16x2(float lo, float hi) {
+#if MT_RT_SM(800)
+    unsigned r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+#else
+    return (unsigned)mt_f32_to_f16(lo) | (unsigned)mt_f32_to_f16(hi) << 16;
+#endif
+}
+MT_RT unsigned mt_f32x2_to_bf16x2(float lo, float hi) {
+#if MT_RT_SM(800)
+    unsigned r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+#else
+    return (unsigned)mt_f32_to_bf16(lo) | (unsigned)mt_f32_to_bf16(hi) << 16;
+#endif
+}
+
 /* cvt.rz.bf16.f32: truncation of the low 16 bits; NaN -> 0x7fff. */
 MT_RT unsigned short mt_f32_to_bf16_rtz(float f) {
 #if MT_RT_SM(800)
@@ -954,6 +976,7 @@ MT_RT void mt_wgmma_commit(void) {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
 MT_RT void mt_wgmma_wait0(void) { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+MT_RT void mt_wgmma_wait1(void) { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); }
 MT_RT void mt_fence_async_smem(void) {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }

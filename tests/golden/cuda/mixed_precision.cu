@@ -108,8 +108,15 @@ extern "C" __global__ void __launch_bounds__(128) mixed_kernel(unsigned short* x
         v22[mt_e] = (out_ptr + v10[mt_e]);
     unsigned short v23[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 8; ++mt_e)
-        v23[mt_e] = mt_f32_to_f16(v21[mt_e]);
+    for (int mt_g = 0; mt_g < 8; mt_g += 2) {
+        float mt_pr[2];
+        #pragma unroll
+        for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
+            mt_pr[mt_e - mt_g] = v21[mt_e];
+        const unsigned mt_p = mt_f32x2_to_f16x2(mt_pr[0], mt_pr[1]);
+        v23[mt_g] = (unsigned short)mt_p;
+        v23[mt_g + 1] = (unsigned short)(mt_p >> 16);
+    }
     #pragma unroll
     for (int mt_g = 0; mt_g < 8; mt_g += 8) {
         bool mt_all = true;
