@@ -15,6 +15,7 @@
  * lowering in cuda_dot.c; the state they share is Emit (mt.h). */
 #include "mt.h"
 
+#include <math.h>
 #include <string.h>
 
 /* --------------------------------------------------------- op emitters */
@@ -269,6 +270,18 @@ void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name
  * is written element by element, masked elements as zero.  A group's
  * elements are consecutive in the tile too, so each is addressed from
  * the group's start: offsets[mt_g / width] (ce_tile_offsets) when given. */
+/* A load without `other`, or with other a constant zero (+0.0 for
+ * floats): a masked-off element may read as all-zero bits. */
+static bool other_is_zero(Func *f, const Op *ld) {
+    if (ld->nargs < 3 || !ld->args[2])
+        return true;
+    const Value *o = val(f, ld->args[2]);
+    if (o->kind != VK_CONST)
+        return false;
+    return dtype_is_float((DType)o->type.dtype) ? o->c.f == 0 && !signbit(o->c.f)
+                                                 : o->c.i == 0;
+}
+
 int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
                          const char *offsets) {
     ValId res = ld->res[0];
@@ -288,6 +301,23 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
         smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
                           ce_value_coord(e, &r, 1, CE_SLOT));
     bool uniform = mask_uniform(e, ld->args[1], &vp);
+    if (a[1] && uniform && !vp.runtime_align && other_is_zero(e->f, ld)) {
+        /* one mask element per group, and what a masked-off group holds
+         * is zeros: cp.async's zero fill (src-size 0 reads nothing), no
+         * branch, as Triton issues it */
+        ce_unroll(e);
+        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, vp.width);
+        e->indent++;
+        ce_line(e, "const int %s = mt_g;", CE_SLOT);
+        ce_line(e, "const int mt_s = %s;", sb_str(&addr));
+        ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s);", sbuf->name, a[0], a[1]);
+        e->indent--;
+        ce_line(e, "}");
+        sb_free(&addr);
+        e->dist[res] = r;
+        e->has_dist[res] = true;
+        return HAS_ERROR(e->c) ? -1 : 0;
+    }
     bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "const int mt_s = %s;", sb_str(&addr));

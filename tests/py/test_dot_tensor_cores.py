@@ -328,6 +328,10 @@ def test_wgmma_group_stays_in_flight(tmp_path, dt):
     assert "mt_wgmma_wait1();" in loop and "mt_wgmma_wait0();" in loop
     assert loop.index("mt_wgmma_wait1();") < loop.index("mt_wgmma_wait0();")
     assert "mt_f32x2_to_f16x2(" in cuda  # the kernel stores acc.to(tl.float16)
+    # the K mask is constant per 8 elements (K is a multiple of 16) and
+    # other is 0: one zero-filling cp.async per group, no fallback branch
+    copies = [ln for ln in loop.splitlines() if "mt_cp_async16(" in ln]
+    assert len(copies) == 2 and all(not ln.rstrip().endswith(", 1);") for ln in copies)
     ptxas = _ptxas()
     if ptxas is None:
         return  # the text checks above stand; the cubin check needs ptxas
