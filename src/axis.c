@@ -98,6 +98,13 @@ static AxisInfo mul_like(Func *f, const Op *op, Type t) {
     }
     r.constancy = min64(a.constancy, b.constancy);
     r.div = min64(div_at(&a, 1) * div_at(&b, 1), AXIS_BIG);
+    /* times the constant 1 (a stride specialised to 1, Triton's `i32:1`):
+     * the other operand's facts, as Triton's MulIOp rule keeps them */
+    Value *av = val(f, op->args[0]);
+    if (op->code == OP_MUL && bv->kind == VK_CONST && bv->c.i == 1 && !type_is_float(t))
+        return a;
+    if (op->code == OP_MUL && av->kind == VK_CONST && av->c.i == 1 && !type_is_float(t))
+        return b;
     return r;
 }
 

@@ -15,7 +15,6 @@
  * lowering in cuda_dot.c; the state they share is Emit (mt.h). */
 #include "mt.h"
 
-#include <math.h>
 #include <string.h>
 
 /* --------------------------------------------------------- op emitters */
@@ -241,6 +240,16 @@ bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
            !*ce_owner(e, &r, CE_SLOT) && smem_row_stride(sbuf) % vp.width == 0;
 }
 
+/* ld's tile is written by cp.async alone (ce_emit_load_to_tile takes no
+ * per-element fallback through st.shared): no runtime alignment test, and
+ * no mask or one constant over each group. */
+bool ce_load_to_tile_async_only(Emit *e, const Op *ld) {
+    Dist r = ce_dist_of(e, ld->res[0]);
+    VecPlan vp;
+    return vector_plan(e, ld->args[0], &r, false, &vp) && !vp.runtime_align &&
+           (!ld->args[1] || mask_uniform(e, ld->args[1], &vp));
+}
+
 /* `int name[groups]`: where in one stage of sbuf each 16-byte group of
  * ld's elements (ce_load_to_tile_ok) starts.  They depend on the thread
  * alone, so a pipelined loop computes them once before it instead of per
@@ -270,18 +279,6 @@ void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name
  * is written element by element, masked elements as zero.  A group's
  * elements are consecutive in the tile too, so each is addressed from
  * the group's start: offsets[mt_g / width] (ce_tile_offsets) when given. */
-/* A load without `other`, or with other a constant zero (+0.0 for
- * floats): a masked-off element may read as all-zero bits. */
-static bool other_is_zero(Func *f, const Op *ld) {
-    if (ld->nargs < 3 || !ld->args[2])
-        return true;
-    const Value *o = val(f, ld->args[2]);
-    if (o->kind != VK_CONST)
-        return false;
-    return dtype_is_float((DType)o->type.dtype) ? o->c.f == 0 && !signbit(o->c.f)
-                                                 : o->c.i == 0;
-}
-
 int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
                          const char *offsets) {
     ValId res = ld->res[0];
@@ -301,10 +298,10 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
         smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
                           ce_value_coord(e, &r, 1, CE_SLOT));
     bool uniform = mask_uniform(e, ld->args[1], &vp);
-    if (a[1] && uniform && !vp.runtime_align && other_is_zero(e->f, ld)) {
-        /* one mask element per group, and what a masked-off group holds
-         * is zeros: cp.async's zero fill (src-size 0 reads nothing), no
-         * branch, as Triton issues it */
+    if (a[1] && uniform && !vp.runtime_align) {
+        /* one mask element per group, and other is zero (load_to_tile_ok):
+         * cp.async's zero fill (src-size 0 reads nothing), no branch, as
+         * Triton issues it */
         ce_unroll(e);
         ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, vp.width);
         e->indent++;

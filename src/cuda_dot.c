@@ -247,9 +247,11 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
 
 /* The barrier that makes the tiles' writes visible to the dot; wgmma
  * reads through the async proxy, so each thread first fences its own
- * writes to it. */
-static void publish_tiles(Emit *e, const DotGen *g) {
-    if (g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16)
+ * st.shared writes for it.  Tiles that cp.async alone writes go without
+ * the fence, as in Triton's code: its MEMBAR would also wait for the
+ * later stages' copies still in flight. */
+static void publish_tiles(Emit *e, const DotGen *g, bool cp_async_only) {
+    if ((g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16) && !cp_async_only)
         ce_line(e, "mt_fence_async_smem();");
     ce_line(e, "__syncthreads();");
 }
@@ -265,7 +267,7 @@ int ce_emit_dot(Emit *e, Op *op) {
     const char *init = acc ? ce_elem(e, acc, &g.r, op->loc)
                            : ce_zero((DType)val_type(e->f, op->res[0]).dtype);
     dot_writes(e, &g, stage, NULL, NULL);
-    publish_tiles(e, &g);
+    publish_tiles(e, &g, false);
     dot_compute(e, &g, stage, init, NULL);
     if (!staged)
         ce_line(e, "__syncthreads();");
@@ -471,6 +473,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     bool async = direct[0] || direct[1];
     bool inflight = (plan->unit == DOT_WGMMA_F16 || plan->unit == DOT_WGMMA_BF16) &&
                     plan->in_place && direct[0] && direct[1];
+    bool cp_async_only = direct[0] && direct[1] && ce_load_to_tile_async_only(e, direct[0]) &&
+                         ce_load_to_tile_async_only(e, direct[1]);
     for (int k = 0; k < 2; k++)
         if (direct[k])
             ce_tile_offsets(e, direct[k], k ? &g.B : &g.A, k ? "mt_so1" : "mt_so0");
@@ -512,7 +516,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     ce_line(e, "const %s k_base = (%s)((%s)%s + mt_t * (%s)%s);", it, it, ut, lo, ut, step);
     if (async)
         ce_line(e, "mt_cp_async_wait_group(%d);", S - 2);
-    publish_tiles(e, &g);
+    publish_tiles(e, &g, cp_async_only);
     ce_line(e, "const bool mt_more = mt_t + %du < mt_trips;", S - 1);
     if (S > 2) {
         ce_line(e, "const %s mt_k_ahead = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 2,

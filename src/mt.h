@@ -1034,6 +1034,7 @@ int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 /* A dot operand's load straight into its shared tile (cuda.c), for the
  * pipelined K loop's prefetch. */
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf);
+bool ce_load_to_tile_async_only(Emit *e, const Op *ld);
 int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
                          const char *offsets);
 void ce_tile_offsets(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *name);

@@ -89,3 +89,24 @@ def err_kernel(x, WHICH: tl.constexpr):
 def test_located_errors(which, needle, pattern):
     assert_compile_error(err_kernel, (torch.zeros(4),), {"WHICH": which}, needle=needle,
                          pattern=pattern)
+
+
+@triton.jit
+def strided_copy_kernel(x, out, n, stride, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out + offs * stride, tl.load(x + offs * stride, mask=m), mask=m)
+
+
+def test_stride_specialised_to_one_keeps_contiguity():
+    """A stride the launch specialises to 1 (Triton's `i32:1`) multiplies
+    the offsets by the constant 1: they stay contiguous (Triton's MulIOp
+    rule), so the accesses are vectors, and the values are the copy."""
+    x = torch.randn(1000)
+    out = torch.full((1000,), float("nan"))
+    strided_copy_kernel[(2,)](x, out, 1000, 1, BLOCK=512)
+    assert torch.equal(out, x)
+    cuda = stages(strided_copy_kernel, x, out, 1000, 1, BLOCK=512)["cuda"]
+    assert "float4 mt_q = *(const float4*)" in cuda
+    two = stages(strided_copy_kernel, x, out, 1000, 2, BLOCK=512)["cuda"]
+    assert "float4" not in two
