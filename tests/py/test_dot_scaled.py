@@ -22,8 +22,10 @@ FORMATS = ["e2m1", "e4m3", "e5m2", "bf16", "fp16"]
 
 # ------------------------------------------------------------ the model
 
-def decode(fmt, bits):
-    """Exact float64 values of a format's bits (e2m1: one code a byte)."""
+def decode(fmt, bits, triton_e5m2_bf16=False):
+    """Exact float64 values of a format's bits (e2m1: one code a byte).
+    triton_e5m2_bf16: e5m2's exponent 31 read as a normal exponent, as
+    Triton 3.6's e5m2 -> bf16 conversion does (infinity gives 65536)."""
     bits = np.asarray(bits)
     if fmt == "bf16":
         return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
@@ -39,7 +41,7 @@ def decode(fmt, bits):
                    (1 + m / 2.0 ** mbits) * 2.0 ** (e - bias))
     if fmt == "e4m3":
         val = np.where((e == 15) & (m == 7), np.nan, val)
-    if fmt == "e5m2":
+    if fmt == "e5m2" and not triton_e5m2_bf16:
         val = np.where(e == 31, np.where(m == 0, np.inf, np.nan), val)
     return sign * val
 
@@ -73,7 +75,7 @@ def operand(fmt, data, scale, comp, kdim, k_pack=True, fast_math=False):
         shape[axis] *= 2
         v = v.reshape(shape)
     else:
-        v = decode(fmt, data)
+        v = decode(fmt, data, triton_e5m2_bf16=comp == "bf16")
     v = to_comp(v, comp)
     if scale is None:
         return v
@@ -305,6 +307,32 @@ def test_formats_as_their_own_dtype_or_bits(fa, ta, fb, tb):
     check_close(c.numpy(), operand(fa, abits, None, comp, 1), operand(fb, bbits, None, comp, 0))
 
 
+@pytest.mark.parametrize("fb", ["bf16", "fp16"])
+def test_e5m2_non_finite_codes(device, fb):
+    """e5m2's infinity and NaN codes: bf16 compute makes them finite
+    (Triton 3.6's conversion ignores exponent 31), fp16 keeps them."""
+    gen = np.random.default_rng(9)
+    a = np.array([0x7C, 0xFC, 0x7D, 0x7F, 0x7B, 0x3C] * 16, dtype=np.uint8).reshape(16, 6)
+    a = np.concatenate([a, np.zeros((16, 26), dtype=np.uint8)], axis=1)
+    b, bbits = make_data(fb, (32, 16), gen)
+    c = torch.empty((16, 16), device=device)
+    t = lambda x: torch.from_numpy(x).to(device)
+    typed_16[(1,)](t(a), b.to(device), c, "e5m2", fb)
+    comp = comp_type("e5m2", fb)
+    A, B = operand("e5m2", a, None, comp, 1), operand(fb, bbits, None, comp, 0)
+    check_close(c.cpu().numpy(), A, B)
+    assert np.isfinite(A).all() == (fb == "bf16")
+
+
+@triton.jit
+def typed_16(a_ptr, b_ptr, c_ptr, FA: tl.constexpr, FB: tl.constexpr):
+    r = tl.arange(0, 16)
+    k = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * 16 + r[None, :])
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], tl.dot_scaled(a, None, FA, b, None, FB))
+
+
 def test_model_decodes_e2m1_and_fp8():
     """The model itself, on values every reader of the OCP MX spec knows."""
     assert list(decode("e2m1", np.arange(8))) == [0, .5, 1, 1.5, 2, 3, 4, 6]
@@ -312,6 +340,7 @@ def test_model_decodes_e2m1_and_fp8():
     assert decode("e4m3", 0x7E) == 448 and np.isnan(decode("e4m3", 0x7F))
     assert decode("e4m3", 0x01) == 2.0 ** -9
     assert decode("e5m2", 0x7B) == 57344 and np.isinf(decode("e5m2", 0x7C))
+    assert decode("e5m2", 0x7C, triton_e5m2_bf16=True) == 65536
     assert list(scale_values([0, 127, 128, 255], "bf16")) == [0, 1, 2, np.inf]
 
 
