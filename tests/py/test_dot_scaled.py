@@ -8,7 +8,9 @@ unless fast_math), then a float64 product that the kernel's f32
 accumulation must match to within its rounding.
 
 Formats arrive as Triton allows: uint8 bits for e2m1/e4m3/e5m2, bf16 and
-fp16 tensors, and fp8 or uint16 through triton.reinterpret."""
+fp16 tensors, and fp8 or uint16 through triton.reinterpret.  The host
+backend runs every case (and CUDA too where there is a GPU); the MLIR
+backend's module for fp16 formats runs in tests/py/mlir_interp.py."""
 import numpy as np
 import pytest
 import torch
@@ -342,6 +344,47 @@ def test_model_decodes_e2m1_and_fp8():
     assert decode("e5m2", 0x7B) == 57344 and np.isinf(decode("e5m2", 0x7C))
     assert decode("e5m2", 0x7C, triton_e5m2_bf16=True) == 65536
     assert list(scale_values([0, 127, 128, 255], "bf16")) == [0, 1, 2, np.inf]
+
+
+# ------------------------------------------------------------ MLIR
+
+MLIR_SRC = '''
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def mlir_ds(a_ptr, as_ptr, b_ptr, bs_ptr, c_ptr):
+    r = tl.arange(0, 16)
+    k = tl.arange(0, 64)
+    a = tl.load(a_ptr + r[:, None] * 64 + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * 16 + r[None, :])
+    sa = tl.load(as_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])
+    sb = tl.load(bs_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], tl.dot_scaled(a, sa, "fp16", b, sb, "fp16"))
+'''
+
+
+def test_mlir_backend_fp16_formats_with_scales():
+    """The MLIR backend lowers the decomposition like any other ops: its
+    module, run by tests/py/mlir_interp.py, gives the model's result."""
+    import mlir_interp
+    from mytriton import _C
+    from test_mlir import verify
+    text = _C.compile(MLIR_SRC, "ds.py", "mlir_ds", "*fp16,*u8,*fp16,*u8,*fp32", (), 4, "mlir",
+                      True).stage("mlir")
+    verify(text)
+    gen = np.random.default_rng(0)
+    a = gen.standard_normal((16, 64)).astype(np.float16)
+    b = gen.standard_normal((64, 16)).astype(np.float16)
+    sa = gen.integers(124, 131, (16, 2)).astype(np.uint8)
+    sb = gen.integers(124, 131, (16, 2)).astype(np.uint8)
+    sa[3, 1] = 255
+    c = np.zeros((16, 16), np.float32)
+    mlir_interp.Module(text).run((1,), [a.reshape(-1), sa.reshape(-1), b.reshape(-1),
+                                        sb.reshape(-1), c.reshape(-1)])
+    check_close(c, operand("fp16", a.view(np.uint16), sa, "fp16", 1),
+                operand("fp16", b.view(np.uint16), sb, "fp16", 0))
+    assert np.isnan(c[3]).all()
 
 
 # ------------------------------------------------------------ errors
