@@ -4,18 +4,20 @@
 # exponent, NaN where a scale is 0xFF, then a bf16 dot with an f32 result.
 # With an fp16 operand the compute type is fp16: the scale goes through f32
 # (shift 23) and is rounded to fp16; fast_math drops the NaN select.
-# RUN: %mytriton compile %s --kernel ds_kernel --signature "*u8:16,*u8:16,*bf16:16,*fp32:16,'bf16',False" --emit ssa-opt | %FileCheck --strict-whitespace %s
-# RUN: %mytriton compile %s --kernel ds_kernel --signature "*u8:16,*u8:16,*fp16:16,*fp32:16,'fp16',True" --emit ssa-opt | %FileCheck --strict-whitespace %s --check-prefix=F16
+# RUN: %mytriton compile %s --kernel ds_kernel --signature '*u8:16,*u8:16,*bf16:16,*fp32:16,False' --emit ssa-opt | %FileCheck --strict-whitespace %s
+# RUN: %mytriton compile %s --kernel ds_kernel --signature '*u8:16,*u8:16,*fp16:16,*fp32:16,True' --emit ssa-opt | %FileCheck --strict-whitespace %s --check-prefix=F16
 import mytriton as triton
 import mytriton.language as tl
 
 
 @triton.jit
-def ds_kernel(a_ptr, s_ptr, b_ptr, c_ptr, FB: tl.constexpr, FAST: tl.constexpr):
+def ds_kernel(a_ptr, s_ptr, b_ptr, c_ptr, HALF: tl.constexpr):
+    # fp16 rhs with fast_math, else bf16
+    FB: tl.constexpr = "fp16" if HALF else "bf16"
     a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
     s = tl.load(s_ptr + tl.arange(0, 32)[:, None] * 2 + tl.arange(0, 2)[None, :])
     b = tl.load(b_ptr + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
-    c = tl.dot_scaled(a, s, "e2m1", b, None, FB, fast_math=FAST)
+    c = tl.dot_scaled(a, s, "e2m1", b, None, FB, fast_math=HALF)
     tl.store(c_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
 # CHECK: [[LO:%[0-9]+]] = and [[A:%[0-9]+]], u8(15) : block<32x32 x u8>
 # CHECK-NEXT: [[HI:%[0-9]+]] = shr [[A]], u8(4) : block<32x32 x u8>
