@@ -65,7 +65,6 @@ typedef struct Operand {
     bool k_pack;
     bool has_scale;
     ValId scale;
-    Loc scale_loc;
 } Operand;
 
 /* A dtype as Triton's str() writes it: fp32, bf16, fp8e4nv; int16, uint8. */
@@ -106,6 +105,26 @@ static int lowered_format(Elab *E, Call *c, int i, const char *side, int *fmt) {
     return elab_err(E, c->locs[i], MT_ERR_UNSUPPORTED, "NYI: %s_format %s", side, c->a[i].s);
 }
 
+/* x's bits as d (same width), and x converted to d: single ops on
+ * tensors, which the checks below need too. */
+static int bitcast(Elab *E, CV x, DType d, Loc loc, CV *out) {
+    Type t = cv_type(E, x);
+    ValId r;
+    if (elab_emit_typed(E, OP_BITCAST, loc, &x.v, 1, 0, 0, type_with_elem(t, type_scalar(d)),
+                        &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+static int cast(Elab *E, CV x, DType d, Loc loc, CV *out) {
+    ValId r;
+    if (elab_cast(E, x.v, d, loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
 /* Triton's _bitcast_to_fp_type: e2m1 stays packed uint8; the others are
  * their own type, or the unsigned integer of their width bitcast to it. */
 static int bitcast_to_format(Elab *E, Operand *o) {
@@ -123,15 +142,17 @@ static int bitcast_to_format(Elab *E, Operand *o) {
     if (t.is_ptr || t.dtype != bits)
         return elab_err(E, o->loc, MT_ERR_TYPE, "Unexpected dtype for %s. Got %s",
                         formats[o->fmt].name, got);
-    return elab_emit_typed(E, OP_BITCAST, o->loc, &o->v, 1, 0, 0,
-                           type_with_elem(t, type_scalar(want)), &o->v);
+    CV r;
+    if (bitcast(E, cv_tensor(o->v), want, o->loc, &r) < 0)
+        return -1;
+    o->v = r.v;
+    return 0;
 }
 
 /* A scale argument: None, or a uint8 block of shape [rows, K / 32]. */
 static int check_scale(Elab *E, Call *c, int i, Operand *o, int rows, int k) {
     CV s = c->a[i];
     o->has_scale = s.kind != CV_NONE;
-    o->scale_loc = c->locs[i];
     if (!o->has_scale)
         return 0;
     Type t = s.kind == CV_TENSOR ? cv_type(E, s) : type_scalar(DT_VOID);
@@ -168,24 +189,6 @@ static int need_bool(Elab *E, Call *c, int i, bool dflt, bool *out) {
 }
 
 /* ------------------------------------------------------------ the ops */
-
-static int bitcast(Elab *E, CV x, DType d, Loc loc, CV *out) {
-    Type t = cv_type(E, x);
-    ValId r;
-    if (elab_emit_typed(E, OP_BITCAST, loc, &x.v, 1, 0, 0, type_with_elem(t, type_scalar(d)),
-                        &r) < 0)
-        return -1;
-    *out = cv_tensor(r);
-    return 0;
-}
-
-static int cast(Elab *E, CV x, DType d, Loc loc, CV *out) {
-    ValId r;
-    if (elab_cast(E, x.v, d, loc, &r) < 0)
-        return -1;
-    *out = cv_tensor(r);
-    return 0;
-}
 
 static int where(Elab *E, CV cond, CV x, CV y, Loc loc, CV *out) {
     CV a[3] = {cond, x, y};
