@@ -380,8 +380,10 @@ def test_mlir_backend_fp16_formats_with_scales():
     sb = gen.integers(124, 131, (16, 2)).astype(np.uint8)
     sa[3, 1] = 255
     c = np.zeros((16, 16), np.float32)
-    mlir_interp.Module(text).run((1,), [a.reshape(-1), sa.reshape(-1), b.reshape(-1),
-                                        sb.reshape(-1), c.reshape(-1)])
+    # integers as the interpreter holds them: signless, read as signed
+    mlir_interp.Module(text).run((1,), [a.reshape(-1), sa.view(np.int8).reshape(-1),
+                                        b.reshape(-1), sb.view(np.int8).reshape(-1),
+                                        c.reshape(-1)])
     check_close(c, operand("fp16", a.view(np.uint16), sa, "fp16", 1),
                 operand("fp16", b.view(np.uint16), sb, "fp16", 0))
     assert np.isnan(c[3]).all()
