@@ -26,6 +26,8 @@ SRC += src/tldebug.c src/cuda_debug.c
 SRC += src/aot.c src/aotlink.c
 # the MLIR backend (issue 12)
 SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
+# tl.dot_scaled, decomposed onto tl.dot
+SRC += src/tldotscaled.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def

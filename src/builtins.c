@@ -149,6 +149,14 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("other"), ANY("acc"), ANY("input_precision"),
          ANY("allow_tf32"), ANY("max_num_imprecise_acc"), ANY("out_dtype")},
         "dot(input, other, acc=None, input_precision=None) -> matrix product"},
+    {"tl.dot_scaled", TL_, h_dot_scaled, OP_DOT, 6,
+        {ANY("lhs"), ANY("lhs_scale"), ANY("lhs_format"), ANY("rhs"), ANY("rhs_scale"),
+         ANY("rhs_format"), ANY("acc"), ANY("fast_math"), ANY("lhs_k_pack"), ANY("rhs_k_pack"),
+         ANY("out_dtype")},
+        "dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc=None, "
+        "fast_math=False, lhs_k_pack=True, rhs_k_pack=True, out_dtype=float32) -> "
+        "microscaled matrix product (formats e2m1, e4m3, e5m2, bf16, fp16; e8m0 uint8 "
+        "scales per 32 elements along K, or None)"},
     {"tl.expand_dims", TLM, h_expand_dims, OP_EXPAND_DIMS, 2,
         {{"input", P_TENSOR}, ANY("axis")},
         "expand_dims(input, axis): a new axis of size 1"},

@@ -1135,7 +1135,7 @@ typedef enum BuiltinId {
     B_NAMED /* the first row without a name here */
 } BuiltinId;
 
-#define MAX_BUILTIN_PARAMS 9 /* tl.range has the longest parameter list */
+#define MAX_BUILTIN_PARAMS 11 /* tl.dot_scaled has the longest parameter list */
 
 typedef struct Scope Scope; /* elab.c: names in scope */
 
@@ -1346,6 +1346,8 @@ int h_reduce(Elab *E, Call *c, CV *out);
 int h_fill(Elab *E, Call *c, CV *out);
 int h_cdiv(Elab *E, Call *c, CV *out);
 int h_dot(Elab *E, Call *c, CV *out);
+/* tldotscaled.c: tl.dot_scaled, decomposed into upcasts, scaling and tl.dot */
+int h_dot_scaled(Elab *E, Call *c, CV *out);
 int h_axis_op(Elab *E, Call *c, CV *out);
 int h_cast(Elab *E, Call *c, CV *out);
 int h_identity(Elab *E, Call *c, CV *out);

@@ -51,14 +51,20 @@ SUITE = textwrap.dedent('''
 ''')
 
 
-def test_run_and_report(tmp_path):
+def run_suite(tmp_path, *options):
+    """run.py run on SUITE with these options: its output and results file."""
     tests = tmp_path / "test_core.py"
     tests.write_text(SUITE)
     out = tmp_path / "results.jsonl"
     p = subprocess.run([sys.executable, RUN, "run", "--tests", str(tests), "--impl", "mytriton",
-                        "--device", "cpu", "--timeout", "5", "--out", str(out)],
+                        "--device", "cpu", *options, "--out", str(out)],
                        capture_output=True, text=True, timeout=240)
     assert p.returncode == 0, p.stdout + p.stderr
+    return p, out
+
+
+def test_run_and_report(tmp_path):
+    p, out = run_suite(tmp_path, "--timeout", "5")
     res = {json.loads(l)["test"].split("::")[1]: json.loads(l) for l in out.read_text().splitlines()}
     assert {k: v["outcome"] for k, v in res.items()} == {
         "test_pass": "passed", "test_fail[1]": "failed", "test_fail[2]": "failed",
@@ -72,3 +78,13 @@ def test_run_and_report(tmp_path):
     assert "1 fail on a compared value (AssertionError)" in report
     assert "- `test_core.py::test_wrong_value`" in report
     assert "mytriton-host on the tests `anchor` passes: 2 of 2 (100.0%)" in report
+
+
+def test_keyword_selects_tests(tmp_path):
+    """-k EXPR runs only the tests pytest's -k selects (one feature's
+    tests, e.g. -k test_scaled_dot), in collection and in the runs."""
+    p, out = run_suite(tmp_path, "-k", "test_fail or test_after")
+    got = {json.loads(l)["test"].split("::")[1]: json.loads(l)["outcome"]
+           for l in out.read_text().splitlines()}
+    assert got == {"test_fail[1]": "failed", "test_fail[2]": "failed", "test_after": "passed"}
+    assert "3 tests to run" in p.stdout

@@ -4,7 +4,7 @@
         writes Triton's test_core.py at commit C (default 004d7f5) out of a
         fetched Triton git directory (never committed to this project)
     run.py run --tests test_core.py --impl mytriton|triton --device cpu|cuda
-               [--sample N] [--timeout S] [--interpreter] --out results.jsonl
+               [--sample N] [--timeout S] [--interpreter] [-k EXPR] --out results.jsonl
         runs the file under our conftest.py (tools/conformance), in a
         scratch directory, one pytest process after another until every
         test has an outcome: a test that kills its process or runs past
@@ -68,9 +68,15 @@ def pytest_env(a, log):
     return env
 
 
+def selection(a):
+    """pytest's options that choose the tests: the same for collection and runs."""
+    return ((["-m", "interpreter"] if a.interpreter else [])
+            + (["-k", a.keyword] if a.keyword else []))
+
+
 def collect(a, work, env):
     p = subprocess.run([a.python, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
-                        "test_core.py", f"--device={a.device}"] + (["-m", "interpreter"] if a.interpreter else []),
+                        "test_core.py", f"--device={a.device}"] + selection(a),
                        cwd=work, env=env, capture_output=True, text=True)
     ids = [l.strip() for l in p.stdout.splitlines() if "::" in l and not l.startswith(" ")]
     if not ids:
@@ -101,7 +107,7 @@ def cmd_run(a):
         t0 = time.time()
         proc = subprocess.run([a.python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                "test_core.py", f"--device={a.device}"]
-                              + (["-m", "interpreter"] if a.interpreter else [])
+                              + selection(a)
                               + (["-n", str(a.workers)] if a.workers > 1 else []),
                               cwd=work, env=dict(env, MT_ONLY=only),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -257,6 +263,7 @@ def main(argv):
     r.add_argument("--sample", type=int, default=1)
     r.add_argument("--timeout", type=float, default=120)
     r.add_argument("--interpreter", action="store_true")
+    r.add_argument("-k", dest="keyword", help="pytest's -k expression: only the tests it selects")
     r.add_argument("--python", default=sys.executable)
     r.add_argument("--workers", type=int, default=1,
                    help="pytest-xdist processes (a dying worker's test is then not named)")
