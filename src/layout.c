@@ -38,6 +38,7 @@ typedef struct Link {
 typedef struct Assign {
     Func *f;
     int *parent;   /* union-find over ValIds */
+    int32_t (*shape)[2]; /* a root's group: the broadcast of its rank-2 shapes */
     Link *links;
     int nlinks, caplinks;
 } Assign;
@@ -52,8 +53,28 @@ static int find(Assign *a, int v) {
 
 static void unite(Assign *a, ValId x, ValId y) {
     int rx = find(a, x), ry = find(a, y);
-    if (rx != ry)
-        a->parent[ry < rx ? rx : ry] = ry < rx ? ry : rx;
+    if (rx == ry)
+        return;
+    int root = ry < rx ? ry : rx, other = ry < rx ? rx : ry;
+    a->parent[other] = root;
+    for (int d = 0; d < 2; d++)
+        if (a->shape[other][d] > a->shape[root][d])
+            a->shape[root][d] = a->shape[other][d];
+}
+
+/* May a rank-2 operand x broadcast into the group of anchor?  Not when
+ * their groups hold different sizes of one dim: offs[:, None] shared by
+ * a [64, 128] load's and a [64, 64] store's pointers would otherwise make
+ * one [128, 128] group of both (no dot's register tile fits it); apart,
+ * the operand is converted where it is read (mostly recomputed). */
+static bool shapes_agree(Assign *a, ValId x, ValId anchor) {
+    int rx = find(a, x), ra = find(a, anchor);
+    for (int d = 0; d < 2; d++) {
+        int32_t sx = a->shape[rx][d], sa = a->shape[ra][d];
+        if (sx != sa && sx > 1 && sa > 1)
+            return false;
+    }
+    return true;
 }
 
 static int rank_of(Func *f, ValId v) { return v ? val_type(f, v).rank : 0; }
@@ -167,7 +188,7 @@ static int walk(Assign *a, Region *r) {
         for (int k = 0; k < op->nargs; k++) {
             ValId x = op->args[k];
             int xr = rank_of(f, x);
-            if (xr == ar)
+            if (xr == ar && (ar != 2 || shapes_agree(a, x, anchor)))
                 unite(a, anchor, x);
             else if (xr == 1 && ar == 2)
                 add_link(a, x, anchor, 0); /* right-aligned broadcast */
@@ -526,8 +547,15 @@ int layout_assign(Func *f) {
     a.parent = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
     if (!a.parent)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    for (int v = 0; v < f->nvals; v++)
+    a.shape = arena_alloc(f->arena, sizeof(*a.shape) * (size_t)f->nvals);
+    if (!a.shape)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++) {
         a.parent[v] = v;
+        Type t = v ? val_type(f, v) : type_scalar(DT_I32);
+        a.shape[v][0] = t.rank == 2 ? t.shape[0] : 0;
+        a.shape[v][1] = t.rank == 2 ? t.shape[1] : 0;
+    }
     f->layouts = NULL;
     f->nlayouts = 0;
     if (walk(&a, &f->body) < 0)

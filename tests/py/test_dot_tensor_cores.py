@@ -346,3 +346,34 @@ def test_wgmma_group_stays_in_flight(tmp_path, dt):
                           str(tmp_path / "k.cubin")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "C7514" not in out.stderr + out.stdout
+
+
+@triton.jit
+def shared_index_dot_kernel(X, Y, Z, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    k = tl.arange(0, BK)
+    z = tl.dot(tl.load(X + m[:, None] * BK + k[None, :]), tl.load(Y + k[:, None] * BN + n[None, :]))
+    tl.store(Z + m[:, None] * BN + n[None, :], z)
+
+
+@pytest.mark.parametrize("cfg", [(64, 64, 128), (32, 32, 64)])
+def test_index_vectors_shared_by_two_shapes_keep_tensor_cores(device, monkeypatch, cfg):
+    """m[:, None] reaches both the [BM, BK] load's pointers and the [BM, BN]
+    store's: the layout groups stay apart (one [128, 128] group would fit
+    no dot tile), so the dot keeps its tensor-core tile; values as torch's."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    BM, BN, BK = cfg
+    torch.manual_seed(BM + BK)
+    x = torch.randn(BM, BK).to(torch.bfloat16)
+    y = torch.randn(BK, BN).to(torch.bfloat16)
+    z = torch.full((BM, BN), float("nan"))
+    xd, yd, zd = x.to(device), y.to(device), z.to(device)
+    shared_index_dot_kernel[(1,)](xd, yd, zd, BM=BM, BN=BN, BK=BK, num_warps=4)
+    ref = x.double() @ y.double()
+    assert (zd.cpu().double() - ref).abs().max().item() <= 1e-3 * ref.abs().max().item()
+    k = shared_index_dot_kernel.warmup(xd, yd, zd, BM=BM, BN=BN, BK=BK, num_warps=4, grid=(1,))
+    if device == "cpu" or torch.cuda.get_device_capability(device) == (9, 0):
+        unit = "wgmma-bf16" if BM % 64 == 0 else "mma-bf16"
+        assert unit in k.asm["ssa-layout"]
