@@ -430,7 +430,7 @@ static void test_scheduler_contract(void **state) {
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, THREADS, true, NULL, err, sizeof err),
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, THREADS, true, NULL, 0, NULL, err, sizeof err),
                      0);
     assert_string_equal(err, "");
     for (int i = 0; i < NP * THREADS; i++)
@@ -440,7 +440,7 @@ static void test_scheduler_contract(void **state) {
     assert_int_equal(fiber_thread_stacks(rt), THREADS);
     memset(out, 0, (size_t)NP * THREADS * sizeof *out);
     a.threads = 32;
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 32, true, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 32, true, NULL, 0, NULL, err, sizeof err), 0);
     assert_int_equal(fiber_thread_stacks(rt), THREADS);
     assert_int_equal(out[NP * 32 - 1], 2 * (31 ^ 1));
     /* a larger one grows them */
@@ -449,7 +449,7 @@ static void test_scheduler_contract(void **state) {
     out = calloc((size_t)NP * 2 * THREADS, sizeof *out);
     assert_non_null(out);
     a.out = out;
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 2 * THREADS, true, NULL, err,
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 2 * THREADS, true, NULL, 0, NULL, err,
                                sizeof err), 0);
     assert_int_equal(fiber_thread_stacks(rt), 2 * THREADS);
     assert_int_equal(out[NP * 2 * THREADS - 1], 2 * ((2 * THREADS - 1) ^ 1));
@@ -478,7 +478,7 @@ static void test_scheduler_errors(void **state) {
     const uint32_t grid[3] = {3, 1, 1};
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
-    assert_int_equal(fiber_run(rt, stuck_entry, NULL, grid, 64, true, NULL, err, sizeof err),
+    assert_int_equal(fiber_run(rt, stuck_entry, NULL, grid, 64, true, NULL, 0, NULL, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "deadlock in program ("));
     static const struct { uint32_t g[3]; unsigned threads; } bad[] = {
@@ -486,14 +486,14 @@ static void test_scheduler_errors(void **state) {
         {{1, 1, 1}, MT_MAX_THREADS + 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(fiber_run(rt, bad_shape_entry, NULL, bad[i].g, bad[i].threads, i % 2,
-                                   NULL, err, sizeof err), -1);
+                                   NULL, 0, NULL, err, sizeof err), -1);
         assert_non_null(strstr(err, "bad launch shape"));
     }
     /* the stuck fibers' stacks are reused: a later run starts them afresh */
     int out[64 * 3];
     SchedArgs a = {out, 64};
     void *args[] = {&a};
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 64, true, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 64, true, NULL, 0, NULL, err, sizeof err), 0);
     assert_int_equal(out[64 * 3 - 1], 2 * (63 ^ 1));
     fiber_runtime_free(rt);
 }
@@ -523,13 +523,13 @@ static void test_scheduler_without_fibers(void **state) {
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(rt, count_entry, args, grid, THREADS, false, NULL, err,
+    assert_int_equal(fiber_run(rt, count_entry, args, grid, THREADS, false, NULL, 0, NULL, err,
                                sizeof err), 0);
     for (int i = 0; i < NP * THREADS; i++)
         assert_int_equal(out[i], 1);
     assert_int_equal(fiber_thread_stacks(rt), 0); /* no stacks were mapped */
     /* a kernel misjudged as never waiting fails the launch, never runs on */
-    assert_int_equal(fiber_run(rt, waits_anyway_entry, NULL, grid, 64, false, NULL, err,
+    assert_int_equal(fiber_run(rt, waits_anyway_entry, NULL, grid, 64, false, NULL, 0, NULL, err,
                                sizeof err), -1);
     assert_non_null(strstr(err, "run without fibers waited"));
     fiber_runtime_free(rt);
