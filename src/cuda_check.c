@@ -15,8 +15,12 @@
  *     a pointer parameter is its own base; addptr, select, casts, layout
  *     and shape ops keep their pointer operands' base; loop-carried and
  *     if-joined pointers take the join of what flows in.  A pointer of
- *     several bases, or loaded from memory, is CHECK_ANY: it must lie in
- *     some argument's extent.  Block pointers are addptr chains by then
+ *     several bases (a select between two arguments) is CHECK_ANY: it
+ *     must lie in some argument's extent.  A pointer loaded from memory
+ *     or made from an integer (tutorial 08's pointer tables) is untraced
+ *     and not checked: its tensor is none of the arguments, so no extent
+ *     is known (and "inside some argument" would refuse correct
+ *     programs).  Block pointers are addptr chains by then
  *     (tlblockptr.c), so they have their base.  All of a block access's
  *     elements are checked by every thread before any thread performs it
  *     (a barrier after the checks), so an access that fails touches no
@@ -32,8 +36,11 @@
 
 #include <string.h>
 
+/* A pointer's base, a lattice: not seen yet < parameter i < one of
+ * several parameters < untraced (loaded from memory, made of an integer). */
 #define CHECK_UNSET (-2)
 #define CHECK_ANY (-1)
+#define CHECK_UNTRACED (-3)
 
 /* ---------------------------------------------------------- provenance */
 
@@ -42,6 +49,8 @@ static int join_base(int a, int b) {
         return b;
     if (b == CHECK_UNSET || a == b)
         return a;
+    if (a == CHECK_UNTRACED || b == CHECK_UNTRACED)
+        return CHECK_UNTRACED;
     return CHECK_ANY;
 }
 
@@ -74,14 +83,18 @@ static bool flow_bases(Func *f, Region *r, int *base) {
                     changed |= merge(base, op->res[k],
                                      join_base(base[op->yields[k]], base[op->alt_yields[k]]));
         } else if (op->nres >= 1 && val_type(f, op->res[0]).is_ptr) {
-            /* a pointer read from memory, or made of no pointer: unknown */
-            int b = op->code == OP_LOAD || op_info[op->code].kind == K_MEMORY ? CHECK_ANY
-                                                                             : CHECK_UNSET;
-            for (int k = 0; k < op->nargs && op->code != OP_LOAD; k++)
+            /* a pointer read from memory, or made of no pointer: untraced */
+            int b = op_info[op->code].kind == K_MEMORY ? CHECK_UNTRACED : CHECK_UNSET;
+            for (int k = 0; k < op->nargs && b != CHECK_UNTRACED; k++)
                 if (op->args[k] && val_type(f, op->args[k]).is_ptr)
                     b = join_base(b, base[op->args[k]]);
+            bool has_ptr = false;
+            for (int k = 0; k < op->nargs; k++)
+                has_ptr |= op->args[k] && val_type(f, op->args[k]).is_ptr;
+            if (!has_ptr)
+                b = CHECK_UNTRACED;
             for (int k = 0; k < op->nres; k++)
-                changed |= merge(base, op->res[k], b == CHECK_UNSET ? CHECK_ANY : b);
+                changed |= merge(base, op->res[k], b);
         }
         Region *sub[2];
         int n = op_regions(op, sub);
@@ -218,6 +231,8 @@ int ce_check_access(Emit *e, Op *op) {
     ValId m = op->code == OP_LOAD ? op->args[1]
               : op->code == OP_ATOMIC_CAS ? 0 : op->args[2];
     Type pt = val_type(f, p);
+    if (e->ptr_base[p] == CHECK_UNTRACED || e->ptr_base[p] == CHECK_UNSET)
+        return 0; /* no extent to check against (file comment) */
     int param = e->ptr_base[p] >= 0 ? e->ptr_base[p] : -1;
     const char *base = "0", *pname = "";
     if (param >= 0) {

@@ -282,8 +282,8 @@ static inline void mt_check_access(const void *p, unsigned bytes, int param, con
         if (!known)
             return;
         std::snprintf(detail, sizeof detail,
-                      "address %p is inside no tensor argument (a pointer not derived from "
-                      "one parameter)",
+                      "address %p is inside no tensor argument (the pointer derives from "
+                      "several)",
                       p);
     }
     mt_check_report(file, line, col, kernel, what, detail);

@@ -154,7 +154,8 @@ def test_arithmetic_outside_index_chains_wraps():
 
 
 def test_env_var_turns_it_on(monkeypatch):
-    src, dst = torch.arange(10, dtype=torch.float32), torch.zeros(16)
+    mem = bytearray(64)  # src: its first 10 floats; reading past them stays in mem
+    src, dst = np.frombuffer(mem, dtype=np.float32, count=10), np.zeros(16, np.float32)
     copy_kernel[(1,)](src, dst, 16, BLOCK=16)  # unchecked: reads past src, no report
     monkeypatch.setenv("MYTRITON_CHECKED", "1")
     with pytest.raises(triton.LaunchError, match="out-of-bounds load"):
@@ -216,6 +217,35 @@ def test_block_pointer_is_traced_to_its_base():
     x = torch.ones(8 * 8)
     block_ptr_kernel[(1,)](x, out, 8, 8, BM=8, BN=8, checked=True)
     assert torch.equal(out, x)
+
+
+@triton.jit
+def two_bases_kernel(a, b, out, use_a, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    p = tl.where(use_a != 0, a + o + (1 << 24), b + o)  # a's side: far from any tensor
+    tl.store(out + o, tl.load(p, mask=o < n), mask=o < n)
+
+
+@triton.jit
+def table_kernel(ptrs, out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    p = tl.load(ptrs + 1).to(tl.pointer_type(tl.float32))
+    tl.store(out + r, tl.load(p + r))
+
+
+def test_pointer_of_two_arguments_and_pointer_tables():
+    a, b, out = torch.ones(8), torch.full((16,), 2.0), torch.zeros(16)
+    two_bases_kernel[(1,)](a, b, out, 0, 16, BLOCK=16, checked=True)
+    assert torch.equal(out, b)
+    # either argument's extent will do; past both is an error
+    with pytest.raises(triton.LaunchError, match="is inside no tensor argument"):
+        two_bases_kernel[(1,)](a, b, out, 5, 16, BLOCK=16, checked=True)
+    # a pointer read from memory has no known extent: not checked
+    src = torch.arange(8, dtype=torch.float32)
+    ptrs = torch.tensor([0, src.data_ptr()], dtype=torch.int64)
+    out = torch.zeros(8)
+    table_kernel[(1,)](ptrs, out, N=8, checked=True)
+    assert torch.equal(out, src)
 
 
 def test_process_stays_usable_after_a_failure():
