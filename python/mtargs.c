@@ -97,23 +97,12 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
-/* Triton's knobs.runtime.debug: TRITON_DEBUG set to a true value (read at
- * every launch, so a test's monkeypatch.setenv takes effect at once). */
-static int env_debug(void) {
-    const char *e = getenv("TRITON_DEBUG");
-    if (!e)
-        return 0;
-    static const char *const yes[] = {"1", "true", "on", "yes"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-        if (!strcasecmp(e, yes[i]))
-            return 1;
-    return 0;
-}
-
-/* MYTRITON_CHECKED set to a true value: checked mode for every launch
- * that does not say checked= (read at every launch, like TRITON_DEBUG). */
-static int env_checked(void) {
-    const char *e = getenv("MYTRITON_CHECKED");
+/* 1 when environment variable `name` is set to a true value.  Read at
+ * every launch, so a test's monkeypatch.setenv takes effect at once:
+ * TRITON_DEBUG (Triton's knobs.runtime.debug) and MYTRITON_CHECKED
+ * (checked mode for every launch that does not say checked=). */
+static int env_true(const char *name) {
+    const char *e = getenv(name);
     if (!e)
         return 0;
     static const char *const yes[] = {"1", "true", "on", "yes"};
@@ -236,9 +225,9 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
         c->bound[i] = d;
     }
     if (!c->debug)
-        c->debug = env_debug();
+        c->debug = env_true("TRITON_DEBUG");
     if (c->checked < 0)
-        c->checked = env_checked();
+        c->checked = env_true("MYTRITON_CHECKED");
     for (int i = 0; i < n; i++) {
         Py_INCREF(c->bound[i]);
         c->keep[i] = NULL;

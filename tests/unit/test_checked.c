@@ -32,21 +32,36 @@ static const char strided_src[] =
     "    offs = tl.program_id(0) * s * 4 + tl.arange(0, BLOCK)\n"
     "    tl.store(out + offs, offs)\n";
 
-static mt_kernel *compile_checked(mt_context *ctx, int checked, mt_backend backend) {
+/* Options for kernel `kernel` of text (file name kernel.py, one warp). */
+static mt_compile_options options(const char *text, const char *kernel, const char *sig,
+                                  int checked, mt_backend backend) {
+    static char file[64];
+    snprintf(file, sizeof file, "%s.py", kernel);
     mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
-    o.source = src;
-    o.filename = "scale.py";
-    o.kernel = "scale";
-    o.signature = "*i32,*i32,i32,i32,16";
+    o.source = text;
+    o.filename = file;
+    o.kernel = kernel;
+    o.signature = sig;
     o.num_warps = 1;
     o.backend = backend;
     o.checked = checked;
     o.stages_only = backend != MT_BACKEND_HOST;
     o.arch = backend != MT_BACKEND_HOST ? "sm_90" : NULL;
+    return o;
+}
+
+static mt_kernel *compile_checked(mt_context *ctx, int checked, mt_backend backend) {
+    mt_compile_options o = options(src, "scale", "*i32,*i32,i32,i32,16", checked, backend);
     mt_kernel *k = NULL;
-    mt_status st = mt_compile(ctx, &o, &k);
-    if (st != MT_OK)
-        return NULL;
+    return mt_compile(ctx, &o, &k) == MT_OK ? k : NULL;
+}
+
+/* A new context and the checked host kernel `scale` in it. */
+static mt_kernel *checked_scale(mt_context **ctx) {
+    assert_int_equal(mt_context_create(ctx), MT_OK);
+    mt_kernel *k = compile_checked(*ctx, 1, MT_BACKEND_HOST);
+    if (!k)
+        fail_msg("%s", mt_errmsg(*ctx));
     return k;
 }
 
@@ -78,10 +93,7 @@ static void buffers_init(Buffers *b, int32_t n, int32_t d) {
 static void test_bounds_with_extents(void **state) {
     (void)state;
     mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
-    mt_kernel *k = compile_checked(ctx, 1, MT_BACKEND_HOST);
-    if (!k)
-        fail_msg("%s", mt_errmsg(ctx));
+    mt_kernel *k = checked_scale(&ctx);
     Buffers b;
     mt_extent ext[4] = {{NULL, NULL}};
     mt_launch_options lo = MT_LAUNCH_OPTIONS_INIT;
@@ -137,10 +149,7 @@ static void test_bounds_with_extents(void **state) {
 static void test_without_extents(void **state) {
     (void)state;
     mt_context *ctx;
-    assert_int_equal(mt_context_create(&ctx), MT_OK);
-    mt_kernel *k = compile_checked(ctx, 1, MT_BACKEND_HOST);
-    if (!k)
-        fail_msg("%s", mt_errmsg(ctx));
+    mt_kernel *k = checked_scale(&ctx);
     Buffers b;
     uint32_t grid[3] = {N / 16, 1, 1};
     /* no extents: loads and stores are not bounds-checked */
@@ -159,13 +168,7 @@ static void test_without_extents(void **state) {
     assert_int_equal(mt_launch_ex(ctx, k, grid, NULL, b.args, &lo), MT_OK);
     /* program 1's offset 2**30 * 4 wraps to 0, in bounds: the overflow
      * is what catches it */
-    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
-    o.source = strided_src;
-    o.filename = "strided.py";
-    o.kernel = "strided";
-    o.signature = "*i32,i32,16";
-    o.num_warps = 1;
-    o.checked = 1;
+    mt_compile_options o = options(strided_src, "strided", "*i32,i32,16", 1, MT_BACKEND_HOST);
     mt_kernel *ks;
     if (mt_compile(ctx, &o, &ks) != MT_OK)
         fail_msg("%s", mt_errmsg(ctx));
@@ -195,13 +198,7 @@ static void test_refused_off_the_host(void **state) {
     /* the unchecked text has no check, the checked one its three kinds */
     const char *plain, *checked;
     mt_kernel *k0 = compile_checked(ctx, 0, MT_BACKEND_CUDA);
-    mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
-    o.source = src;
-    o.filename = "scale.py";
-    o.kernel = "scale";
-    o.signature = "*i32,*i32,i32,i32,16";
-    o.num_warps = 1;
-    o.checked = 1;
+    mt_compile_options o = options(src, "scale", "*i32,*i32,i32,i32,16", 1, MT_BACKEND_HOST);
     o.stages_only = 1;
     mt_kernel *k1;
     assert_non_null(k0);
