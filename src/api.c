@@ -782,9 +782,11 @@ static mt_host_extent *launch_extents(const mt_kernel *k, const mt_launch_option
         *out_of_memory = true;
         return NULL;
     }
-    for (int i = 0; i < k->nparams && i < lo->nextents; i++)
-        if (k->ptypes[i].is_ptr && lo->extents[i].lo <= lo->extents[i].hi)
-            x[i] = (mt_host_extent){(uintptr_t)lo->extents[i].lo, (uintptr_t)lo->extents[i].hi};
+    for (int i = 0; i < k->nparams && i < lo->nextents; i++) {
+        uintptr_t a = (uintptr_t)lo->extents[i].lo, b = (uintptr_t)lo->extents[i].hi;
+        if (k->ptypes[i].is_ptr && a <= b) /* else: not checked */
+            x[i] = (mt_host_extent){a, b};
+    }
     return x;
 }
 

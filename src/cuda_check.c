@@ -34,8 +34,6 @@
  *     overflow; other integer arithmetic wraps by Triton's rule. */
 #include "mt.h"
 
-#include <string.h>
-
 /* A pointer's base, a lattice: not seen yet < parameter i < one of
  * several parameters < untraced (loaded from memory, made of an integer). */
 #define CHECK_UNSET (-2)
@@ -106,10 +104,10 @@ static bool flow_bases(Func *f, Region *r, int *base) {
 
 /* ----------------------------------------------------- index arithmetic */
 
-/* The loop or if op that carries value v as an iter (iter_of) or yields
- * into result v, found by a walk of r. */
+/* Per value: the for or while op whose carried argument (iter) it is,
+ * and which one, found by a walk of the regions. */
 typedef struct Carry {
-    Op **iter_op;   /* per value: the for/while op whose iter it is */
+    Op **iter_op;
     int *iter_k;
 } Carry;
 
@@ -129,16 +127,19 @@ static void find_carries(Func *f, Region *r, Carry *c) {
 }
 
 /* Marks what v is computed from as index arithmetic, through the ops the
- * file comment names; seen stops the walk at values already visited. */
+ * file comment names.  A value enters the stack once (seen), so the stack
+ * of f->nvals entries never overflows. */
 static void mark_index(Func *f, ValId v, const Carry *c, bool *seen, bool *index_arith,
-                       ValId *stack, int cap) {
+                       ValId *stack) {
     int n = 0;
-    stack[n++] = v;
+    if (v && !seen[v]) {
+        seen[v] = true;
+        stack[n++] = v;
+    }
     while (n > 0) {
         ValId x = stack[--n];
-        if (!x || seen[x] || type_is_float(val_type(f, x)) || val_type(f, x).is_ptr)
+        if (type_is_float(val_type(f, x)) || val_type(f, x).is_ptr)
             continue;
-        seen[x] = true;
         Value *xv = val(f, x);
         ValId next[3] = {0, 0, 0};
         if (xv->kind == VK_LOOP_ARG && c->iter_op[x]) {
@@ -169,21 +170,23 @@ static void mark_index(Func *f, ValId v, const Carry *c, bool *seen, bool *index
             }
         }
         for (int k = 0; k < 3; k++)
-            if (next[k] && !seen[next[k]] && n < cap)
+            if (next[k] && !seen[next[k]]) {
+                seen[next[k]] = true;
                 stack[n++] = next[k];
+            }
     }
 }
 
 static void mark_offsets(Func *f, Region *r, const Carry *c, bool *seen, bool *index_arith,
-                         ValId *stack, int cap) {
+                         ValId *stack) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         if (op->code == OP_ADDPTR)
-            mark_index(f, op->args[1], c, seen, index_arith, stack, cap);
+            mark_index(f, op->args[1], c, seen, index_arith, stack);
         Region *sub[2];
         int n = op_regions(op, sub);
         for (int k = 0; k < n; k++)
-            mark_offsets(f, sub[k], c, seen, index_arith, stack, cap);
+            mark_offsets(f, sub[k], c, seen, index_arith, stack);
     }
 }
 
@@ -209,7 +212,7 @@ int ce_check_init(Emit *e) {
          round++)
         ;
     find_carries(f, &f->body, &c);
-    mark_offsets(f, &f->body, &c, seen, e->index_arith, stack, (int)n);
+    mark_offsets(f, &f->body, &c, seen, e->index_arith, stack);
     return 0;
 }
 
