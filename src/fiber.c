@@ -57,6 +57,10 @@
  *     ends its program there: the worker leaves the program's fibers
  *     unresumed, the run fails with the assertion's text and no program
  *     starts after it; programs already running on other workers finish;
+ *     a failed check of checked mode (mt_host_ops.check) ends its program
+ *     and the run the same way, with the check's own located text, and
+ *     the run's extents (one per parameter) are what mt_host_thread
+ *     shows the kernel's checks;
  *   - resources are bounded per thread, not per kernel or launch: every
  *     thread that runs programs (a pool worker, or a launching thread) has
  *     one Worker record whose stacks grow to the largest program it ran

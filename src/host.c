@@ -42,7 +42,8 @@
  * handlers are the process's, shared with the application (Python's
  * faulthandler, torch).  SIGFPE no longer comes from generated code
  * (division is defined, cuda.c).  The sound answer is to check before
- * the access: a checked build of the kernel (issue 15, item 4). */
+ * the access: checked mode (issue 15, item 4: cuda_check.c's checks,
+ * MYTRITON_CHECKED), whose failures stop the program before the access. */
 #include "mt.h"
 
 #include <dlfcn.h>

@@ -38,7 +38,10 @@
  * ulonglong2 double2 and their make_ functions, the cache-hinted accesses
  * __ldca __ldcg __ldcs __ldcv __stwb __stcg __stcs __stwt (plain accesses),
  * printf (the C library's) and __assertfail (the scheduler stops the
- * program and fails the launch with the assertion's text),
+ * program and fails the launch with the assertion's text), checked mode's
+ * mt_check_access, mt_check_div and mt_check_index (cuda_check.c writes
+ * the calls; a failure stops the program the same way, with a located
+ * message, through mt_host_ops.check),
  * plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf; for the atomics' helpers
  * (cuda_atomic.c) mt_host_atomic_update and mt_host_atomic_cas.
