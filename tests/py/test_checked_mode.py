@@ -248,6 +248,54 @@ def test_pointer_of_two_arguments_and_pointer_tables():
     assert torch.equal(out, src)
 
 
+@triton.jit
+def scalar_kernel(x, out, i, j):
+    v = tl.load(x + i, mask=i >= 0)
+    tl.store(out + j, v)
+
+
+@triton.jit
+def atomic_kernel(counts, idx, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.atomic_add(counts + tl.load(idx + o), 1)
+
+
+@triton.jit
+def carried_index_kernel(x, out, step, n):
+    off = 0
+    acc = 0.0
+    for i in range(n):
+        acc += tl.load(x + off, mask=off < 4, other=0.0)
+        off = off + step
+    tl.store(out, acc)
+
+
+def test_scalar_atomic_and_carried_index_paths():
+    x, out = torch.arange(4, dtype=torch.float32), torch.zeros(4)
+    scalar_kernel[(1,)](x, out, 3, 2, checked=True)
+    assert out[2].item() == 3.0
+    scalar_kernel[(1,)](x, out, -5, 2, checked=True)  # the load is masked off
+    assert out[2].item() == 0.0
+    with pytest.raises(triton.LaunchError, match=r"out-of-bounds store .* element offset 7 of "
+                                                 r"argument 'out' \(valid 0\.\.3\)"):
+        scalar_kernel[(1,)](x, out, 0, 7, checked=True)
+    counts = torch.zeros(4, dtype=torch.int32)
+    atomic_kernel[(1,)](counts, torch.tensor([0, 1, 1, 3], dtype=torch.int32), BLOCK=4,
+                        checked=True)
+    assert counts.tolist() == [1, 2, 0, 1]
+    with pytest.raises(triton.LaunchError, match=r"out-of-bounds atomic .* element offset 9 "
+                                                 r"of argument 'counts'"):
+        atomic_kernel[(1,)](counts, torch.tensor([0, 9, 1, 3], dtype=torch.int32), BLOCK=4,
+                            checked=True)
+    assert counts.tolist() == [1, 2, 0, 1]  # no element of the failing atomic ran
+    # an i32 offset carried through a loop is index arithmetic too
+    carried_index_kernel[(1,)](x, out, 1, 4, checked=True)
+    assert out[0].item() == 6.0
+    with pytest.raises(triton.LaunchError, match="i32 overflow in index arithmetic .* "
+                                                 "1073741824 \\+ 1073741824"):
+        carried_index_kernel[(1,)](x, out, 2**30, 3, checked=True)
+
+
 def test_process_stays_usable_after_a_failure():
     src = torch.arange(256, dtype=torch.float32)
     for _ in range(3):
