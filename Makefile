@@ -21,7 +21,7 @@ SRC += src/tlshape.c src/cuda_shape.c
 # atomics (issue 9)
 SRC += src/tlatomic.c src/cuda_atomic.c
 # printing and debug mode (issue 9)
-SRC += src/tldebug.c src/cuda_debug.c
+SRC += src/tldebug.c src/cuda_debug.c src/cuda_check.c
 # ahead-of-time C files (issue 13)
 SRC += src/aot.c src/aotlink.c
 # the MLIR backend (issue 12)
@@ -156,12 +156,12 @@ test: all test-unit test-lit test-asan test-py test-ubsan-host test-mlir
 	@echo "make test: all suites passed"
 
 # The generated host kernels under UBSan (issue 15): the differential
-# corpus and the integer-semantics tests with kernels built
+# corpus, the integer-semantics tests and checked mode with kernels built
 # -fsanitize=undefined (MYTRITON_HOST_SANITIZE, src/host.c); the first
 # report stops the run.
 test-ubsan-host: all
 	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
-	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
+	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py tests/py/test_checked_mode.py
 
 # The MLIR backend (issue 12) over every lit kernel: each module it
 # accepts passes mlir-opt --verify-each and lowers to PTX; the others are

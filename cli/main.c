@@ -3,10 +3,10 @@
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
  *            [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir]
- *            [--arch sm_90] [--debug] [-o OUT]
+ *            [--arch sm_90] [--debug] [--checked] [-o OUT]
  *   mytriton aot FILE --kernel NAME --signature SIG [--grid G] [--num-warps N]
  *            [--num-stages S]
- *            [--arch sm_80,sm_90] [--backend cuda|host] [--debug] -o OUT
+ *            [--arch sm_80,sm_90] [--backend cuda|host] [--debug] [--checked] -o OUT
  *   mytriton aot-link A.h B.h ... -o OUT
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -23,16 +23,18 @@
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
     "                [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir]\n"
-    "                [--arch sm_XY] [--debug] [-o OUT]\n"
+    "                [--arch sm_XY] [--debug] [--checked] [-o OUT]\n"
     "       mytriton aot FILE --kernel NAME --signature SIG [--grid GX,GY,GZ]\n"
     "                [--num-warps N] [--num-stages S] [--arch sm_80,sm_90] [--backend cuda|host]\n"
-    "                [--debug] -o OUT\n"
+    "                [--debug] [--checked] -o OUT\n"
     "         writes OUT.h and OUT.c (host: OUT.cpp); the functions are named after\n"
     "         OUT's last component\n"
     "       mytriton aot-link A.h B.h ... -o OUT\n"
     "         writes OUT.h and OUT.c, a dispatcher over specialisations of one kernel\n"
     "--backend mlir (implied by --emit mlir): the MLIR backend; its ptx stage runs\n"
     "  mlir-opt, mlir-translate and llc\n"
+    "--checked: checked mode, the host backend's text (compile) or files (aot\n"
+    "  --backend host): bounds, division by zero, i32 index overflow\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -124,7 +126,7 @@ static int write_pair(const char *out, char *h, char *c, const char *ext) {
 /* The options of `compile` and `aot` (each refuses the other's own). */
 typedef struct Opts {
     const char *file, *kernel, *sig, *emit, *arch, *out, *grid;
-    int num_warps, num_stages, debug, host, mlir;
+    int num_warps, num_stages, debug, host, mlir, checked;
 } Opts;
 
 /* Parses argv[3..]; 0, or the exit status of a usage error. */
@@ -134,6 +136,10 @@ static int parse_opts(int argc, char **argv, bool aot, Opts *o) {
         const char *a = argv[i];
         if (!strcmp(a, "--debug")) { /* Triton's debug mode: device asserts */
             o->debug = 1;
+            continue;
+        }
+        if (!strcmp(a, "--checked")) { /* checked mode: the host backend's */
+            o->checked = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -206,6 +212,7 @@ static mt_compile_options compile_options(const Opts *o, const char *src) {
     c.num_warps = o->num_warps;
     c.num_stages = o->num_stages;
     c.debug = o->debug;
+    c.checked = o->checked;
     return c;
 }
 
@@ -313,6 +320,8 @@ int main(int argc, char **argv) {
     }
     mt_compile_options o = compile_options(&opt, src);
     o.backend = opt.mlir || stage == MT_STAGE_MLIR ? MT_BACKEND_MLIR : MT_BACKEND_CUDA;
+    if (opt.checked && !opt.mlir) /* its checks are the host's */
+        o.backend = MT_BACKEND_HOST;
     o.arch = opt.arch ? opt.arch : "sm_90";
     o.stages_only = 1;
     mt_kernel *k = NULL;

@@ -59,7 +59,9 @@ typedef enum mt_status {
     MT_ERR_HOST_CC,     /* the host C++ compiler failed */
     MT_ERR_IO,          /* cache or file input/output */
     MT_ERR_INTERNAL,    /* a bug in mytriton */
-    MT_ERR_ASSERT       /* a device assertion failed (debug mode: tl.device_assert) */
+    MT_ERR_ASSERT,      /* a device assertion failed (debug mode: tl.device_assert) */
+    MT_ERR_CHECK        /* checked mode: an out-of-bounds access, an integer division
+                           by zero or an i32 overflow of index arithmetic */
 } mt_status;
 #endif
 
@@ -157,6 +159,14 @@ typedef struct mt_compile_options {
     /* CUDA backend, arch NULL: compile for the architecture of CUDA device
      * (device - 1), an ordinal; 0: of the current context's device. */
     int device;
+    /* Nonzero: checked mode (host backend only; the CUDA and MLIR
+     * backends refuse it with MT_ERR_ARG).  Every load, store and
+     * atomic is checked against its pointer argument's extent (given with
+     * mt_launch_ex; without extents, not bounds-checked), every integer //
+     * and % against a zero divisor, and i32 + - * that feed a pointer
+     * offset against overflow.  A failed check stops the launch before the
+     * access with MT_ERR_CHECK and a located message. */
+    int checked;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L
@@ -244,6 +254,31 @@ mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_b
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
                     void *stream, void **args);
 
+/* What a launch may add (start from MT_LAUNCH_OPTIONS_INIT; unset
+ * fields are zero). */
+typedef struct mt_extent {
+    const void *lo, *hi; /* the bytes [lo, hi) an argument's memory spans */
+} mt_extent;
+typedef struct mt_launch_options {
+    size_t size; /* sizeof(mt_launch_options) */
+    /* checked mode (mt_compile_options.checked): extents[i] is what pointer
+     * argument i (runtime parameters in order, nextents of them) may touch;
+     * an entry {NULL, NULL}, a scalar's, or extents NULL: not checked.
+     * Other kernels ignore them. */
+    const mt_extent *extents;
+    int nextents;
+} mt_launch_options;
+#if defined(__cplusplus) && __cplusplus < 202002L
+#define MT_LAUNCH_OPTIONS_INIT {sizeof(mt_launch_options)}
+#else
+#define MT_LAUNCH_OPTIONS_INIT {.size = sizeof(mt_launch_options)}
+#endif
+
+/* mt_launch with options (NULL: none); opts->size must be this library's
+ * sizeof(mt_launch_options), else MT_ERR_ARG. */
+mt_status mt_launch_ex(mt_context *ctx, mt_kernel *k, const uint32_t grid[3], void *stream,
+                       void **args, const mt_launch_options *opts);
+
 /* Launches without checking the arguments again: the fast path for
  * callers that built args from the kernel's own parameter list. */
 mt_status mt_launch_unchecked(mt_kernel *k, const uint32_t grid[3],
@@ -275,6 +310,10 @@ mt_status mt_cuda_pointer_device(mt_context *ctx, const void *p, int *device);
  * not checked (as mt_launch_unchecked); a CUDA kernel gives MT_ERR_ARG. */
 mt_status mt_launch_host(mt_kernel *k, const uint32_t grid[3], void **args,
                          int (*poll)(void *), void *poll_arg, char *err, size_t errlen);
+/* mt_launch_host with launch options (NULL: none; size checked). */
+mt_status mt_launch_host_ex(mt_kernel *k, const uint32_t grid[3], void **args,
+                            const mt_launch_options *opts, int (*poll)(void *), void *poll_arg,
+                            char *err, size_t errlen);
 
 /* Memory for examples and C programs that have no CUDA runtime of their
  * own.  Host backend: malloc/free/memcpy.  CUDA: cuMemAlloc in the current

@@ -97,10 +97,12 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
-/* Triton's knobs.runtime.debug: TRITON_DEBUG set to a true value (read at
- * every launch, so a test's monkeypatch.setenv takes effect at once). */
-static int env_debug(void) {
-    const char *e = getenv("TRITON_DEBUG");
+/* 1 when environment variable `name` is set to a true value.  Read at
+ * every launch, so a test's monkeypatch.setenv takes effect at once:
+ * TRITON_DEBUG (Triton's knobs.runtime.debug) and MYTRITON_CHECKED
+ * (checked mode for every launch that does not say checked=). */
+static int env_true(const char *name) {
+    const char *e = getenv(name);
     if (!e)
         return 0;
     static const char *const yes[] = {"1", "true", "on", "yes"};
@@ -144,6 +146,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     /* debug: the launch's option, else @jit's; or TRITON_DEBUG, as
      * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
     c->debug = self->debug;
+    c->checked = -1; /* not said: MYTRITON_CHECKED decides */
     if (kw && PyDict_GET_SIZE(kw)) {
         Py_ssize_t pos = 0;
         PyObject *k, *v;
@@ -192,6 +195,13 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 c->debug = t;
                 continue;
             }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "checked")) {
+                int t = v == Py_None ? -1 : PyObject_IsTrue(v);
+                if (t < 0 && v != Py_None)
+                    return -1;
+                c->checked = t;
+                continue;
+            }
             int known = 0;
             for (int j = 0; launch_options[j] && PyUnicode_Check(k); j++)
                 if (!PyUnicode_CompareWithASCIIString(k, launch_options[j]))
@@ -215,7 +225,9 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
         c->bound[i] = d;
     }
     if (!c->debug)
-        c->debug = env_debug();
+        c->debug = env_true("TRITON_DEBUG");
+    if (c->checked < 0)
+        c->checked = env_true("MYTRITON_CHECKED");
     for (int i = 0; i < n; i++) {
         Py_INCREF(c->bound[i]);
         c->keep[i] = NULL;
@@ -733,6 +745,64 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
     return arg_error(self, i, PyExc_TypeError, "unsupported argument type ", (PyObject *)Py_TYPE(o));
 }
 
+/* ------------------------------------------------------------- extents */
+
+/* An integer attribute or method result of o as a size_t-sized value. */
+static int call_size(PyObject *o, const char *method, unsigned long long *out) {
+    PyObject *r = PyObject_CallMethod(o, method, NULL);
+    if (!r)
+        return -1;
+    *out = PyLong_AsUnsignedLongLong(r);
+    Py_DECREF(r);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* Triton users pass views: the bounds are the storage's (torch) or the
+ * root array's (NumPy), not the view's own elements. */
+int arg_extent(PyObject *o, mt_extent *out) {
+    *out = (mt_extent){NULL, NULL};
+    PyObject *held = NULL;
+    if (tensor_wrapper_cls && PyObject_TypeCheck(o, (PyTypeObject *)tensor_wrapper_cls)) {
+        if (!(held = PyObject_GetAttrString(o, "base")))
+            return -1;
+        o = held;
+    }
+    unsigned long long p = 0, n = 0;
+    int rc = 0;
+    if (torch_tensor_type && PyObject_TypeCheck(o, (PyTypeObject *)torch_tensor_type)) {
+        PyObject *st = PyObject_CallMethod(o, "untyped_storage", NULL);
+        rc = !st || call_size(st, "data_ptr", &p) < 0 || call_size(st, "nbytes", &n) < 0 ? -1
+                                                                                         : 0;
+        Py_XDECREF(st);
+    } else if (np_ndarray_type && PyObject_TypeCheck(o, (PyTypeObject *)np_ndarray_type)) {
+        PyObject *root = Py_NewRef(o);
+        for (;;) { /* the array that owns (or wraps) the memory */
+            PyObject *b = PyObject_GetAttrString(root, "base");
+            if (!b || !PyObject_TypeCheck(b, (PyTypeObject *)np_ndarray_type)) {
+                Py_XDECREF(b);
+                rc = b ? 0 : -1;
+                break;
+            }
+            Py_SETREF(root, b);
+        }
+        PyObject *ai = rc == 0 ? PyObject_GetAttr(root, str_array_interface) : NULL;
+        PyObject *data = ai && PyDict_Check(ai) ? PyDict_GetItemWithError(ai, str_data) : NULL;
+        PyObject *nb = data ? PyObject_GetAttrString(root, "nbytes") : NULL;
+        if (nb && PyTuple_Check(data) && PyTuple_GET_SIZE(data) >= 1) {
+            p = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+            n = PyLong_AsUnsignedLongLong(nb);
+        }
+        rc = PyErr_Occurred() ? -1 : 0;
+        Py_XDECREF(nb);
+        Py_XDECREF(ai);
+        Py_DECREF(root);
+    }
+    Py_XDECREF(held);
+    if (rc == 0 && p && n)
+        *out = (mt_extent){(const void *)(uintptr_t)p, (const void *)(uintptr_t)(p + n)};
+    return rc;
+}
+
 /* ------------------------------------------------------------------ key */
 
 /* Key item of a constexpr value: ints as themselves, bools and floats
@@ -806,7 +876,7 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
      *  (jit.py) changes the host backend's text, read at every launch */
     const char *host_arch = getenv("MYTRITON_HOST_ARCH");
     int staged = c->num_stages != 0, arched = host_arch && *host_arch;
-    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0));
+    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0));
     if (!key)
         return NULL;
     PyObject *extra[2] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
@@ -822,6 +892,14 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
             PyTuple_SET_ITEM(key, at++, extra[i]);
     if (c->debug)
         PyTuple_SET_ITEM(key, n + 1 + staged + arched, Py_NewRef(Py_True));
+    if (c->checked) { /* a string, so that it never equals debug's True */
+        PyObject *mark = PyUnicode_FromString("checked");
+        if (!mark) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0), mark);
+    }
     for (int i = 0; i < n; i++) {
         PyObject *item;
         /* None for a runtime parameter is specialised as Triton does: a

@@ -126,9 +126,9 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
         PyTuple_SET_ITEM(kinds, i, kk);
     }
     const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : "host";
-    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiii", bound, kinds,
-                                      c->num_warps, backend, c->device, stages_only, c->debug,
-                                      c->num_stages);
+    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiiii", bound,
+                                      kinds, c->num_warps, backend, c->device, stages_only,
+                                      c->debug, c->num_stages, c->checked);
     Py_DECREF(bound);
     Py_DECREF(kinds);
     if (!r)
@@ -189,7 +189,19 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
         st = mt_launch_device(ko->k, c->device, grid, stream, argv);
     } else {
         /* without the GIL; the Call holds the tensors, and ko the kernel */
-        return launch_host_kernel(ko->k, grid, argv);
+        if (!c->checked)
+            return launch_host_kernel(ko->k, grid, argv, NULL);
+        mt_extent ext[MAX_PARAMS];
+        for (int j = 0; j < ko->nparams; j++) {
+            ext[j] = (mt_extent){NULL, NULL};
+            if ((c->kind[ko->argidx[j]] & AK_PTR) &&
+                arg_extent(c->bound[ko->argidx[j]], &ext[j]) < 0)
+                return NULL;
+        }
+        mt_launch_options lo = MT_LAUNCH_OPTIONS_INIT;
+        lo.extents = ext;
+        lo.nextents = ko->nparams;
+        return launch_host_kernel(ko->k, grid, argv, &lo);
     }
     if (st != MT_OK)
         return raise_launch_status(ko->ctxobj->ctx, st);

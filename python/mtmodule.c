@@ -193,12 +193,13 @@ static int install_sigint(void) {
     return sigaction(SIGINT, &sa, NULL) == 0;
 }
 
-PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv) {
+PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv,
+                             const mt_launch_options *lo) {
     char err[2048];
     int ours = install_sigint();
     HostPoll hp = {PyEval_SaveThread()};
-    mt_status st = mt_launch_host(k, grid, argv, ours ? poll_signals : NULL, &hp, err,
-                                  sizeof err);
+    mt_status st = mt_launch_host_ex(k, grid, argv, lo, ours ? poll_signals : NULL, &hp, err,
+                                     sizeof err);
     PyEval_RestoreThread(hp.ts);
     if (ours)
         sigaction(SIGINT, &python_sigint, NULL);
@@ -422,7 +423,7 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
     }
     Py_DECREF(fast);
     if (mt_kernel_backend(self->k) == MT_BACKEND_HOST)
-        return launch_host_kernel(self->k, grid, argv);
+        return launch_host_kernel(self->k, grid, argv, NULL);
     mt_status st = mt_launch(self->ctxobj->ctx, self->k, grid, (void *)(uintptr_t)stream, argv);
     if (st != MT_OK)
         return raise_launch_status(self->ctxobj->ctx, st);
@@ -491,15 +492,15 @@ static void print_to_sys_stdout(void *user, const char *text) {
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
                              "num_warps", "backend", "stages_only", "cls", "debug",
-                             "num_stages", "arch", "device", NULL};
+                             "num_stages", "arch", "device", "checked", NULL};
     const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL;
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
-    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizi", kwlist, &source, &filename,
+    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1, checked = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizip", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
                                      &stages_only, &PyType_Type, &cls, &debug, &num_stages,
-                                     &arch, &device))
+                                     &arch, &device, &checked))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -555,6 +556,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.nglobals = (int)ng;
     o.stages_only = stages_only;
     o.debug = debug;
+    o.checked = checked;
     o.device = device < 0 ? 0 : device + 1;
     o.print = print_to_sys_stdout;
     mt_kernel *k = NULL;

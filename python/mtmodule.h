@@ -126,7 +126,12 @@ PyObject *raise_status(mt_context *ctx, mt_status st);
 PyObject *raise_launch_status(mt_context *ctx, mt_status st);
 /* Launches a host kernel without the GIL, interruptible from the main
  * thread (KeyboardInterrupt); None, or NULL with an exception set. */
-PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv);
+PyObject *launch_host_kernel(mt_kernel *k, const uint32_t grid[3], void **argv,
+                             const mt_launch_options *lo);
+/* Checked mode's extent of pointer argument o (the whole storage of a
+ * torch tensor, the root array's buffer of a NumPy view); {NULL, NULL}
+ * when unknown; -1 with an exception set on error. */
+int arg_extent(PyObject *o, mt_extent *out);
 
 /* ---------------------------------------------------------------- Kernel */
 
@@ -173,6 +178,7 @@ typedef struct {
     int num_warps;
     int num_stages;              /* Triton's num_stages; 0: not given */
     int debug;                   /* Triton's debug mode for this launch */
+    int checked;                 /* checked mode (host): checked= or MYTRITON_CHECKED */
     int device;                  /* -1 host, else CUDA device index */
     int device_arg;              /* the argument that set device */
     int has_tensor;

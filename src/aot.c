@@ -654,9 +654,9 @@ mt_status mt_host_run(mt_host_kernel_fn *entry, void **args, const uint32_t grid
     }
     int rc = fiber_run(rt, entry, args, grid,
                        flags & MT_HOST_RUN_ONE_THREAD ? 1u : (unsigned)threads,
-                       (flags & MT_HOST_RUN_WAITS) != 0, NULL, err, errlen);
+                       (flags & MT_HOST_RUN_WAITS) != 0, NULL, 0, NULL, err, errlen);
     fiber_runtime_free(rt);
     if (flags & MT_HOST_RUN_PRINTS)
         fflush(stdout);
-    return rc == 0 ? MT_OK : rc == -2 ? MT_ERR_ASSERT : MT_ERR_RESOURCE;
+    return rc == 0 ? MT_OK : rc == -2 ? MT_ERR_ASSERT : rc == -3 ? MT_ERR_CHECK : MT_ERR_RESOURCE;
 }

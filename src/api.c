@@ -65,7 +65,8 @@ const char *mt_status_name(mt_status s) {
         "MT_OK", "MT_ERR_SYNTAX", "MT_ERR_NAME", "MT_ERR_TYPE", "MT_ERR_VERIFY",
         "MT_ERR_UNSUPPORTED", "MT_ERR_SIGNATURE", "MT_ERR_ARG", "MT_ERR_RESOURCE",
         "MT_ERR_NOMEM", "MT_ERR_NO_CUDA", "MT_ERR_NVRTC", "MT_ERR_CUDA",
-        "MT_ERR_HOST_CC", "MT_ERR_IO", "MT_ERR_INTERNAL", "MT_ERR_ASSERT"};
+        "MT_ERR_HOST_CC", "MT_ERR_IO", "MT_ERR_INTERNAL", "MT_ERR_ASSERT",
+        "MT_ERR_CHECK"};
     if ((unsigned)s < sizeof names / sizeof names[0])
         return names[s];
     return "MT_ERR_UNKNOWN";
@@ -250,6 +251,8 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
     sb_printf(&sb, "mytriton %d %s|%d|%d|%d|%d|%d|", MT_API_VERSION, MT_CODEGEN_VERSION,
               num_warps, (int)o->backend, o->stages_only, o->debug != 0,
               o->num_stages ? o->num_stages : 3);
+    if (o->checked) /* a separate specialisation; unchecked keys stay as they were */
+        sb_puts(&sb, "checked|");
     key_field(&sb, o->kernel);
     key_field(&sb, o->signature);
     key_field(&sb, o->filename);
@@ -335,7 +338,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
                         o->num_stages, sm, o->debug != 0,
                         o->print ? o->print : print_stdout, o->print_user,
-                        o->backend == MT_BACKEND_MLIR};
+                        o->backend == MT_BACKEND_MLIR, o->checked != 0};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
@@ -532,6 +535,11 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
     if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA &&
         o->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
+    if (o->checked && o->backend != MT_BACKEND_HOST)
+        return set_error(ctx, MT_ERR_ARG, "checked mode runs on the host backend only "
+                                          "(kernel '%s' was asked for the %s backend)",
+                         o->kernel ? o->kernel : "", o->backend == MT_BACKEND_CUDA ? "CUDA"
+                                                                                  : "MLIR");
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
             return set_error(ctx, MT_ERR_ARG, "global %d has no name or value", i);
@@ -761,11 +769,45 @@ static int launch_mlir(Ctx *c, mt_kernel *k, CudaModule *m, const uint32_t grid[
 
 /* Launches k; a CUDA kernel on device `device` (-1: the current
  * context), its module loaded in that context at the first launch there. */
+/* Checked mode's extents of a launch (host.c's form): NULL when there are
+ * none; else a malloc'ed array of k->nparams entries (*out_of_memory when
+ * that failed). */
+static mt_host_extent *launch_extents(const mt_kernel *k, const mt_launch_options *lo,
+                                      bool *out_of_memory) {
+    *out_of_memory = false;
+    if (!lo || !lo->extents || lo->nextents <= 0 || k->nparams == 0)
+        return NULL;
+    mt_host_extent *x = calloc((size_t)k->nparams, sizeof *x);
+    if (!x) {
+        *out_of_memory = true;
+        return NULL;
+    }
+    for (int i = 0; i < k->nparams && i < lo->nextents; i++) {
+        uintptr_t a = (uintptr_t)lo->extents[i].lo, b = (uintptr_t)lo->extents[i].hi;
+        if (k->ptypes[i].is_ptr && a <= b) /* else: not checked */
+            x[i] = (mt_host_extent){a, b};
+    }
+    return x;
+}
+
+/* A host launch with lo's extents. */
+static int launch_host_with(Ctx *c, mt_kernel *k, const uint32_t grid[3], void **args,
+                            const mt_launch_options *lo, const FiberPoll *poll) {
+    bool oom;
+    mt_host_extent *x = launch_extents(k, lo, &oom);
+    if (oom)
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
+    int rc = host_launch(c, k->ctx->host_stacks, k->host, grid, 32 * k->num_warps, args, x,
+                         x ? (unsigned)k->nparams : 0, poll);
+    free(x);
+    return rc;
+}
+
 static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], void *stream,
-                     void **args) {
+                     void **args, const mt_launch_options *lo) {
     int threads = 32 * k->num_warps;
     if (k->backend == MT_BACKEND_HOST)
-        return host_launch(c, k->ctx->host_stacks, k->host, grid, threads, args, NULL);
+        return launch_host_with(c, k, grid, args, lo, NULL);
     CudaDriver *d = k->ctx->cuda;
     CudaScope s;
     if (cuda_scope_enter(c, d, device, &s) < 0)
@@ -787,13 +829,22 @@ static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], v
 
 static int launch(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *stream,
                   void **args) {
-    return launch_on(c, k, -1, grid, stream, args);
+    return launch_on(c, k, -1, grid, stream, args, NULL);
 }
 
 mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
                     void *stream, void **args) {
+    return mt_launch_ex(ctx, k, grid, stream, args, NULL);
+}
+
+mt_status mt_launch_ex(mt_context *ctx, mt_kernel *k, const uint32_t grid[3], void *stream,
+                       void **args, const mt_launch_options *opts) {
     if (!ctx)
         return MT_ERR_ARG;
+    if (opts && opts->size != sizeof *opts)
+        return set_error(ctx, MT_ERR_ARG,
+                         "mt_launch_options.size is %zu, this library's is %zu: "
+                         "rebuild against this mytriton.h", opts->size, sizeof *opts);
     if (!k || !grid)
         return set_error(ctx, MT_ERR_ARG, "mt_launch needs a kernel and a grid");
     if (k->ctx != ctx)
@@ -817,7 +868,7 @@ mt_status mt_launch(mt_context *ctx, mt_kernel *k, const uint32_t grid[3],
                              i, k->pnames[i], k->name);
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    int rc = launch(&c, k, grid, stream, args);
+    int rc = launch_on(&c, k, -1, grid, stream, args, opts);
     mt_status st = MT_OK;
     if (rc < 0)
         st = take_error(ctx, &c);
@@ -848,7 +899,7 @@ mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], voi
         return MT_ERR_ARG;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    int rc = launch_on(&c, k, device, grid, stream, args);
+    int rc = launch_on(&c, k, device, grid, stream, args, NULL);
     mt_status st = rc < 0 ? take_error(k->ctx, &c) : MT_OK;
     sb_free(&c.err);
     return st;
@@ -858,8 +909,20 @@ mt_status mt_launch_device(mt_kernel *k, int device, const uint32_t grid[3], voi
  * runtime, which is safe from many threads (fiber.c). */
 mt_status mt_launch_host(mt_kernel *k, const uint32_t grid[3], void **args,
                          int (*poll)(void *), void *poll_arg, char *err, size_t errlen) {
+    return mt_launch_host_ex(k, grid, args, NULL, poll, poll_arg, err, errlen);
+}
+
+mt_status mt_launch_host_ex(mt_kernel *k, const uint32_t grid[3], void **args,
+                            const mt_launch_options *opts, int (*poll)(void *), void *poll_arg,
+                            char *err, size_t errlen) {
     if (err && errlen)
         err[0] = 0;
+    if (opts && opts->size != sizeof *opts) {
+        if (err && errlen)
+            snprintf(err, errlen, "mt_launch_options.size is %zu, this library's is %zu",
+                     opts->size, sizeof *opts);
+        return MT_ERR_ARG;
+    }
     if (!k || k->backend != MT_BACKEND_HOST || !grid) {
         if (err && errlen)
             snprintf(err, errlen, "mt_launch_host needs a host kernel and a grid");
@@ -874,7 +937,7 @@ mt_status mt_launch_host(mt_kernel *k, const uint32_t grid[3], void **args,
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
     FiberPoll fp = {poll, poll_arg};
-    int rc = host_launch(&c, k->ctx->host_stacks, k->host, grid, 32 * k->num_warps, args, &fp);
+    int rc = launch_host_with(&c, k, grid, args, opts, &fp);
     mt_status st = MT_OK;
     if (rc < 0) {
         st = c.status == MT_OK ? MT_ERR_INTERNAL : c.status;

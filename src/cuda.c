@@ -224,8 +224,8 @@ static int emit_vector_load(Emit *e, Op *op) {
  * every slot is owned, and the tile's rows keep 16-byte groups aligned. */
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
     Func *f = e->f;
-    if (ld->code != OP_LOAD || ld->attr[0] == MEM_VOLATILE)
-        return false;
+    if (ld->code != OP_LOAD || ld->attr[0] == MEM_VOLATILE || e->ptr_base)
+        return false; /* checked mode checks loads as ops (cuda_check.c) */
     Type rt = val_type(f, ld->res[0]);
     if (rt.rank != 2 || rt.dtype != sbuf->elem)
         return false;
@@ -449,6 +449,8 @@ static bool emit_paired_cast(Emit *e, Op *op, const Dist *r) {
 }
 
 static int emit_elementwise(Emit *e, Op *op) {
+    if (e->index_arith && ce_check_arith(e, op) < 0)
+        return -1;
     if (op->code == OP_LOAD && val_type(e->f, op->res[0]).rank > 0) {
         int done = emit_vector_load(e, op);
         if (done)
@@ -893,6 +895,8 @@ int ce_emit_op(Emit *e, Op *op) {
         note_load(e, op);
     if (op->code == OP_STORE)
         store_after_loads(e, op);
+    if (e->ptr_base && op_info[op->code].kind == K_MEMORY && ce_check_access(e, op) < 0)
+        return -1;
     switch (op->code) {
     case OP_FOR: return emit_for(e, op);
     case OP_IF: return emit_if(e, op);
@@ -1065,7 +1069,9 @@ int cuda_emit(Func *f, StrBuf *out) {
         else
             sb_printf(&sig, "%s %s", dtype_ctype((DType)x->type.dtype), nm);
     }
-    int rc = emit_region(&e, &f->body);
+    int rc = f->checked ? ce_check_init(&e) : 0;
+    if (rc == 0)
+        rc = emit_region(&e, &f->body);
     if (rc == 0 && e.body.failed)
         rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     if (rc < 0) {

@@ -33,9 +33,7 @@
 
 #include <string.h>
 
-/* s as the inside of a C string literal; percent signs doubled when the
- * text is a printf format. */
-static const char *c_literal(Emit *e, const char *s, bool format) {
+const char *ce_c_literal(Emit *e, const char *s, bool format) {
     StrBuf sb;
     sb_init(&sb);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -132,7 +130,7 @@ static void print_operand(Emit *e, Op *op, int i, const char *prefix) {
 }
 
 int ce_emit_print(Emit *e, Op *op) {
-    const char *prefix = c_literal(e, op->str[0], true);
+    const char *prefix = ce_c_literal(e, op->str[0], true);
     if (op->nargs == 0) {
         ce_line(e, "printf(\"pid (%%u, %%u, %%u)%s\\n\", blockIdx.x, blockIdx.y, blockIdx.z);",
                 prefix);
@@ -147,9 +145,9 @@ int ce_emit_assert(Emit *e, Op *op) {
     ValId x = op->args[0];
     Type t = val_type(e->f, x);
     const char *call = ce_fmt(e, "__assertfail(\"%s\", \"%s\", %d, \"%s\", sizeof(char));",
-                              c_literal(e, op->str[0], false),
-                              c_literal(e, e->c->filename, false), (int)op->loc.line,
-                              c_literal(e, op->str[1], false));
+                              ce_c_literal(e, op->str[0], false),
+                              ce_c_literal(e, e->c->filename, false), (int)op->loc.line,
+                              ce_c_literal(e, op->str[1], false));
     if (!t.rank) {
         ce_line(e, "if (!%s)", ce_vname(e, x));
         ce_line(e, "    %s", call);

@@ -57,6 +57,10 @@
  *     ends its program there: the worker leaves the program's fibers
  *     unresumed, the run fails with the assertion's text and no program
  *     starts after it; programs already running on other workers finish;
+ *     a failed check of checked mode (mt_host_ops.check) ends its program
+ *     and the run the same way, with the check's own located text, and
+ *     the run's extents (one per parameter) are what mt_host_thread
+ *     shows the kernel's checks;
  *   - resources are bounded per thread, not per kernel or launch: every
  *     thread that runs programs (a pool worker, or a launching thread) has
  *     one Worker record whose stacks grow to the largest program it ran
@@ -197,7 +201,9 @@ struct Run {
     unsigned long long nprograms;
     atomic_ullong next_program;
     atomic_int failed;
-    bool asserted;  /* the failure is a device assertion's (under err_lock) */
+    int kind;       /* RUN_FAIL_* of the failure (under err_lock) */
+    const mt_host_extent *extents; /* checked mode's, per parameter */
+    unsigned nextents;
     pthread_mutex_t err_lock;
     char err[1024];
     /* pool workers that joined this run, and how many may (under rt->lock) */
@@ -304,8 +310,10 @@ static void op_spin(void *p) {
     to_scheduler(w, f);
 }
 
-static void run_record(Run *run, const char *msg, bool asserted);
-static void run_fail(Run *run, const char *msg) { run_record(run, msg, false); }
+/* What failed a run: fiber_run's result is minus it. */
+enum { RUN_FAIL_OTHER = 1, RUN_FAIL_ASSERT = 2, RUN_FAIL_CHECK = 3 };
+static void run_record(Run *run, const char *msg, int kind);
+static void run_fail(Run *run, const char *msg) { run_record(run, msg, RUN_FAIL_OTHER); }
 
 /* A failed device assertion: the launch fails with CUDA's text of it. */
 static void assert_failed(Worker *w, const char *msg, const char *file, unsigned line,
@@ -316,7 +324,7 @@ static void assert_failed(Worker *w, const char *msg, const char *file, unsigned
              "device-side assert triggered: %s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
              "Assertion `%s` failed.",
              file, line, function, b->x, b->y, b->z, t->x, t->y, t->z, msg);
-    run_record(w->run, text, true);
+    run_record(w->run, text, RUN_FAIL_ASSERT);
 }
 
 /* The failing thread's program ends: its fibers are never resumed (their
@@ -331,7 +339,19 @@ static void op_fail(void *p, const char *msg, const char *file, unsigned line,
     to_scheduler(w, f);
 }
 
-static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin, op_fail};
+/* A failed check of checked mode (mt_host.h): like an assertion, the
+ * program's threads stop before the access, with the check's text. */
+static void op_check(void *p, const char *msg) {
+    Worker *w = p;
+    run_record(w->run, msg, RUN_FAIL_CHECK);
+    w->aborted = true;
+    Fiber *f = w->current;
+    f->state = FIBER_DONE;
+    to_scheduler(w, f);
+}
+
+static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin, op_fail,
+                                          op_check};
 
 /* A kernel run without fibers never waits; were one to, the launch fails
  * (its threads cannot be suspended) instead of computing a wrong result. */
@@ -354,8 +374,13 @@ static void op_straight_fail(void *p, const char *msg, const char *file, unsigne
                              const char *function) {
     assert_failed(p, msg, file, line, function);
 }
+/* host.c runs checked kernels on fibers too; as above */
+static void op_straight_check(void *p, const char *msg) {
+    run_record(((Worker *)p)->run, msg, RUN_FAIL_CHECK);
+}
 static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl,
-                                         op_straight_spin, op_straight_fail};
+                                         op_straight_spin, op_straight_fail,
+                                         op_straight_check};
 
 /* Runs the threads of one program of a kernel that never waits. */
 static void straight_program(Worker *w) {
@@ -389,12 +414,12 @@ static void fiber_start_uc(unsigned lo, unsigned hi) {
 }
 #endif
 
-/* The first failure of a run wins: its text, and whether an assertion. */
-static void run_record(Run *run, const char *msg, bool asserted) {
+/* The first failure of a run wins: its text, and what kind it is. */
+static void run_record(Run *run, const char *msg, int kind) {
     pthread_mutex_lock(&run->err_lock);
     if (!atomic_load(&run->failed)) {
         snprintf(run->err, sizeof run->err, "%s", msg);
-        run->asserted = asserted;
+        run->kind = kind;
         atomic_store(&run->failed, 1);
     }
     pthread_mutex_unlock(&run->err_lock);
@@ -536,6 +561,8 @@ static void worker_work(Worker *w, Run *run) {
     w->view.grid_dim = run->grid;
     w->view.ops = run->waits ? &scheduler_ops : &straight_ops;
     w->view.worker = w;
+    w->view.extents = run->extents;
+    w->view.nextents = run->nextents;
     w->nfibers = run->threads;
     char msg[256];
     if (!run->waits) {
@@ -841,7 +868,8 @@ unsigned fiber_thread_stacks(FiberRuntime *rt) {
 }
 
 int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
-              unsigned threads, bool waits, const FiberPoll *poll, char *err, size_t errlen) {
+              unsigned threads, bool waits, const mt_host_extent *extents, unsigned nextents,
+              const FiberPoll *poll, char *err, size_t errlen) {
     if (err && errlen)
         err[0] = 0;
     if (threads < 1 || threads > MT_MAX_THREADS || grid[0] < 1 || grid[1] < 1 ||
@@ -862,6 +890,8 @@ int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint
     run.entry = entry;
     run.waits = waits;
     run.args = args;
+    run.extents = extents;
+    run.nextents = extents ? nextents : 0;
     run.nprograms = (unsigned long long)grid[0] * grid[1] * grid[2];
     atomic_init(&run.next_program, 0);
     atomic_init(&run.failed, 0);
@@ -878,7 +908,7 @@ int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint
         pool_retire(rt, caller, &run);
     join_extra(&run);
     caller->poll = NULL;
-    int result = atomic_load(&run.failed) ? (run.asserted ? -2 : -1) : 0;
+    int result = atomic_load(&run.failed) ? -run.kind : 0;
     if (result != 0 && err && errlen)
         snprintf(err, errlen, "%s", run.err);
     pthread_mutex_destroy(&run.err_lock);

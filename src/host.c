@@ -42,7 +42,8 @@
  * handlers are the process's, shared with the application (Python's
  * faulthandler, torch).  SIGFPE no longer comes from generated code
  * (division is defined, cuda.c).  The sound answer is to check before
- * the access: a checked build of the kernel (issue 15, item 4). */
+ * the access: checked mode (issue 15, item 4: cuda_check.c's checks,
+ * MYTRITON_CHECKED), whose failures stop the program before the access. */
 #include "mt.h"
 
 #include <dlfcn.h>
@@ -494,12 +495,12 @@ static void temp_suffix(char buf[64]) {
 
 /* Only a kernel that waits needs its threads on fibers: the CUDA text
  * reaches the scheduler through these two names alone (mt_host.h).  A
- * kernel that may fail an assertion (cuda_debug.c) runs on fibers too:
- * the failing thread's program is abandoned mid-kernel, which only a
- * fiber can be. */
+ * kernel that may fail an assertion (cuda_debug.c) or a check of checked
+ * mode (cuda_check.c) runs on fibers too: the failing thread's program is
+ * abandoned mid-kernel, which only a fiber can be. */
 static bool kernel_waits(const char *cuda_src) {
     return strstr(cuda_src, "__syncthreads") || strstr(cuda_src, "__shfl") ||
-           strstr(cuda_src, "__assertfail");
+           strstr(cuda_src, "__assertfail") || strstr(cuda_src, "mt_check_");
 }
 
 /* tl.device_print (cuda_debug.c): every thread prints its own lines. */
@@ -627,7 +628,8 @@ done:
 }
 
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
-                void **args, const FiberPoll *poll) {
+                void **args, const mt_host_extent *extents, unsigned nextents,
+                const FiberPoll *poll) {
     if (!m || !s)
         return diag_error(c, no_loc, MT_ERR_ARG, "launch of a kernel that "
                                                  "was not built for the host");
@@ -644,9 +646,15 @@ int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], in
                           MT_MAX_THREADS, threads);
     char err[1024];
     int rc = fiber_run(s, m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads,
-                       m->waits, poll, err, sizeof err);
+                       m->waits, extents, nextents, poll, err, sizeof err);
     if (m->prints) /* the lines reach a pipe or file now, as the GPU's at a sync */
         fflush(stdout);
+    if (rc == -3) { /* checked mode: the kernel's text is a whole located error */
+        c->status = MT_ERR_CHECK;
+        sb_clear(&c->err);
+        sb_printf(&c->err, "%s\n", err);
+        return -1;
+    }
     if (rc != 0)
         return diag_error(c, no_loc, rc == -2 ? MT_ERR_ASSERT : MT_ERR_RESOURCE,
                           "host launch failed: %s",

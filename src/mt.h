@@ -447,7 +447,7 @@ enum {
 };
 enum {
     F_PURE = 1, F_READ = 2, F_EFFECT = 4, F_COMMUTE = 8, F_REGION = 16,
-    F_MOVE = 32, F_WRAP = 64
+    F_MOVE = 32, F_WRAP = 64, F_DIVISOR = 128
 };
 typedef enum OpKind {
     K_ELEMENTWISE, K_CONSTRUCTOR, K_MEMORY, K_REDUCE, K_SHAPE, K_DOT, K_REGION,
@@ -573,6 +573,8 @@ typedef struct Func {
     int num_stages;    /* Triton's num_stages for dot loops; 0: default */
     int sm;            /* target compute capability (90), 0: not a GPU's */
     bool wgmma;        /* some dot uses wgmma: NVRTC needs sm_90a */
+    bool checked;      /* checked mode (cuda_check.c): the host text checks
+                          accesses, divisors and index arithmetic */
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
@@ -968,6 +970,11 @@ typedef struct Emit {
     /* loads since the last host barrier (ce_emit_op): -2 none, a layout
      * index, or -1 several or a value some other thread may store */
     int load_layout;
+    /* checked mode (cuda_check.c; NULL otherwise): per value, the runtime
+     * parameter a pointer derives from (CHECK_ANY: several or unknown),
+     * and whether an i32 + - * result feeds a pointer offset */
+    int *ptr_base;
+    bool *index_arith;
 } Emit;
 
 /* A block operand as a reader sees it: its array and its distribution. */
@@ -1026,6 +1033,16 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
 const char *ce_mem_intrinsic(const Op *op, DType d);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
+/* s as the inside of a C string literal; percent signs doubled when the
+ * text is a printf format (cuda_debug.c). */
+const char *ce_c_literal(Emit *e, const char *s, bool format);
+/* cuda_check.c, checked mode (Func.checked): the facts its checks need,
+ * found once per kernel, then the checks written before a memory op
+ * (K_MEMORY) and before an elementwise op's result (a divisor, index
+ * arithmetic); each returns -1 on an error. */
+int ce_check_init(Emit *e);
+int ce_check_access(Emit *e, Op *op);
+int ce_check_arith(Emit *e, Op *op);
 /* cuda_scan.c: scans, and reductions of several operands or a region */
 #define MT_MAX_COMBINE 8 /* operands of one reduce or scan */
 int ce_emit_combine(Emit *e, Op *op);
@@ -1476,6 +1493,7 @@ typedef struct PipelineInput {
     void (*print)(void *user, const char *text);
     void *print_user;
     bool mlir;     /* also emit the MLIR module (mlir.c) */
+    bool checked;  /* checked mode: cuda_check.c's checks in the host text */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1657,12 +1675,14 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
  * of modules). */
 typedef struct FiberRuntime HostStacks;
 struct FiberPoll;
+struct mt_host_extent;
 HostStacks *host_stacks_new(void); /* NULL: out of memory */
 void host_stacks_free(HostStacks *s);
 /* Runs a grid; safe from many threads at once on one HostStacks.  poll
  * (may be NULL) is asked between programs whether to stop. */
 int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], int threads,
-                void **args, const struct FiberPoll *poll);
+                void **args, const struct mt_host_extent *extents, unsigned nextents,
+                const struct FiberPoll *poll);
 void host_module_free(HostModule *m);
 /* Runs argv[0] (a path) in its own process group, stdout and stderr into
  * out, killed after timeout seconds: the wait status, -1 when it could not
@@ -1702,10 +1722,13 @@ typedef struct FiberPoll {
  * (calls __syncthreads or a warp shuffle), else one after the other on the
  * worker's own stack, with no switch at all.  Safe to call from many
  * threads at once.  Returns 0, or -1 with the reason (deadlock, bad shape,
- * no memory, "interrupted" after poll said stop) in err, or -2 when a
- * thread failed a device assertion (its text in err). */
+ * no memory, "interrupted" after poll said stop) in err, -2 when a
+ * thread failed a device assertion, -3 when a check of checked mode failed
+ * (their text in err).  extents (may be NULL) are checked mode's, one per
+ * runtime parameter (mt_host.h). */
 int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
-              unsigned threads, bool waits, const FiberPoll *poll, char *err, size_t errlen);
+              unsigned threads, bool waits, const mt_host_extent *extents, unsigned nextents,
+              const FiberPoll *poll, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- cache.c */
 

@@ -38,7 +38,10 @@
  * ulonglong2 double2 and their make_ functions, the cache-hinted accesses
  * __ldca __ldcg __ldcs __ldcv __stwb __stcg __stcs __stwt (plain accesses),
  * printf (the C library's) and __assertfail (the scheduler stops the
- * program and fails the launch with the assertion's text),
+ * program and fails the launch with the assertion's text), checked mode's
+ * mt_check_access, mt_check_div and mt_check_index (cuda_check.c writes
+ * the calls; a failure stops the program the same way, with a located
+ * message, through mt_host_ops.check),
  * plus <cmath>'s expf logf sqrtf fabsf
  * fmaxf fminf floorf fmodf isnan isinf; for the atomics' helpers
  * (cuda_atomic.c) mt_host_atomic_update and mt_host_atomic_cas.
@@ -71,13 +74,27 @@ typedef struct mt_host_ops {
      * here and never run again (it does not return) */
     void (*fail)(void *worker, const char *msg, const char *file, unsigned line,
                  const char *function);
+    /* checked mode found an invalid access, a division by zero or an
+     * index overflow (msg: the whole located error); like fail, the
+     * program's threads stop here and the launch fails with msg */
+    void (*check)(void *worker, const char *msg);
 } mt_host_ops;
+
+/* The bytes [lo, hi) a pointer argument may access (checked mode); lo ==
+ * hi == 0: not known, not checked. */
+typedef struct mt_host_extent {
+    unsigned long long lo, hi;
+} mt_host_extent;
 
 /* One per worker thread: what the kernel reads as blockIdx & co. */
 typedef struct mt_host_thread {
     mt_uint3 block_idx, thread_idx, block_dim, grid_dim;
     const mt_host_ops *ops;
     void *worker;
+    /* checked mode: one extent per runtime parameter (NULL: the launch
+     * gave none, so loads and stores are not bounds-checked) */
+    const mt_host_extent *extents;
+    unsigned nextents;
 } mt_host_thread;
 
 /* The entry point every kernel object defines (host.c writes it), and the
@@ -213,6 +230,96 @@ static inline T __shfl_xor_sync(unsigned mask, T value, int lane_mask,
     T out;
     std::memcpy(&out, &slot, sizeof(T));
     return out;
+}
+
+/* ---- checked mode (cuda_check.c emits the calls) ---- */
+
+/* The located error of a failed check: the launch fails with it and the
+ * program's threads stop (the op never returns). */
+static inline void mt_check_report(const char *file, unsigned line, unsigned col,
+                                   const char *kernel, const char *what, const char *detail) {
+    const mt_host_thread *t = mt_host_self;
+    char msg[768];
+    std::snprintf(msg, sizeof msg, "%s:%u:%u: error: %s in kernel '%s', program (%u, %u, %u): %s",
+                  file, line, col, what, kernel, t->block_idx.x, t->block_idx.y,
+                  t->block_idx.z, detail);
+    t->ops->check(t->worker, msg);
+}
+
+/* An access of `bytes` at p through a pointer based on runtime parameter
+ * `param` (whose value is base; -1: a pointer of unknown origin, which
+ * must lie inside some argument's extent). */
+static inline void mt_check_access(const void *p, unsigned bytes, int param, const void *base,
+                                   const char *pname, const char *kind, const char *file,
+                                   unsigned line, unsigned col, const char *kernel) {
+    const mt_host_thread *t = mt_host_self;
+    if (!t->extents)
+        return;
+    unsigned long long a = (unsigned long long)(uintptr_t)p;
+    char what[32], detail[384];
+    std::snprintf(what, sizeof what, "out-of-bounds %s", kind);
+    if (param >= 0) {
+        if ((unsigned)param >= t->nextents)
+            return;
+        const mt_host_extent x = t->extents[param];
+        if (x.lo == 0 && x.hi == 0)
+            return;
+        if (a >= x.lo && a <= x.hi && x.hi - a >= bytes)
+            return;
+        long long b = (long long)(uintptr_t)base, s = (long long)bytes;
+        long long off = ((long long)a - b) / s;
+        long long first = ((long long)x.lo - b) / s, last = ((long long)x.hi - b) / s - 1;
+        std::snprintf(detail, sizeof detail,
+                      "element offset %lld of argument '%s' (valid %lld..%lld)", off, pname,
+                      first, last);
+    } else {
+        bool known = false;
+        for (unsigned i = 0; i < t->nextents; i++) {
+            const mt_host_extent x = t->extents[i];
+            if (x.lo == 0 && x.hi == 0)
+                continue;
+            known = true;
+            if (a >= x.lo && a <= x.hi && x.hi - a >= bytes)
+                return;
+        }
+        if (!known)
+            return;
+        std::snprintf(detail, sizeof detail,
+                      "address %p is inside no tensor argument (the pointer derives from "
+                      "several)",
+                      p);
+    }
+    mt_check_report(file, line, col, kernel, what, detail);
+}
+
+/* An integer // or % by zero, at element `index` of its block (-1: a
+ * scalar). */
+template <typename T>
+static inline void mt_check_div(T divisor, long long index, const char *op, const char *file,
+                                unsigned line, unsigned col, const char *kernel) {
+    if (divisor != 0)
+        return;
+    char detail[160];
+    if (index < 0)
+        std::snprintf(detail, sizeof detail, "'%s' by 0", op);
+    else
+        std::snprintf(detail, sizeof detail, "'%s' by 0 at element %lld", op, index);
+    mt_check_report(file, line, col, kernel, "integer division by zero", detail);
+}
+
+/* Signed 32-bit overflow of index arithmetic: a + b, a - b or a * b
+ * (op '+', '-', '*') that feeds a pointer offset. */
+static inline void mt_check_index(long long a, long long b, char op, long long index,
+                                  const char *file, unsigned line, unsigned col,
+                                  const char *kernel) {
+    long long r = op == '+' ? a + b : op == '-' ? a - b : a * b; /* |a|, |b| < 2^31 */
+    if (r >= -2147483647LL - 1 && r <= 2147483647LL)
+        return;
+    char detail[160];
+    int n = std::snprintf(detail, sizeof detail, "%lld %c %lld = %lld", a, op, b, r);
+    if (index >= 0 && n > 0 && (size_t)n < sizeof detail)
+        std::snprintf(detail + n, sizeof detail - (size_t)n, " at element %lld", index);
+    mt_check_report(file, line, col, kernel, "i32 overflow in index arithmetic", detail);
 }
 
 /* ---- atomics: what cuda_atomic.c's helpers do on the host ---- */

@@ -172,6 +172,7 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     f->num_warps = in->num_warps;
     f->num_stages = in->num_stages;
     f->sm = in->sm;
+    f->checked = in->checked;
     TopFunc *tf = module_find_func(m, in->kernel);
     snap_ast(sink, tf);
     snap_ir(sink, MT_STAGE_SSA, f, ir_print);

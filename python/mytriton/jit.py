@@ -435,7 +435,7 @@ class JITFunction(_C.JITFunction):
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
                       device: int, stages_only: int, debug: int = 0,
-                      num_stages: int = 0) -> Any:
+                      num_stages: int = 0, checked: int = 0) -> Any:
         for f in [self, *self._helpers()]:
             _refuse_unimplemented(f)
         source, filename = self._source()
@@ -449,7 +449,8 @@ class JITFunction(_C.JITFunction):
         k = _C.compile(source, filename, self.fn.__name__, signature, globs, num_warps, backend,
                        bool(stages_only), CompiledKernel, bool(debug), num_stages,
                        (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host"
-                       else None, device if backend in ("cuda", "mlir") else -1)
+                       else None, device if backend in ("cuda", "mlir") else -1,
+                       checked=bool(checked))
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))
@@ -574,7 +575,10 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     (they only steer which specialisations are compiled; every one computes
     the same result); debug=True is Triton's debug mode (device assertions
     and integer overflow checks, also a launch's ``debug=`` and
-    TRITON_DEBUG=1); noinline=True helpers are inlined (Triton's call
+    TRITON_DEBUG=1); a launch's ``checked=True`` (or MYTRITON_CHECKED=1)
+    is mytriton's checked mode on the host backend (bounds of every access,
+    integer division by zero, i32 overflow of index arithmetic: a
+    LaunchError with status MT_ERR_CHECK); noinline=True helpers are inlined (Triton's call
     computes the same); repr= names the compiled kernel (``.name``); a
     kernel using launch_metadata (or calling a helper that does) is
     refused, with the function's file and line, when it is compiled, until

@@ -52,7 +52,7 @@ static inline void ctx_fini(Ctx *c) {
 static inline int launch_host(Ctx *c, HostModule *m, const uint32_t grid[3], int threads,
                               void **args) {
     HostStacks *s = host_stacks_new();
-    int rc = host_launch(c, s, m, grid, threads, args, NULL);
+    int rc = host_launch(c, s, m, grid, threads, args, NULL, 0, NULL);
     host_stacks_free(s);
     return rc;
 }

@@ -430,7 +430,8 @@ static void test_scheduler_contract(void **state) {
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, THREADS, true, NULL, err, sizeof err),
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, THREADS, true, NULL, 0, NULL, err,
+                               sizeof err),
                      0);
     assert_string_equal(err, "");
     for (int i = 0; i < NP * THREADS; i++)
@@ -440,7 +441,8 @@ static void test_scheduler_contract(void **state) {
     assert_int_equal(fiber_thread_stacks(rt), THREADS);
     memset(out, 0, (size_t)NP * THREADS * sizeof *out);
     a.threads = 32;
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 32, true, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 32, true, NULL, 0, NULL, err,
+                               sizeof err), 0);
     assert_int_equal(fiber_thread_stacks(rt), THREADS);
     assert_int_equal(out[NP * 32 - 1], 2 * (31 ^ 1));
     /* a larger one grows them */
@@ -449,7 +451,7 @@ static void test_scheduler_contract(void **state) {
     out = calloc((size_t)NP * 2 * THREADS, sizeof *out);
     assert_non_null(out);
     a.out = out;
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 2 * THREADS, true, NULL, err,
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 2 * THREADS, true, NULL, 0, NULL, err,
                                sizeof err), 0);
     assert_int_equal(fiber_thread_stacks(rt), 2 * THREADS);
     assert_int_equal(out[NP * 2 * THREADS - 1], 2 * ((2 * THREADS - 1) ^ 1));
@@ -478,7 +480,8 @@ static void test_scheduler_errors(void **state) {
     const uint32_t grid[3] = {3, 1, 1};
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
-    assert_int_equal(fiber_run(rt, stuck_entry, NULL, grid, 64, true, NULL, err, sizeof err),
+    assert_int_equal(fiber_run(rt, stuck_entry, NULL, grid, 64, true, NULL, 0, NULL, err,
+                               sizeof err),
                      -1);
     assert_non_null(strstr(err, "deadlock in program ("));
     static const struct { uint32_t g[3]; unsigned threads; } bad[] = {
@@ -486,15 +489,52 @@ static void test_scheduler_errors(void **state) {
         {{1, 1, 1}, MT_MAX_THREADS + 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(fiber_run(rt, bad_shape_entry, NULL, bad[i].g, bad[i].threads, i % 2,
-                                   NULL, err, sizeof err), -1);
+                                   NULL, 0, NULL, err, sizeof err), -1);
         assert_non_null(strstr(err, "bad launch shape"));
     }
     /* the stuck fibers' stacks are reused: a later run starts them afresh */
     int out[64 * 3];
     SchedArgs a = {out, 64};
     void *args[] = {&a};
-    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 64, true, NULL, err, sizeof err), 0);
+    assert_int_equal(fiber_run(rt, sched_entry, args, grid, 64, true, NULL, 0, NULL, err,
+                               sizeof err), 0);
     assert_int_equal(out[64 * 3 - 1], 2 * (63 ^ 1));
+    fiber_runtime_free(rt);
+}
+
+/* Checked mode's contract (mt_host.h): the run's extents reach every
+ * thread, and a failed check stops its program there.  Thread 5 of
+ * program 1 fails; every other thread counts itself before and after. */
+static void check_entry(void **args, mt_host_thread *self) {
+    SchedArgs *a = args[0];
+    unsigned slot = self->block_idx.x * (unsigned)a->threads + self->thread_idx.x;
+    assert_int_equal(self->nextents, 2);
+    assert_true(self->extents[1].lo == 16 && self->extents[1].hi == 32);
+    a->out[slot] += 1;
+    if (self->block_idx.x == 1 && self->thread_idx.x == 5)
+        self->ops->check(self->worker, "k.py:3:4: error: out-of-bounds load in kernel 'k'");
+    a->out[slot] += 10;
+}
+
+static void test_scheduler_check_failure(void **state) {
+    (void)state;
+    int out[2 * 8] = {0};
+    SchedArgs a = {out, 8};
+    void *args[] = {&a};
+    const mt_host_extent ext[2] = {{0, 0}, {16, 32}};
+    const uint32_t grid[3] = {2, 1, 1};
+    FiberRuntime *rt = fiber_runtime_new();
+    assert_non_null(rt);
+    char err[256];
+    /* one worker: program 0 runs whole before program 1 */
+    setenv("MYTRITON_HOST_WORKERS", "1", 1);
+    assert_int_equal(fiber_run(rt, check_entry, args, grid, 8, true, ext, 2, NULL, err,
+                               sizeof err), -3);
+    unsetenv("MYTRITON_HOST_WORKERS");
+    assert_string_equal(err, "k.py:3:4: error: out-of-bounds load in kernel 'k'");
+    for (int t = 0; t < 8; t++)
+        assert_int_equal(out[t], 11);
+    assert_int_equal(out[8 + 5], 1); /* stopped at the check */
     fiber_runtime_free(rt);
 }
 
@@ -523,13 +563,13 @@ static void test_scheduler_without_fibers(void **state) {
     FiberRuntime *rt = fiber_runtime_new();
     assert_non_null(rt);
     char err[256];
-    assert_int_equal(fiber_run(rt, count_entry, args, grid, THREADS, false, NULL, err,
+    assert_int_equal(fiber_run(rt, count_entry, args, grid, THREADS, false, NULL, 0, NULL, err,
                                sizeof err), 0);
     for (int i = 0; i < NP * THREADS; i++)
         assert_int_equal(out[i], 1);
     assert_int_equal(fiber_thread_stacks(rt), 0); /* no stacks were mapped */
     /* a kernel misjudged as never waiting fails the launch, never runs on */
-    assert_int_equal(fiber_run(rt, waits_anyway_entry, NULL, grid, 64, false, NULL, err,
+    assert_int_equal(fiber_run(rt, waits_anyway_entry, NULL, grid, 64, false, NULL, 0, NULL, err,
                                sizeof err), -1);
     assert_non_null(strstr(err, "run without fibers waited"));
     fiber_runtime_free(rt);
@@ -1088,6 +1128,7 @@ int main(void) {
         cmocka_unit_test(test_nvrtc),
         cmocka_unit_test(test_cuda_driver_open),
         cmocka_unit_test(test_host_ubsan_mode),
+        cmocka_unit_test(test_scheduler_check_failure),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
