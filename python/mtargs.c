@@ -770,7 +770,10 @@ int arg_extent(PyObject *o, mt_extent *out) {
     unsigned long long p = 0, n = 0;
     int rc = 0;
     if (torch_tensor_type && PyObject_TypeCheck(o, (PyTypeObject *)torch_tensor_type)) {
-        PyObject *st = PyObject_CallMethod(o, "untyped_storage", NULL);
+        /* torch < 2.0 (Debian's 1.13) has storage() alone; both give
+         * data_ptr() and nbytes() of the whole storage */
+        PyObject *st = PyObject_CallMethod(
+            o, PyObject_HasAttrString(o, "untyped_storage") ? "untyped_storage" : "storage", NULL);
         rc = !st || call_size(st, "data_ptr", &p) < 0 || call_size(st, "nbytes", &n) < 0 ? -1
                                                                                          : 0;
         Py_XDECREF(st);
