@@ -26,6 +26,8 @@ SRC += src/tldebug.c src/cuda_debug.c
 SRC += src/aot.c src/aotlink.c
 # the MLIR backend (issue 12)
 SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
+# the cpu backend: tiles lowered to C loops (issue 18)
+SRC += src/cpu.c src/cpu_ops.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
@@ -68,6 +70,10 @@ $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_ke
 $(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
 src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
 	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
+# The cpu backend's run-time support for its generated C (issue 18).
+$(B)/obj/host.o $(B)/asan/host.o: src/mt_cpu_rt_h.inc
+src/mt_cpu_rt_h.inc: src/mt_cpu_rt.h tools/embed.sh
+	sh tools/embed.sh mt_cpu_rt_header < src/mt_cpu_rt.h > $@
 # The run-time support pasted into generated AOT files (issue 13).
 $(B)/obj/aot.o $(B)/asan/aot.o: src/mt_aot_rt_h.inc
 src/mt_aot_rt_h.inc: src/mt_aot_rt.h tools/embed.sh
@@ -213,22 +219,22 @@ test: test-aot
 
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_deep.c $(SRC) $(LDLIBS)
@@ -248,7 +254,7 @@ test: test-fuzz-deep
 
 # Host launches on one context from many threads under ThreadSanitizer
 # (tests/tsan/tsan_launch.c); part of `make test`.
-$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc
 	@mkdir -p $(B)
 	clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=thread \
 	  -o $@ tests/tsan/tsan_launch.c $(SRC) $(LDLIBS)
@@ -308,7 +314,7 @@ conformance: all
 	@echo "wrote CONFORMANCE.md"
 
 clean:
-	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
+	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
 .PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

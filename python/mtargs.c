@@ -97,6 +97,14 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
+/* MYTRITON_BACKEND=cpu (read at every launch): CPU tensors run on the cpu
+ * backend; anything else (cuda, mlir: the GPU's) leaves them on the
+ * fiber backend. */
+static int env_cpu(void) {
+    const char *e = getenv("MYTRITON_BACKEND");
+    return e && !strcmp(e, "cpu");
+}
+
 /* Triton's knobs.runtime.debug: TRITON_DEBUG set to a true value (read at
  * every launch, so a test's monkeypatch.setenv takes effect at once). */
 static int env_debug(void) {
@@ -144,6 +152,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     /* debug: the launch's option, else @jit's; or TRITON_DEBUG, as
      * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
     c->debug = self->debug;
+    c->cpu = env_cpu();
     if (kw && PyDict_GET_SIZE(kw)) {
         Py_ssize_t pos = 0;
         PyObject *k, *v;
@@ -190,6 +199,19 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 if (t < 0)
                     return -1;
                 c->debug = t;
+                continue;
+            }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "backend")) {
+                /* CPU tensors: "cpu" (tiles as C loops) or "fiber" / "host"
+                 * (the CUDA C, each CUDA thread a fiber); GPU tensors
+                 * ignore it */
+                const char *b = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+                if (!b || (strcmp(b, "cpu") && strcmp(b, "fiber") && strcmp(b, "host"))) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "backend must be 'cpu', 'fiber' or 'host', got %R", v);
+                    return -1;
+                }
+                c->cpu = !strcmp(b, "cpu");
                 continue;
             }
             int known = 0;
@@ -806,7 +828,7 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
      *  (jit.py) changes the host backend's text, read at every launch */
     const char *host_arch = getenv("MYTRITON_HOST_ARCH");
     int staged = c->num_stages != 0, arched = host_arch && *host_arch;
-    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0));
+    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0) + (c->cpu != 0));
     if (!key)
         return NULL;
     PyObject *extra[2] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
@@ -822,6 +844,14 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
             PyTuple_SET_ITEM(key, at++, extra[i]);
     if (c->debug)
         PyTuple_SET_ITEM(key, n + 1 + staged + arched, Py_NewRef(Py_True));
+    if (c->cpu) { /* a string: never equal to debug's True */
+        PyObject *tag = PyUnicode_FromString("cpu");
+        if (!tag) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0), tag);
+    }
     for (int i = 0; i < n; i++) {
         PyObject *item;
         /* None for a runtime parameter is specialised as Triton does: a

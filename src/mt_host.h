@@ -71,6 +71,10 @@ typedef struct mt_host_ops {
      * here and never run again (it does not return) */
     void (*fail)(void *worker, const char *msg, const char *file, unsigned line,
                  const char *function);
+    /* the cpu backend (issue 18): the worker's scratch memory of at least
+     * bytes (64-byte aligned), where a program keeps its tiles; kept for
+     * the worker's next program, NULL when out of memory */
+    void *(*scratch)(void *worker, unsigned long long bytes);
 } mt_host_ops;
 
 /* One per worker thread: what the kernel reads as blockIdx & co. */

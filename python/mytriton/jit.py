@@ -256,6 +256,8 @@ def _gpu_backend() -> str:
     so a kernel already compiled for them keeps its backend (clear
     ``kernel.cache`` after switching)."""
     name = os.environ.get("MYTRITON_BACKEND", "cuda") or "cuda"
+    if name in ("cpu", "host", "fiber"):  # the CPU tensors' choice (issue 18)
+        return "cuda"
     if name not in ("cuda", "mlir"):
         raise ValueError(f"unsupported backend '{name}'; expected 'cuda' or 'mlir'")
     return name
