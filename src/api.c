@@ -340,16 +340,18 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
                         o->num_stages, sm, o->debug != 0,
                         o->print ? o->print : print_stdout, o->print_user,
-                        o->backend == MT_BACKEND_MLIR, o->backend == MT_BACKEND_CPU};
+                        o->backend == MT_BACKEND_MLIR, o->backend == MT_BACKEND_CPU,
+                        false};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
         return -1;
-    bool cpu = o->backend == MT_BACKEND_CPU; /* no CUDA C, no layouts */
+    bool cpu = o->backend == MT_BACKEND_CPU, no_cuda = in.no_cuda;
     for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
         if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN &&
             (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR) &&
-            (s == MT_STAGE_CPU) == cpu && !(cpu && s == MT_STAGE_SSA_LAYOUT))
+            (s != MT_STAGE_CPU || cpu) &&
+            !(no_cuda && (s == MT_STAGE_CUDA || s == MT_STAGE_SSA_LAYOUT)))
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
     k->wgmma = f->wgmma;

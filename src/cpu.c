@@ -612,7 +612,7 @@ static int emit_op(CpuEmit *e, Op *op, Region *r) {
     if (oi->kind == K_GATHER)
         return cpu_emit_gather(e, op);
     if (oi->kind == K_DEBUG)
-        return cpu_unsupported(e, op, NULL);
+        return cpu_emit_debug(e, op);
     if (op->nres == 1 && (fusable_op(op) || oi->text))
         return emit_computed(e, op, r);
     return cpu_unsupported(e, op, NULL);

@@ -15,9 +15,10 @@
  *   - tl.reduce and tl.associative_scan run their combine region as
  *     scalar code, folding the elements in index order (reversed for a
  *     reverse scan), which is a valid order for an associative combine;
- *   - tl.dot multiplies in f32 (f64 for f64, integers in their type) from
- *     the accumulator, k = 0, 1, ... in order: mt_cpu_dot_f32 for f32
- *     tiles, one FMA per step, as the fiber backend's FMA dot;
+ *   - tl.dot multiplies in f32 (f64 for f64) from the accumulator, k = 0,
+ *     1, ... in order, one FMA per step, as the fiber backend's FMA dot:
+ *     mt_cpu_dot_f32 on f32 tiles (f16/bf16 operands widened, f32 ones
+ *     rounded to TF32 first when the dot asks for tf32);
  *   - every atomic element is one read-modify-write of mt_cpu_rt.h, in
  *     row-major order, a masked-off element never touching memory (its
  *     result 0, as the fiber backend's). */
@@ -243,10 +244,32 @@ int cpu_emit_combine(CpuEmit *e, Op *op) {
 
 /* ---------------------------------------------------------------- dot */
 
+/* A dot operand as an f32 tile: its own when it is one, else a copy
+ * widened from f16/bf16, or rounded to TF32 (input_precision="tf32", as
+ * the GPU's tensor cores and the fiber backend read f32 operands; tf32x3
+ * recovers f32's precision, which plain f32 products have already). */
+static const char *f32_operand(CpuEmit *e, ValId x, bool tf32) {
+    Type t = val_type(e->f, x);
+    if (t.dtype == DT_F32 && !tf32 && e->how[x] == CPU_TILE)
+        return e->name[x];
+    const char *nm = cpu_tmp(e, "mt_dot");
+    sb_printf(&e->decl, "    float *const %s = (float *)(mt_frame + %lld);\n", nm,
+              (long long)e->frame);
+    e->frame += (type_numel(t) * 4 + 63) & ~(int64_t)63;
+    const char *c[CPU_MAX_RANK];
+    int loops = cpu_open_loops(e, t, c);
+    const char *x32 = ctext_convert(e->f->arena, cpu_elem(e, x, c), type_elem(t),
+                                    type_scalar(DT_F32));
+    cpu_line(e, "%s[%s] = %s;", nm, cpu_index(e, t, c),
+             tf32 && t.dtype == DT_F32 ? cpu_fmt(e, "mt_tf32(%s)", x32) : x32);
+    cpu_close_loops(e, loops);
+    return nm;
+}
+
 int cpu_emit_dot(CpuEmit *e, Op *op) {
     Func *f = e->f;
     ValId a = op->args[0], b = op->args[1], acc = op->args[2], v = op->res[0];
-    Type at = val_type(f, a), bt = val_type(f, b), rt = val_type(f, v);
+    Type at = val_type(f, a), rt = val_type(f, v);
     if (rt.rank != 2)
         return cpu_unsupported(e, op, "of 3-D (batched) tiles");
     int M = rt.shape[0], N = rt.shape[1], K = at.shape[1];
@@ -269,39 +292,21 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
         cpu_line(e, "%s[%s] = %s;", e->name[v], cpu_index(e, rt, c), x);
         cpu_close_loops(e, loops);
     }
-    if (at.dtype == DT_F32 && bt.dtype == DT_F32 && rt.dtype == DT_F32) {
-        cpu_line(e, "mt_cpu_dot_f32(%d, %d, %d, %s, %d, %s, %d, %s, %d);", M, N, K, e->name[a], K,
-                 e->name[b], N, e->name[v], N);
+    if (rt.dtype == DT_F32) {
+        const char *pa = f32_operand(e, a, op->attr[0] == DOT_TF32);
+        const char *pb = f32_operand(e, b, op->attr[0] == DOT_TF32);
+        cpu_line(e, "mt_cpu_dot_f32(%d, %d, %d, %s, %d, %s, %d, %s, %d);", M, N, K, pa, K, pb,
+                 N, e->name[v], N);
         return 0;
     }
-    /* other types: products in the accumulator's type (narrow floats in
-     * f32), k in order, the inner loop across N */
-    DType wd = dtype_is_narrow_float((DType)rt.dtype) ? DT_F32 : (DType)rt.dtype;
-    Type w = type_scalar(wd);
-    const char *wt = dtype_ctype(wd);
+    /* f64: one FMA per step, k in order, the inner loop across N */
     const char *ia[2] = {"mt_m", "mt_k"}, *ib[2] = {"mt_k", "mt_n"}, *ir[2] = {"mt_m", "mt_n"};
-    const char *ea = ctext_convert(f->arena, cpu_elem(e, a, ia), type_elem(at), w);
-    const char *eb = ctext_convert(f->arena, cpu_elem(e, b, ib), type_elem(bt), w);
     const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, ir));
-    cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++) {", M);
-    cpu_line(e, "    %s mt_r[%d];", wt, N);
-    cpu_line(e, "    for (int mt_n = 0; mt_n < %d; mt_n++) mt_r[mt_n] = %s;", N,
-             ctext_convert(f->arena, dst, type_elem(rt), w));
-    cpu_line(e, "    for (int mt_k = 0; mt_k < %d; mt_k++) {", K);
-    cpu_line(e, "        %s mt_x = %s;", wt, ea);
+    cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
+    cpu_line(e, "    for (int mt_k = 0; mt_k < %d; mt_k++)", K);
     cpu_line(e, "        for (int mt_n = 0; mt_n < %d; mt_n++)", N);
-    if (dtype_is_float(wd))
-        cpu_line(e, "            mt_r[mt_n] = %s(mt_x, %s, mt_r[mt_n]);",
-                 wd == DT_F64 ? "fma" : "fmaf", eb);
-    else /* integers wrap, in their unsigned type */
-        cpu_line(e, "            mt_r[mt_n] = (%s)((%s)mt_r[mt_n] + (%s)mt_x * (%s)%s);", wt,
-                 dtype_ctype(dtype_info[wd].bits > 32 ? DT_U64 : DT_U32),
-                 dtype_ctype(dtype_info[wd].bits > 32 ? DT_U64 : DT_U32),
-                 dtype_ctype(dtype_info[wd].bits > 32 ? DT_U64 : DT_U32), eb);
-    cpu_line(e, "    }");
-    cpu_line(e, "    for (int mt_n = 0; mt_n < %d; mt_n++) %s = %s;", N, dst,
-             ctext_convert(f->arena, "mt_r[mt_n]", w, type_elem(rt)));
-    cpu_line(e, "}");
+    cpu_line(e, "            %s = fma(%s, %s, %s);", dst, cpu_elem(e, a, ia), cpu_elem(e, b, ib),
+             dst);
     return 0;
 }
 
@@ -363,16 +368,16 @@ static bool gather_coords(CpuEmit *e, const Op *op, const char *const *c, int wh
 int cpu_emit_gather(CpuEmit *e, Op *op) {
     Func *f = e->f;
     ValId v = op->res[0], x = op->args[0];
-    if (op->code == OP_RESHAPE && e->how[x] == CPU_TILE) {
+    if (op->code == OP_RESHAPE && e->how[x] == CPU_TILE && val_type(f, v).rank) {
         e->name[v] = e->name[x]; /* row-major order is kept: the same tile */
         e->how[v] = CPU_TILE;
         return 0;
     }
     Type rt = val_type(f, v);
     const char *c[CPU_MAX_RANK], *xc[CPU_MAX_RANK + 1];
-    cpu_new_tile(e, v);
+    const char *res = new_result(e, v);
     int loops = cpu_open_loops(e, rt, c);
-    const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, c));
+    const char *dst = rt.rank ? cpu_fmt(e, "%s[%s]", res, cpu_index(e, rt, c)) : res;
     const char *cond;
     if (!gather_coords(e, op, c, 0, xc, &cond)) {
         cpu_close_loops(e, loops);
@@ -429,5 +434,61 @@ int cpu_emit_atomic(CpuEmit *e, Op *op) {
             cpu_line(e, "%s", rmw);
     }
     cpu_close_loops(e, loops);
+    return 0;
+}
+
+/* -------------------------------------------------------------- debug */
+
+/* print: every element of each operand once, in row-major order, in the
+ * fiber backend's line format (cuda_debug.c), the program's one thread
+ * holding them all; assert (debug mode): the first false element fails
+ * the launch with the assertion's text and ends the program. */
+int cpu_emit_debug(CpuEmit *e, Op *op) {
+    Func *f = e->f;
+    Arena *ar = f->arena;
+    if (op->code == OP_ASSERT) {
+        ValId x = op->args[0];
+        Type t = val_type(f, x);
+        const char *c[CPU_MAX_RANK];
+        int loops = cpu_open_loops(e, t, c);
+        cpu_line(e, "if (!%s) {", cpu_elem(e, x, c));
+        cpu_line(e, "    mt_self->ops->fail(mt_self->worker, \"%s\", \"%s\", %d, \"%s\");",
+                 debug_c_literal(ar, op->str[0], false), debug_c_literal(ar, e->c->filename, false),
+                 (int)op->loc.line, debug_c_literal(ar, op->str[1], false));
+        cpu_line(e, "    return;");
+        cpu_line(e, "}");
+        cpu_close_loops(e, loops);
+        return 0;
+    }
+    const char *prefix = debug_c_literal(ar, op->str[0], true);
+    const char *pid = "mt_self->block_idx.x, mt_self->block_idx.y, mt_self->block_idx.z";
+    if (op->nargs == 0) {
+        cpu_line(e, "printf(\"pid (%%u, %%u, %%u)%s\\n\", %s);", prefix, pid);
+        return 0;
+    }
+    for (int i = 0; i < op->nargs; i++) {
+        ValId x = op->args[i];
+        Type t = val_type(f, x);
+        const char *c[CPU_MAX_RANK];
+        int loops = cpu_open_loops(e, t, c);
+        StrBuf fm, a;
+        sb_init(&fm);
+        sb_init(&a);
+        sb_puts(&fm, "pid (%u, %u, %u) idx (");
+        sb_puts(&a, pid);
+        for (int k = 0; k < t.rank; k++) {
+            sb_printf(&fm, "%s%%%du", k ? ", " : "", debug_index_width(t.shape[k]));
+            sb_printf(&a, ", (unsigned)(%s)", c[k]);
+        }
+        sb_printf(&fm, ")%s", prefix);
+        if (op->nargs > 1)
+            sb_printf(&fm, "(operand %d) ", i);
+        const char *vf, *va;
+        debug_value_format(ar, t, cpu_elem(e, x, c), op->attr[0] != 0, &vf, &va);
+        cpu_line(e, "printf(\"%s%s\\n\", %s, %s);", sb_str(&fm), vf, sb_str(&a), va);
+        sb_free(&fm);
+        sb_free(&a);
+        cpu_close_loops(e, loops);
+    }
     return 0;
 }

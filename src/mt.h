@@ -1046,6 +1046,14 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 int ce_emit_print(Emit *e, Op *op);                      /* cuda_debug.c */
+/* cuda_debug.c, for the cpu backend's print and assert too: s as the
+ * inside of a C string literal (a printf format: percent signs doubled);
+ * Triton's printf format of an element of type t and its argument for the
+ * element text x (hex: hex=True's). */
+const char *debug_c_literal(Arena *a, const char *s, bool format);
+int debug_index_width(int32_t n); /* digits of an index of a dim of n, as Triton pads */
+void debug_value_format(Arena *a, Type t, const char *x, bool hex, const char **fmt,
+                        const char **arg);
 int ce_emit_assert(Emit *e, Op *op);
 
 /* ------------------------------------------------ cpu.c, cpu_ops.c */
@@ -1112,6 +1120,7 @@ int cpu_emit_combine(CpuEmit *e, Op *op); /* reduce/scan with a region, scans */
 int cpu_emit_dot(CpuEmit *e, Op *op);
 int cpu_emit_gather(CpuEmit *e, Op *op);
 int cpu_emit_atomic(CpuEmit *e, Op *op);
+int cpu_emit_debug(CpuEmit *e, Op *op);   /* print, assert */
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1538,7 +1547,9 @@ typedef struct PipelineInput {
     void (*print)(void *user, const char *text);
     void *print_user;
     bool mlir;     /* also emit the MLIR module (mlir.c) */
-    bool cpu;      /* the cpu backend's C (cpu.c) instead of the CUDA C */
+    bool cpu;      /* the cpu backend's C (cpu.c) */
+    bool no_cuda;  /* ... without the GPU's passes and CUDA C (a cpu build
+                      needs neither; a stages_only one prints them too) */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,

@@ -37,6 +37,13 @@ static inline long long __double_as_longlong(double d) { long long v; memcpy(&v,
 static inline float __uint_as_float(unsigned v) { float f; memcpy(&f, &v, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned v; memcpy(&v, &f, 4); return v; }
 
+/* C's isinf may be -1 for -inf (glibc): the ops' texts want 0 or 1, as
+ * C++'s std::isinf the fiber backend calls */
+#undef isinf
+#define isinf(x) (__builtin_isinf(x) != 0)
+#undef isnan
+#define isnan(x) (__builtin_isnan(x) != 0)
+
 /* ---- the overloads of mt_kernel_rt.h, by _Generic ---- */
 
 #define MT_CPU_INT_GENERIC(a, fn)                                                      \

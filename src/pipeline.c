@@ -194,7 +194,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (transform(f, pass_dce) < 0) return NULL;
     snap_ir(sink, MT_STAGE_SSA_OPT, f, ir_print);
     if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
-    if (in->cpu) return emit_cpu(f, sink) < 0 ? NULL : f;
+    if (in->cpu && emit_cpu(f, sink) < 0) return NULL;
+    if (in->no_cuda) return f;
     if (transform(f, layout_assign) < 0) return NULL;
     if (axis_analyze(f) < 0) return NULL;
     if (plan_dots(f) < 0) return NULL;
