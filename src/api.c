@@ -646,9 +646,6 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (stage == MT_STAGE_CPU && k->backend != MT_BACKEND_CPU)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the cpu backend: "
                                           "it has no C of it", k->name);
-    if (k->backend == MT_BACKEND_CPU && (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN))
-        return set_error(ctx, MT_ERR_ARG, "kernel '%s' was compiled for the cpu backend, "
-                                          "which makes no PTX or cubin", k->name);
     if (stage == MT_STAGE_MLIR && k->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the MLIR backend: "
                                           "it has no MLIR module", k->name);
