@@ -388,6 +388,8 @@ typedef struct Toolchain {
     const char *const *extra; /* the sanitizer's, when asked for */
     int nextra;
     const char *unit_name;
+    const char *const *libs;  /* after the unit: what it links against */
+    int nlibs;
 } Toolchain;
 
 #define TOOL_MAX_FLAGS 16
@@ -417,7 +419,7 @@ static int compile_unit(Ctx *c, const Toolchain *tc, const char *unit_text, size
                           "cannot write the host kernel source in '%s': %s",
                           dir, strerror(e));
     }
-    char *argv[TOOL_MAX_FLAGS + HOST_NUBSAN + 6];
+    char *argv[2 * TOOL_MAX_FLAGS + HOST_NUBSAN + 6];
     int k = 0;
     argv[k++] = (char *)cxx;
     for (int i = 0; i < tc->nflags && i < TOOL_MAX_FLAGS; i++)
@@ -427,6 +429,8 @@ static int compile_unit(Ctx *c, const Toolchain *tc, const char *unit_text, size
     argv[k++] = (char *)"-o";
     argv[k++] = (char *)out_path;
     argv[k++] = src_path;
+    for (int i = 0; i < tc->nlibs && i < TOOL_MAX_FLAGS; i++)
+        argv[k++] = (char *)tc->libs[i];
     argv[k] = NULL;
     StrBuf output;
     sb_init(&output);
@@ -577,6 +581,8 @@ static int build_cached(Ctx *c, const Toolchain *tc, const char *sub, StrBuf *un
         sb_putn(&keytext, tc->flags[i], strlen(tc->flags[i]) + 1);
     for (int i = 0; i < tc->nextra; i++)
         sb_putn(&keytext, tc->extra[i], strlen(tc->extra[i]) + 1);
+    for (int i = 0; i < tc->nlibs; i++)
+        sb_putn(&keytext, tc->libs[i], strlen(tc->libs[i]) + 1);
     sb_puts(&keytext, keyextra);
     if (unit->failed || keytext.failed) {
         sb_free(&keytext);
@@ -643,7 +649,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
     int nextra = host_sanitize_flags(c, &extra);
     if (nextra < 0)
         return -1;
-    Toolchain tc = {cxx, host_cxx_flags, (int)HOST_NFLAGS, extra, nextra, "kernel.cpp"};
+    Toolchain tc = {cxx, host_cxx_flags, (int)HOST_NFLAGS, extra, nextra, "kernel.cpp", NULL, 0};
     StrBuf unit;
     sb_init(&unit);
     host_unit(&unit, cuda_src, kernel, ctypes, nparams, false);
@@ -668,6 +674,17 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 static const char *const cpu_cc_flags[] = {
     "-std=gnu11", "-O3", "-march=native", "-ffp-contract=off", "-fno-math-errno",
     "-fno-strict-aliasing", "-fPIC", "-shared", "-pthread", "-w",
+#if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+    /* glibc's vector math (mt_cpu_rt.h): exp, log, sin, cos of whole
+     * vectors; the library follows the unit (cpu_cc_libs) */
+    "-DMT_CPU_LIBMVEC",
+#endif
+};
+static const char *const cpu_cc_libs[] = {
+#if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+    "-Wl,--as-needed", "-lmvec",
+#endif
+    "-lm",
 };
 #define CPU_NFLAGS (sizeof cpu_cc_flags / sizeof cpu_cc_flags[0])
 
@@ -723,7 +740,8 @@ int cpu_build(Ctx *c, const char *csrc, const char *kernel, const char *const *c
     int nextra = host_sanitize_flags(c, &extra);
     if (nextra < 0)
         return -1;
-    Toolchain tc = {cc, cpu_cc_flags, (int)CPU_NFLAGS, extra, nextra, "kernel.c"};
+    Toolchain tc = {cc, cpu_cc_flags, (int)CPU_NFLAGS, extra, nextra, "kernel.c", cpu_cc_libs,
+                    (int)(sizeof cpu_cc_libs / sizeof cpu_cc_libs[0])};
     StrBuf unit, model;
     sb_init(&unit);
     sb_init(&model);

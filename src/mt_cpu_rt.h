@@ -28,6 +28,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ---- vector math ----
+ * glibc's libmvec (2.35 and later, x86-64) has vector forms of these; a
+ * simd declaration lets the tile loops call them 8 or 16 elements at a
+ * time (the unit links -lmvec, host.c).  Their error stays within the few
+ * ulp the GPU's approximate instructions and libdevice have as well. */
+#if defined(MT_CPU_LIBMVEC)
+#define MT_CPU_SIMD __attribute__((simd("notinbranch")))
+extern float expf(float) MT_CPU_SIMD;
+extern float exp2f(float) MT_CPU_SIMD;
+extern float logf(float) MT_CPU_SIMD;
+extern float log2f(float) MT_CPU_SIMD;
+extern float sinf(float) MT_CPU_SIMD;
+extern float cosf(float) MT_CPU_SIMD;
+#undef MT_CPU_SIMD
+#endif
+
 /* ---- the CUDA names of the shared C texts (ctext.c) ---- */
 
 static inline float __int_as_float(int v) { float f; memcpy(&f, &v, 4); return f; }
@@ -76,16 +92,26 @@ typedef float mt_v16 __attribute__((vector_size(64)));
 typedef float mt_v16u __attribute__((vector_size(64), aligned(4)));
 #define MT_DOT_MR 4
 
-/* the FMA of the GPU's dot (fmaf's single rounding), vectorised: the
- * unit is compiled with -ffp-contract=off, so ask for it here */
-__attribute__((optimize("fp-contract=fast"))) static inline mt_v16 mt_vfma(mt_v16 a, mt_v16 b,
-                                                                          mt_v16 c) {
-#if defined(__FMA__) || defined(__AVX512F__)
-    return a * b + c;
+/* the FMA of the GPU's dot (fmaf's single rounding) on 16 lanes; the
+ * compiler turns the lanes' fmaf into one vector FMA where the CPU has it
+ * (the unit's -ffp-contract=off leaves other a * b + c alone) */
+typedef float mt_v8 __attribute__((vector_size(32)));
+static inline mt_v16 mt_vfma(mt_v16 a, mt_v16 b, mt_v16 c) {
+#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+    return __builtin_ia32_vfmaddps512_mask(a, b, c, (unsigned short)0xffff, 4);
+#elif defined(__FMA__) && defined(__GNUC__) && !defined(__clang__)
+    mt_v8 lo = __builtin_ia32_vfmaddps256(__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7),
+                                          __builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7),
+                                          __builtin_shufflevector(c, c, 0, 1, 2, 3, 4, 5, 6, 7));
+    mt_v8 hi = __builtin_ia32_vfmaddps256(
+        __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15),
+        __builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15),
+        __builtin_shufflevector(c, c, 8, 9, 10, 11, 12, 13, 14, 15));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #else
     mt_v16 r;
     for (int i = 0; i < 16; i++)
-        r[i] = fmaf(a[i], b[i], c[i]);
+        r[i] = __builtin_fmaf(a[i], b[i], c[i]);
     return r;
 #endif
 }
