@@ -147,6 +147,20 @@ test-lit: $(B)/mytriton
 test-py: all
 	PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 
+# The cpu backend (issue 18): the numeric end-to-end tests with CPU
+# tensors on it (MYTRITON_BACKEND=cpu) in `make test`; test-py-cpu-all runs
+# the whole suite so (conftest.py names the fiber-only tests).
+CPU_PY_TESTS = tests/py/test_add_kernel.py tests/py/test_softmax_kernel.py \
+	tests/py/test_reduce_sum_kernel.py tests/py/test_reduce_extremum_kernel.py \
+	tests/py/test_reduce_fn.py tests/py/test_scan.py tests/py/test_matmul_2d_kernel.py \
+	tests/py/test_control_flow.py tests/py/test_shape_ops.py tests/py/test_atomics.py \
+	tests/py/test_int_semantics.py tests/py/test_math_set.py tests/py/test_diff_corpus.py \
+	tests/py/test_dot_tensor_cores.py tests/py/test_dtypes.py tests/py/test_debug.py
+test-py-cpu: all
+	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q $(CPU_PY_TESTS)
+test-py-cpu-all: all
+	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
+
 test-examples: $(B)/examples-built
 	sh examples/run.sh $(B)
 
@@ -156,7 +170,7 @@ $(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
 	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
 	@touch $@
 
-test: all test-unit test-lit test-asan test-py test-ubsan-host test-mlir
+test: all test-unit test-lit test-asan test-py test-py-cpu test-ubsan-host test-mlir
 	@echo "make test: all suites passed"
 
 # The generated host kernels under UBSan (issue 15): the differential
@@ -316,5 +330,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-py-cpu test-py-cpu-all test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

@@ -85,6 +85,8 @@ static const char *reg_type(CpuEmit *e, Type t) {
 
 /* ---------------------------------------------------------------- tiles */
 
+static int open_loops_inner(CpuEmit *e, Type t, const char **c, int inner);
+
 static int64_t elem_bytes(Type t) {
     return t.is_ptr ? (int64_t)sizeof(void *) : (int64_t)dtype_info[t.dtype].bytes;
 }
@@ -101,8 +103,20 @@ void cpu_new_tile(CpuEmit *e, ValId v) {
 }
 
 int cpu_open_loops(CpuEmit *e, Type t, const char **c) {
+    return open_loops_inner(e, t, c, -1);
+}
+
+/* The loops over t with dim `inner` innermost (-1: the last, row-major). */
+static int open_loops_inner(CpuEmit *e, Type t, const char **c, int inner) {
     int n = 0;
-    for (int d = 0; d < t.rank; d++) {
+    int order[CPU_MAX_RANK];
+    for (int d = 0, k = 0; d < t.rank; d++)
+        if (d != inner)
+            order[k++] = d;
+    if (inner >= 0)
+        order[t.rank - 1] = inner;
+    for (int k = 0; k < t.rank; k++) {
+        int d = order[k];
         if (t.shape[d] == 1) {
             c[d] = "0";
             continue;
@@ -321,6 +335,60 @@ static int emit_computed(CpuEmit *e, Op *op, Region *r) {
 
 /* ------------------------------------------------------------- memory */
 
+/* How v's element moves when coordinate d (of v's own rank) steps by one:
+ * 0 not at all, 1 by one element, -1 otherwise or unknown.  Read off the
+ * fused index arithmetic (arange, broadcasts, sums), for memory_inner. */
+static int step_of(CpuEmit *e, ValId v, int d) {
+    Value *x = val(e->f, v);
+    if (x->type.rank == 0 || x->type.shape[d] == 1)
+        return 0;
+    if (x->kind != VK_OP || e->how[v] != CPU_FUSED)
+        return -1;
+    Op *op = x->def;
+    if (op->code == OP_ARANGE)
+        return 1;
+    if (op->code == OP_ZEROS || op->code == OP_EMPTY)
+        return 0;
+    if (op->code == OP_EXPAND_DIMS)
+        return d == op->attr[0] ? 0 : step_of(e, op->args[0], d < op->attr[0] ? d : d - 1);
+    int st[3] = {0, 0, 0};
+    for (int i = 0; i < op->nargs && i < 3; i++) {
+        if (!op->args[i])
+            continue;
+        Type at = val_type(e->f, op->args[i]);
+        int od = d - (x->type.rank - at.rank);
+        st[i] = od < 0 || at.rank == 0 ? 0 : step_of(e, op->args[i], od);
+        if (st[i] < 0)
+            return -1;
+    }
+    switch (op->code) {
+    case OP_ADD: case OP_ADDPTR: {
+        int sum = st[0] + st[1];
+        return sum <= 1 ? sum : -1;
+    }
+    case OP_SUB:
+        return st[1] == 0 ? st[0] : -1;
+    case OP_BROADCAST: case OP_CAST: case OP_MULTIPLE_OF: case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY:
+        return st[0];
+    default:
+        return st[0] || st[1] || st[2] ? -1 : 0;
+    }
+}
+
+/* The dim a memory op's loops should run innermost: the one its pointer
+ * steps through memory contiguously along, when that is not the last
+ * (a transposed store writes rows of memory, not columns); -1: the last. */
+static int memory_inner(CpuEmit *e, ValId p, Type s) {
+    Type pt = val_type(e->f, p);
+    if (s.rank < 2 || pt.rank != s.rank || step_of(e, p, s.rank - 1) == 1)
+        return -1;
+    for (int d = s.rank - 2; d >= 0; d--)
+        if (step_of(e, p, d) == 1)
+            return d;
+    return -1;
+}
+
 /* The shape a memory op runs over: its operands broadcast together. */
 static Type memory_shape(Func *f, const Op *op, int nops) {
     Type s = type_scalar(DT_I32);
@@ -355,7 +423,7 @@ static int emit_load(CpuEmit *e, Op *op) {
     int n = 0;
     if (rt.rank) {
         cpu_new_tile(e, v);
-        n = cpu_open_loops(e, rt, c);
+        n = open_loops_inner(e, rt, c, memory_inner(e, op->args[0], rt));
     } else {
         e->name[v] = cpu_fmt(e, "v%d", v);
         cpu_line(e, "%s %s;", reg_type(e, rt), e->name[v]);
@@ -380,7 +448,7 @@ static int emit_store(CpuEmit *e, Op *op) {
     Type pt = val_type(f, op->args[0]);
     Type s = memory_shape(f, op, 3);
     const char *c[CPU_MAX_RANK];
-    int n = cpu_open_loops(e, s, c);
+    int n = open_loops_inner(e, s, c, memory_inner(e, op->args[0], s));
     const char *p = operand_at(e, op, 0, s, c);
     if (op->attr[0] == MEM_VOLATILE)
         p = cpu_fmt(e, "((volatile %s *)%s)", dtype_mtype((DType)pt.dtype), p);
