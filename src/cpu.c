@@ -159,8 +159,8 @@ const char *cpu_index(CpuEmit *e, Type t, const char *const *c) {
 
 static const char *fused_elem(CpuEmit *e, ValId v, const char *const *c);
 
-/* A signed offset of 32 bits or less, added to a pointer: computed exactly
- * in long long rather than wrapping.  The two differ only where the
+/* A signed offset, added to a pointer: computed exactly in long long
+ * rather than wrapping.  The two differ only where the
  * wrapping sum overflowed, whose address is out of the tensor on the GPU
  * as well (so the access is masked off, or the program is wrong either
  * way); exact arithmetic is affine in the loop's coordinates, which is
@@ -202,8 +202,7 @@ static const char *fused_elem(CpuEmit *e, ValId v, const char *const *c) {
         break;
     }
     if (e->exact && (op->code == OP_ADD || op->code == OP_SUB || op->code == OP_MUL) &&
-        dtype_is_int((DType)rt.dtype) && dtype_info[rt.dtype].bits <= 32 &&
-        !dtype_is_unsigned((DType)rt.dtype))
+        dtype_is_int((DType)rt.dtype) && !dtype_is_unsigned((DType)rt.dtype))
         return exact_offset(e, op, c);
     bool offset = op->code == OP_ADDPTR;
     const char *a[4] = {NULL, NULL, NULL, NULL};
@@ -260,6 +259,9 @@ static bool cheap_op(const Op *op) {
 }
 
 #define CPU_CHEAP_COST 24 /* ops of one recomputed index expression at most */
+#define CPU_FUSED_COST 64 /* ops of one fused chain: longer ones are cut into
+                             tiles (an unrolled loop's chain of thousands of
+                             ops would nest that deep in C) */
 
 /* The ops a fused value's text holds (fused operands counted in). */
 static int fused_cost(CpuEmit *e, ValId v) {
@@ -292,7 +294,8 @@ static bool decide_fused(CpuEmit *e, Op *op, Region *r) {
     }
     if (cheap && cost <= CPU_CHEAP_COST)
         return true;
-    return e->uses[v] == 1 && e->home[v] == r && e->use_numel[v] == type_numel(t);
+    return e->uses[v] == 1 && e->home[v] == r && e->use_numel[v] == type_numel(t) &&
+           cost <= CPU_FUSED_COST;
 }
 
 /* ----------------------------------------------------- elementwise ops */
