@@ -180,6 +180,8 @@ test: all test-unit test-lit test-asan test-py test-py-cpu test-ubsan-host test-
 test-ubsan-host: all
 	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
 	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
+	MYTRITON_BACKEND=cpu MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python \
+	  $(PYTHON) -m pytest -q tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
 
 # The MLIR backend (issue 12) over every lit kernel: each module it
 # accepts passes mlir-opt --verify-each and lowers to PTX; the others are

@@ -672,7 +672,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
  * friends vectorise (no value changes).  Each program is one call of the
  * entry on a worker's own stack: a straight run of one thread. */
 static const char *const cpu_cc_flags[] = {
-    "-std=gnu11", "-O3", "-march=native", "-ffp-contract=off", "-fno-math-errno",
+    "-std=gnu11", "-O3", "-march=native", "-mprefer-vector-width=512", "-ffp-contract=off", "-fno-math-errno",
     "-fno-strict-aliasing", "-fPIC", "-shared", "-pthread", "-w",
 #if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
     /* glibc's vector math (mt_cpu_rt.h): exp, log, sin, cos of whole
