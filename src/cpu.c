@@ -45,12 +45,10 @@
 /* ---------------------------------------------------------------- text */
 
 void cpu_line(CpuEmit *e, const char *fmt, ...) {
-    sb_indent(&e->body, 4 * e->indent);
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&e->body, fmt, ap);
+    sb_vline(&e->body, 4 * e->indent, fmt, ap);
     va_end(ap);
-    sb_putc(&e->body, '\n');
 }
 
 int cpu_unsupported(CpuEmit *e, const Op *op, const char *what) {
@@ -571,28 +569,30 @@ static void copy_yields(CpuEmit *e, Op *op, const ValId *ys) {
     }
 }
 
-/* A loop over a trip count in the index's unsigned type, so that no index
- * past the bounds is ever formed (as cuda.c's open_for): a step that is
- * not positive runs no iteration. */
+/* The loop's head (ctext_for_head, as cuda.c's). */
 static void open_for(CpuEmit *e, Op *op, const char *iv) {
     Func *f = e->f;
-    bool wide = val_type(f, op->index).dtype == DT_I64;
-    const char *it = dtype_ctype(wide ? DT_I64 : DT_I32);
-    const char *ut = dtype_ctype(wide ? DT_U64 : DT_U32);
-    const char *none[1] = {NULL};
-    const char *lo = cpu_elem(e, op->args[0], none), *hi = cpu_elem(e, op->args[1], none);
-    const char *st = cpu_elem(e, op->args[2], none);
-    if (val_is_const(f, op->args[2]) && val(f, op->args[2])->c.i == 1) {
-        cpu_line(e, "for (%s %s = %s; %s < %s; ++%s) {", it, iv, lo, iv, hi, iv);
-        e->indent++;
-        return;
+    const char *none[1] = {NULL}, *lines[3];
+    const char *trip = cpu_tmp(e, "mt_trip"), *k = cpu_tmp(e, "mt_k"); /* in this order */
+    int n = ctext_for_head(f->arena, val_type(f, op->index).dtype == DT_I64,
+                           val_is_const(f, op->args[2]) && val(f, op->args[2])->c.i == 1,
+                           cpu_elem(e, op->args[0], none), cpu_elem(e, op->args[1], none),
+                           cpu_elem(e, op->args[2], none), iv, trip, k, lines);
+    for (int i = 0; i < n; i++) {
+        cpu_line(e, "%s", lines[i]);
+        if (lines[i][strlen(lines[i]) - 1] == '{')
+            e->indent++;
     }
-    const char *trip = cpu_tmp(e, "mt_trip"), *k = cpu_tmp(e, "mt_k");
-    cpu_line(e, "%s %s = %s < %s && %s > 0 ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
-             trip, lo, hi, st, ut, hi, ut, lo, ut, st);
-    cpu_line(e, "for (%s %s = 0; %s < %s; ++%s) {", ut, k, k, trip, k);
+}
+
+/* A region's ops and then its yields into op's results, one level in. */
+static int emit_branch(CpuEmit *e, Op *op, Region *r, const ValId *ys) {
     e->indent++;
-    cpu_line(e, "%s %s = (%s)((%s)%s + %s * (%s)%s);", it, iv, it, ut, lo, k, ut, st);
+    if (cpu_emit_region(e, r) < 0)
+        return -1;
+    copy_yields(e, op, ys);
+    e->indent--;
+    return 0;
 }
 
 static int emit_for(CpuEmit *e, Op *op) {
@@ -601,11 +601,10 @@ static int emit_for(CpuEmit *e, Op *op) {
         copy_value(e, op->res[k], e->name[op->res[k]], op->args[3 + k]);
     const char *iv = cpu_fmt(e, "v%d", op->index);
     e->name[op->index] = iv;
-    open_for(e, op, iv);
-    if (cpu_emit_region(e, op->body) < 0)
-        return -1;
-    copy_yields(e, op, op->yields);
+    open_for(e, op, iv); /* one level in already */
     e->indent--;
+    if (emit_branch(e, op, op->body, op->yields) < 0)
+        return -1;
     cpu_line(e, "}");
     return 0;
 }
@@ -614,21 +613,16 @@ static int emit_if(CpuEmit *e, Op *op) {
     declare_results(e, op);
     const char *none[1] = {NULL};
     cpu_line(e, "if (%s) {", cpu_elem(e, op->args[0], none));
-    e->indent++;
-    if (cpu_emit_region(e, op->body) < 0)
+    if (emit_branch(e, op, op->body, op->yields) < 0)
         return -1;
-    copy_yields(e, op, op->yields);
-    e->indent--;
     cpu_line(e, "} else {");
-    e->indent++;
-    if (cpu_emit_region(e, op->alt) < 0)
+    if (emit_branch(e, op, op->alt, op->alt_yields) < 0)
         return -1;
-    copy_yields(e, op, op->alt_yields);
-    e->indent--;
     cpu_line(e, "}");
     return 0;
 }
 
+/* while: the condition region, a break when it is false, the body. */
 static int emit_while(CpuEmit *e, Op *op) {
     declare_results(e, op);
     for (int k = 0; k < op->nres; k++)
@@ -640,10 +634,9 @@ static int emit_while(CpuEmit *e, Op *op) {
     const char *none[1] = {NULL};
     cpu_line(e, "if (!%s)", cpu_elem(e, op->alt_yields[0], none));
     cpu_line(e, "    break;");
-    if (cpu_emit_region(e, op->body) < 0)
-        return -1;
-    copy_yields(e, op, op->yields);
     e->indent--;
+    if (emit_branch(e, op, op->body, op->yields) < 0)
+        return -1;
     cpu_line(e, "}");
     return 0;
 }

@@ -936,3 +936,20 @@ const char *ctext_literal(Arena *a, Type t, const Value *v) {
     /* i8 i16 u8 u16: an int literal converted */
     return arena_printf(a, "((%s)%lld)", dtype_ctype(d), (long long)v->c.i);
 }
+
+int ctext_for_head(Arena *a, bool wide, bool unit_step, const char *lo, const char *hi,
+                   const char *st, const char *iv, const char *trip, const char *k,
+                   const char *lines[3]) {
+    const char *it = dtype_ctype(wide ? DT_I64 : DT_I32);
+    const char *ut = dtype_ctype(wide ? DT_U64 : DT_U32);
+    if (unit_step) {
+        lines[0] = arena_printf(a, "for (%s %s = %s; %s < %s; ++%s) {", it, iv, lo, iv, hi, iv);
+        return 1;
+    }
+    lines[0] = arena_printf(a, "%s %s = %s < %s && %s > 0 ? ((%s)%s - (%s)%s - 1u) / (%s)%s + "
+                               "1u : 0u;", ut, trip, lo, hi, st, ut, hi, ut, lo, ut, st);
+    lines[1] = arena_printf(a, "for (%s %s = 0; %s < %s; ++%s) {", ut, k, k, trip, k);
+    lines[2] = arena_printf(a, "%s %s = (%s)((%s)%s + %s * (%s)%s);", it, iv, it, ut, lo, k, ut,
+                            st);
+    return 3;
+}

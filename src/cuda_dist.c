@@ -34,12 +34,10 @@
 void ce_line(Emit *e, const char *fmt, ...) {
     if (!strcmp(fmt, "__syncthreads();"))
         e->load_layout = -2; /* a barrier orders every earlier load (cuda.c) */
-    sb_indent(&e->body, 4 * e->indent);
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&e->body, fmt, ap);
+    sb_vline(&e->body, 4 * e->indent, fmt, ap);
     va_end(ap);
-    sb_putc(&e->body, '\n');
 }
 
 const char *ce_fmt(Emit *e, const char *f, ...) {

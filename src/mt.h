@@ -78,6 +78,8 @@ void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) MT_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 void sb_indent(StrBuf *sb, int n); /* n spaces */
+/* A line of generated code: indent spaces, the text, a newline. */
+void sb_vline(StrBuf *sb, int indent, const char *fmt, va_list ap);
 const char *sb_str(StrBuf *sb);    /* NUL-terminated, never NULL */
 
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n); /* FNV-1a step */
@@ -685,6 +687,16 @@ const char *ctext_limit(DType d, bool highest);
  * the text is outside the evaluated subset. */
 int ctext_eval(const char *tmpl, const CScalar *args, int nargs, DType rd,
                CScalar *out);
+/* The C of a runtime for loop's head (the CUDA and cpu emitters'): lines
+ * in order, the one that opens the body ending in '{'.  A constant step
+ * of 1 is the plain `for (iv = lo; iv < hi; ++iv)`; otherwise a trip
+ * count in the index's unsigned type (trip, k: fresh names), so that no
+ * index past the bounds is ever formed (C leaves the signed overflow of
+ * iv += step undefined) and a step that is not positive runs no
+ * iteration.  Returns the number of lines (1 or 3). */
+int ctext_for_head(Arena *a, bool wide, bool unit_step, const char *lo, const char *hi,
+                   const char *st, const char *iv, const char *trip, const char *k,
+                   const char *lines[3]);
 /* name is a function templates may call (expf, cosf, isnan, ...). */
 bool ctext_is_function(const char *name);
 
