@@ -16,7 +16,7 @@
  *     scalar code, folding the elements in index order (reversed for a
  *     reverse scan), which is a valid order for an associative combine;
  *   - tl.dot multiplies in f32 (f64 for f64) from the accumulator, k = 0,
- *     1, ... in order, one FMA per step, as the fiber backend's FMA dot:
+ *     1, ... in order, one FMA per step:
  *     mt_cpu_dot_f32 on f32 tiles (f16/bf16 operands widened, f32 ones
  *     rounded to TF32 first when the dot asks for tf32);
  *   - every atomic element is one read-modify-write of mt_cpu_rt.h, in
@@ -275,8 +275,9 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
     int M = rt.shape[0], N = rt.shape[1], K = at.shape[1];
     /* the accumulator's tile becomes the result's when nothing else reads
      * it (acc = tl.dot(a, b, acc) in a K loop: no copy at all) */
-    if (acc && e->how[acc] == CPU_TILE && e->uses[acc] == 1 &&
-        type_eq(val_type(f, acc), rt)) {
+    if (acc && e->how[acc] == CPU_TILE && e->uses[acc] == 1 && type_eq(val_type(f, acc), rt) &&
+        (val(f, acc)->kind == VK_LOOP_ARG || strcmp(e->name[acc], cpu_fmt(e, "v%d", acc)) == 0)) {
+        /* (not a reshape's or expand_dims' view of a tile others read) */
         e->name[v] = e->name[acc];
         e->how[v] = CPU_TILE;
     } else {

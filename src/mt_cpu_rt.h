@@ -12,9 +12,8 @@
  *   - plain C11 with GCC's vector extension and __atomic builtins (GCC and
  *     Clang); nothing here keeps state: a program's tiles live in the
  *     worker's scratch memory (mt_host_ops.scratch);
- *   - mt_cpu_dot_f32 computes every element as the fiber backend's FMA
- *     dot does, c = fma(a[k], b[k], c) for k = 0, 1, ..., so the two
- *     agree bit for bit; only its register blocking is the CPU's;
+ *   - mt_cpu_dot_f32 computes every element as c = fma(a[k], b[k], c)
+ *     for k = 0, 1, ... from the accumulator, whatever the blocking;
  *   - an atomic is one __atomic read-modify-write (or a compare-and-swap
  *     loop for what the builtins lack: float add, max and min) at
  *     sequential consistency, which is at least every order Triton asks
