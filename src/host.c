@@ -675,8 +675,8 @@ static const char *const cpu_cc_flags[] = {
     "-std=gnu11", "-O3", "-march=native", "-mprefer-vector-width=512", "-ffp-contract=off", "-fno-math-errno",
     "-fno-strict-aliasing", "-fPIC", "-shared", "-pthread", "-w",
 #if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
-    /* glibc's vector math (mt_cpu_rt.h): exp, log, sin, cos of whole
-     * vectors; the library follows the unit (cpu_cc_libs) */
+    /* glibc's vector math (mt_cpu_rt.h): exp and log of whole vectors;
+     * the library follows the unit (cpu_cc_libs) */
     "-DMT_CPU_LIBMVEC",
 #endif
 };

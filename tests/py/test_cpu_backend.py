@@ -30,6 +30,7 @@ def run_both(kernel, grid, make_args, **kw):
 
 
 def test_selection_and_stage(monkeypatch):
+    monkeypatch.delenv("MYTRITON_BACKEND", raising=False)
     x = torch.randn(100)
     out = torch.empty(100)
     k = axpb_kernel[(1,)](x, out, 100, BLOCK=128, backend="cpu")
