@@ -122,7 +122,7 @@ def cases():
     n = 1 << 22
     x, y, o = torch.randn(n), torch.randn(n), torch.empty(n)
     yield ("saxpy 2^22 fp32",
-           lambda be: saxpy_kernel[(triton.cdiv(n, 4096),)](x, y, o, 2.0, n, BLOCK=4096,
+           lambda be: saxpy_kernel[(triton.cdiv(n, 1024),)](x, y, o, 2.0, n, BLOCK=1024,
                                                              backend=be),
            lambda: torch.add(y, x, alpha=2.0), lambda: o, lambda: 2.0 * x + y)
     s = torch.randn(4096, 1024)
