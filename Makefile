@@ -28,6 +28,8 @@ SRC += src/aot.c src/aotlink.c
 SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
 # tl.dot_scaled, decomposed onto tl.dot
 SRC += src/tldotscaled.c
+# the cpu backend: tiles lowered to C loops (issue 18)
+SRC += src/cpu.c src/cpu_ops.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
 HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
@@ -70,6 +72,10 @@ $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_ke
 $(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
 src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
 	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
+# The cpu backend's run-time support for its generated C (issue 18).
+$(B)/obj/host.o $(B)/asan/host.o: src/mt_cpu_rt_h.inc
+src/mt_cpu_rt_h.inc: src/mt_cpu_rt.h tools/embed.sh
+	sh tools/embed.sh mt_cpu_rt_header < src/mt_cpu_rt.h > $@
 # The run-time support pasted into generated AOT files (issue 13).
 $(B)/obj/aot.o $(B)/asan/aot.o: src/mt_aot_rt_h.inc
 src/mt_aot_rt_h.inc: src/mt_aot_rt.h tools/embed.sh
@@ -143,6 +149,20 @@ test-lit: $(B)/mytriton
 test-py: all
 	PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 
+# The cpu backend (issue 18): the numeric end-to-end tests with CPU
+# tensors on it (MYTRITON_BACKEND=cpu) in `make test`; test-py-cpu-all runs
+# the whole suite so (conftest.py names the fiber-only tests).
+CPU_PY_TESTS = tests/py/test_add_kernel.py tests/py/test_softmax_kernel.py \
+	tests/py/test_reduce_sum_kernel.py tests/py/test_reduce_extremum_kernel.py \
+	tests/py/test_reduce_fn.py tests/py/test_scan.py tests/py/test_matmul_2d_kernel.py \
+	tests/py/test_control_flow.py tests/py/test_shape_ops.py tests/py/test_atomics.py \
+	tests/py/test_int_semantics.py tests/py/test_math_set.py tests/py/test_diff_corpus.py \
+	tests/py/test_dot_tensor_cores.py tests/py/test_dtypes.py tests/py/test_debug.py
+test-py-cpu: all
+	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q $(CPU_PY_TESTS)
+test-py-cpu-all: all
+	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
+
 test-examples: $(B)/examples-built
 	sh examples/run.sh $(B)
 
@@ -152,7 +172,7 @@ $(B)/examples-built: $(B)/libmytriton.a $(wildcard examples/*.c)
 	  $(CC) $(ALLCFLAGS) -o $(B)/examples/$$(basename $$f .c) $$f $(B)/libmytriton.a $(LDLIBS) || exit 1; done
 	@touch $@
 
-test: all test-unit test-lit test-asan test-py test-ubsan-host test-mlir
+test: all test-unit test-lit test-asan test-py test-py-cpu test-ubsan-host test-mlir
 	@echo "make test: all suites passed"
 
 # The generated host kernels under UBSan (issue 15): the differential
@@ -162,6 +182,8 @@ test: all test-unit test-lit test-asan test-py test-ubsan-host test-mlir
 test-ubsan-host: all
 	MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q \
 	  tests/py/test_diff_corpus.py tests/py/test_int_semantics.py tests/py/test_checked_mode.py
+	MYTRITON_BACKEND=cpu MYTRITON_HOST_SANITIZE=undefined PYTHONPATH=$(CURDIR)/python \
+	  $(PYTHON) -m pytest -q tests/py/test_diff_corpus.py tests/py/test_int_semantics.py
 
 # The MLIR backend (issue 12) over every lit kernel: each module it
 # accepts passes mlir-opt --verify-each and lowers to PTX; the others are
@@ -215,22 +237,22 @@ test: test-aot
 
 # ---- fuzzing (clang libFuzzer) ----
 FUZZ_SECONDS ?= 60
-$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_frontend.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_compiler: tests/fuzz/fuzz_compiler.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_compiler.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc
+$(B)/fuzz_irparse: tests/fuzz/fuzz_irparse.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_irparse.c $(SRC) $(LDLIBS)
 
-$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/fuzz_deep: tests/fuzz/fuzz_deep.c tests/fuzz/fuzz_util.h $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc
 	@mkdir -p $(B)
 	clang $(WARN) -g -O1 -fPIC -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_deep.c $(SRC) $(LDLIBS)
@@ -250,7 +272,7 @@ test: test-fuzz-deep
 
 # Host launches on one context from many threads under ThreadSanitizer
 # (tests/tsan/tsan_launch.c); part of `make test`.
-$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc
+$(B)/tsan_launch: tests/tsan/tsan_launch.c $(SRC) $(HDR) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc
 	@mkdir -p $(B)
 	clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=thread \
 	  -o $@ tests/tsan/tsan_launch.c $(SRC) $(LDLIBS)
@@ -310,7 +332,7 @@ conformance: all
 	@echo "wrote CONFORMANCE.md"
 
 clean:
-	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
+	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-py-cpu test-py-cpu-all test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

@@ -2,7 +2,7 @@
  * ahead-of-time C files.
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
- *            [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir]
+ *            [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir|cpu]
  *            [--arch sm_90] [--debug] [--checked] [-o OUT]
  *   mytriton aot FILE --kernel NAME --signature SIG [--grid G] [--num-warps N]
  *            [--num-stages S]
@@ -22,8 +22,8 @@
 
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
-    "                [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir]\n"
-    "                [--arch sm_XY] [--debug] [--checked] [-o OUT]\n"
+    "                [--emit STAGE] [--num-warps N] [--num-stages S]\n"
+    "                [--backend cuda|mlir|cpu] [--arch sm_XY] [--debug] [--checked] [-o OUT]\n"
     "       mytriton aot FILE --kernel NAME --signature SIG [--grid GX,GY,GZ]\n"
     "                [--num-warps N] [--num-stages S] [--arch sm_80,sm_90] [--backend cuda|host]\n"
     "                [--debug] [--checked] -o OUT\n"
@@ -35,6 +35,8 @@ static const char usage[] =
     "  mlir-opt, mlir-translate and llc\n"
     "--checked: checked mode, the host backend's text (compile) or files (aot\n"
     "  --backend host): bounds, division by zero, i32 index overflow\n"
+    "--backend cpu (implied by --emit cpu): the cpu backend; its cpu stage is the C\n"
+    "  of one program, which the system C compiler builds\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
     "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
@@ -126,7 +128,7 @@ static int write_pair(const char *out, char *h, char *c, const char *ext) {
 /* The options of `compile` and `aot` (each refuses the other's own). */
 typedef struct Opts {
     const char *file, *kernel, *sig, *emit, *arch, *out, *grid;
-    int num_warps, num_stages, debug, host, mlir, checked;
+    int num_warps, num_stages, debug, host, mlir, cpu, checked;
 } Opts;
 
 /* Parses argv[3..]; 0, or the exit status of a usage error. */
@@ -158,11 +160,13 @@ static int parse_opts(int argc, char **argv, bool aot, Opts *o) {
         else if (!strcmp(a, "--grid") && aot)
             o->grid = v;
         else if (!strcmp(a, "--backend")) {
-            if (strcmp(v, "cuda") != 0 && strcmp(v, aot ? "host" : "mlir") != 0)
+            if (strcmp(v, "cuda") != 0 && strcmp(v, aot ? "host" : "mlir") != 0 &&
+                (aot || strcmp(v, "cpu") != 0))
                 return fail_usage(aot ? "--backend must be cuda or host"
-                                      : "--backend must be cuda or mlir", v);
+                                      : "--backend must be cuda, mlir or cpu", v);
             o->host = v[0] == 'h';
             o->mlir = v[0] == 'm';
+            o->cpu = !strcmp(v, "cpu");
         } else if (!strcmp(a, "--num-warps")) {
             char *end;
             errno = 0;
@@ -319,8 +323,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     mt_compile_options o = compile_options(&opt, src);
-    o.backend = opt.mlir || stage == MT_STAGE_MLIR ? MT_BACKEND_MLIR : MT_BACKEND_CUDA;
-    if (opt.checked && !opt.mlir) /* its checks are the host's */
+    o.backend = opt.mlir || stage == MT_STAGE_MLIR ? MT_BACKEND_MLIR
+                : opt.cpu || stage == MT_STAGE_CPU   ? MT_BACKEND_CPU
+                                                     : MT_BACKEND_CUDA;
+    if (opt.checked && !opt.mlir && !opt.cpu) /* its checks are the host's */
         o.backend = MT_BACKEND_HOST;
     o.arch = opt.arch ? opt.arch : "sm_90";
     o.stages_only = 1;

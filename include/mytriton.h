@@ -70,7 +70,11 @@ typedef enum mt_backend {
     MT_BACKEND_CUDA = 1, /* GPU: device pointers */
     /* GPU through MLIR (issue 12): the SSA as an MLIR module, lowered by
      * mlir-opt, mlir-translate and llc to PTX; device pointers */
-    MT_BACKEND_MLIR = 2
+    MT_BACKEND_MLIR = 2,
+    /* CPU: host pointers; the SSA lowered tile by tile to C (issue 18): one
+     * sequential C function per program, compiled by the system C
+     * compiler for this CPU, the grid on the host backend's worker pool */
+    MT_BACKEND_CPU = 3
 } mt_backend;
 
 /* Printable stages of a compiled kernel; mt_stage_name gives each its
@@ -87,8 +91,9 @@ typedef enum mt_stage {
                            buffers); comes between SSA_OPT and CUDA in the
                            pipeline, numbered last so the others keep
                            their values */
-    MT_STAGE_MLIR       /* the MLIR module (MT_BACKEND_MLIR only; its PTX
+    MT_STAGE_MLIR,      /* the MLIR module (MT_BACKEND_MLIR only; its PTX
                            is MT_STAGE_PTX) */
+    MT_STAGE_CPU        /* the C of the cpu backend (MT_BACKEND_CPU only) */
 } mt_stage;
 
 /* Element types, as Triton names them (mt_dtype_name gives the signature

@@ -97,6 +97,14 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
+/* MYTRITON_BACKEND=cpu (read at every launch): CPU tensors run on the cpu
+ * backend; anything else (cuda, mlir: the GPU's) leaves them on the
+ * fiber backend. */
+static int env_cpu(void) {
+    const char *e = getenv("MYTRITON_BACKEND");
+    return e && !strcmp(e, "cpu");
+}
+
 /* 1 when environment variable `name` is set to a true value.  Read at
  * every launch, so a test's monkeypatch.setenv takes effect at once:
  * TRITON_DEBUG (Triton's knobs.runtime.debug) and MYTRITON_CHECKED
@@ -147,6 +155,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
      * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
     c->debug = self->debug;
     c->checked = -1; /* not said: MYTRITON_CHECKED decides */
+    c->cpu = env_cpu();
     if (kw && PyDict_GET_SIZE(kw)) {
         Py_ssize_t pos = 0;
         PyObject *k, *v;
@@ -200,6 +209,19 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 if (t < 0 && v != Py_None)
                     return -1;
                 c->checked = t;
+                continue;
+            }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "backend")) {
+                /* CPU tensors: "cpu" (tiles as C loops) or "fiber" / "host"
+                 * (the CUDA C, each CUDA thread a fiber); GPU tensors
+                 * ignore it */
+                const char *b = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+                if (!b || (strcmp(b, "cpu") && strcmp(b, "fiber") && strcmp(b, "host"))) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "backend must be 'cpu', 'fiber' or 'host', got %R", v);
+                    return -1;
+                }
+                c->cpu = !strcmp(b, "cpu");
                 continue;
             }
             int known = 0;
@@ -879,7 +901,8 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
      *  (jit.py) changes the host backend's text, read at every launch */
     const char *host_arch = getenv("MYTRITON_HOST_ARCH");
     int staged = c->num_stages != 0, arched = host_arch && *host_arch;
-    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0));
+    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0) +
+                                (c->cpu != 0));
     if (!key)
         return NULL;
     PyObject *extra[2] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
@@ -902,6 +925,14 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
             return NULL;
         }
         PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0), mark);
+    }
+    if (c->cpu) { /* a string: never equal to debug's True */
+        PyObject *tag = PyUnicode_FromString("cpu");
+        if (!tag) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0), tag);
     }
     for (int i = 0; i < n; i++) {
         PyObject *item;

@@ -125,7 +125,7 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
             goto fail;
         PyTuple_SET_ITEM(kinds, i, kk);
     }
-    const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : "host";
+    const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : c->cpu ? "cpu" : "host";
     PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiiii", bound,
                                       kinds, c->num_warps, backend, c->device, stages_only,
                                       c->debug, c->num_stages, c->checked);

@@ -355,7 +355,9 @@ static PyObject *kernel_get_shared(KernelObject *self, void *unused) {
 }
 static PyObject *kernel_get_backend(KernelObject *self, void *unused) {
     mt_backend b = mt_kernel_backend(self->k);
-    return PyUnicode_FromString(b == MT_BACKEND_CUDA ? "cuda" : b == MT_BACKEND_MLIR ? "mlir" : "host");
+    return PyUnicode_FromString(b == MT_BACKEND_CUDA ? "cuda" : b == MT_BACKEND_MLIR ? "mlir"
+                                : b == MT_BACKEND_CPU  ? "cpu"
+                                                       : "host");
 }
 static PyObject *kernel_get_stages_only(KernelObject *self, void *unused) {
     return PyBool_FromLong(self->stages_only);
@@ -422,7 +424,8 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *args) {
         argv[i] = &vals[i];
     }
     Py_DECREF(fast);
-    if (mt_kernel_backend(self->k) == MT_BACKEND_HOST)
+    if (mt_kernel_backend(self->k) == MT_BACKEND_HOST ||
+        mt_kernel_backend(self->k) == MT_BACKEND_CPU)
         return launch_host_kernel(self->k, grid, argv, NULL);
     mt_status st = mt_launch(self->ctxobj->ctx, self->k, grid, (void *)(uintptr_t)stream, argv);
     if (st != MT_OK)
@@ -455,7 +458,7 @@ static PyGetSetDef kernel_getset[] = {
     {"name", (getter)kernel_get_name, NULL, "kernel name", NULL},
     {"num_warps", (getter)kernel_get_num_warps, NULL, "warps per program", NULL},
     {"shared", (getter)kernel_get_shared, NULL, "static shared memory in bytes", NULL},
-    {"backend", (getter)kernel_get_backend, NULL, "'host', 'cuda' or 'mlir'", NULL},
+    {"backend", (getter)kernel_get_backend, NULL, "'host', 'cpu', 'cuda' or 'mlir'", NULL},
     {"stages_only", (getter)kernel_get_stages_only, NULL, "compiled without a backend", NULL},
     {"signature", (getter)kernel_get_signature, NULL,
      "the signature it was compiled for ('*fp32:16, i32, 64')", NULL},
@@ -507,14 +510,16 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
         return NULL;
     }
     mt_backend be;
-    if (!strcmp(backend, "host") || !strcmp(backend, "cpu"))
+    if (!strcmp(backend, "host") || !strcmp(backend, "fiber"))
         be = MT_BACKEND_HOST;
+    else if (!strcmp(backend, "cpu")) /* issue 18: tiles as C loops */
+        be = MT_BACKEND_CPU;
     else if (!strcmp(backend, "cuda"))
         be = MT_BACKEND_CUDA;
     else if (!strcmp(backend, "mlir")) /* issue 12: the GPU through MLIR */
         be = MT_BACKEND_MLIR;
     else {
-        PyErr_Format(PyExc_ValueError, "unknown backend '%s'; expected 'host' or 'cuda'", backend);
+        PyErr_Format(PyExc_ValueError, "unknown backend '%s'; expected 'host', 'cpu', 'cuda' or 'mlir'", backend);
         return NULL;
     }
     PyObject *gfast = NULL;

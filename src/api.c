@@ -60,6 +60,11 @@ struct mt_context {
 
 int mt_version(void) { return MT_API_VERSION; }
 
+/* The backends that run on the CPU, on host pointers: the fiber backend
+ * (the CUDA C) and the cpu backend (cpu.c's C); both launch through
+ * host_launch on the context's worker pool. */
+static bool on_host(mt_backend b) { return b == MT_BACKEND_HOST || b == MT_BACKEND_CPU; }
+
 const char *mt_status_name(mt_status s) {
     static const char *const names[] = {
         "MT_OK", "MT_ERR_SYNTAX", "MT_ERR_NAME", "MT_ERR_TYPE", "MT_ERR_VERIFY",
@@ -234,7 +239,7 @@ static const Loc no_loc = {0, 0};
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
  * mask groups, Triton's fp32 instructions.  cg8: no __restrict__. */
-#define MT_CODEGEN_VERSION "cg10"
+#define MT_CODEGEN_VERSION "cg11"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
@@ -338,14 +343,18 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
     PipelineInput in = {o->kernel, o->signature, o->globals, o->nglobals, num_warps,
                         o->num_stages, sm, o->debug != 0,
                         o->print ? o->print : print_stdout, o->print_user,
-                        o->backend == MT_BACKEND_MLIR, o->checked != 0};
+                        o->backend == MT_BACKEND_MLIR, o->checked != 0,
+                        o->backend == MT_BACKEND_CPU, false};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
         return -1;
+    bool cpu = o->backend == MT_BACKEND_CPU, no_cuda = in.no_cuda;
     for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
         if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN &&
-            (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR))
+            (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR) &&
+            (s != MT_STAGE_CPU || cpu) &&
+            !(no_cuda && (s == MT_STAGE_CUDA || s == MT_STAGE_SSA_LAYOUT)))
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
     k->wgmma = f->wgmma;
@@ -410,7 +419,7 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
     Ctx c;
     ctx_init(&c, NULL, o->filename, o->source);
     int rc = 0;
-    if (k->backend == MT_BACKEND_HOST) {
+    if (on_host(k->backend)) {
         const char **ctypes = calloc((size_t)k->nparams + 1, sizeof *ctypes);
         char (*bufs)[32] = calloc((size_t)k->nparams + 1, sizeof *bufs);
         if (!ctypes || !bufs) {
@@ -420,11 +429,15 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
         }
         for (int i = 0; i < k->nparams; i++)
             ctypes[i] = param_ctype(k->ptypes[i], bufs[i]);
-        rc = host_build(&c, k->text[MT_STAGE_CUDA], k->name,
-                        (const char *const *)ctypes, k->nparams, &k->host);
+        if (k->backend == MT_BACKEND_CPU)
+            rc = cpu_build(&c, k->text[MT_STAGE_CPU], k->name, (const char *const *)ctypes,
+                           k->nparams, &k->host);
+        else
+            rc = host_build(&c, k->text[MT_STAGE_CUDA], k->name,
+                            (const char *const *)ctypes, k->nparams, &k->host);
         free(ctypes);
         free(bufs);
-        note_untrusted_cache(ctx, "host");
+        note_untrusted_cache(ctx, k->backend == MT_BACKEND_CPU ? "cpu" : "host");
     } else if (k->backend == MT_BACKEND_MLIR) {
         rc = build_mlir(ctx, &c, o, k);
         if (rc == 0 && !(k->cuda = cuda_modules_new())) /* its modules, per device */
@@ -533,7 +546,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
     *out = NULL;
     int num_warps = o->num_warps ? o->num_warps : 4; /* checked by the resource pass */
     if (o->backend != MT_BACKEND_HOST && o->backend != MT_BACKEND_CUDA &&
-        o->backend != MT_BACKEND_MLIR)
+        o->backend != MT_BACKEND_MLIR && o->backend != MT_BACKEND_CPU)
         return set_error(ctx, MT_ERR_ARG, "unknown backend %d", (int)o->backend);
     if (o->checked && o->backend != MT_BACKEND_HOST)
         return set_error(ctx, MT_ERR_ARG, "checked mode runs on the host backend only "
@@ -549,7 +562,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
      * built for the first one (devices of one architecture do: a kernel
      * loads one module per device it runs on). */
     char dev_arch[16] = "";
-    if (o->backend != MT_BACKEND_HOST && !o->arch && !o->stages_only) {
+    if (!on_host(o->backend) && !o->arch && !o->stages_only) {
         CudaDriver *d = need_cuda(ctx);
         if (!d)
             return ctx->status;
@@ -638,6 +651,9 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (k->ctx != ctx)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' belongs to another context",
                          k->name);
+    if (stage == MT_STAGE_CPU && k->backend != MT_BACKEND_CPU)
+        return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the cpu backend: "
+                                          "it has no C of it", k->name);
     if (stage == MT_STAGE_MLIR && k->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the MLIR backend: "
                                           "it has no MLIR module", k->name);
@@ -806,7 +822,7 @@ static int launch_host_with(Ctx *c, mt_kernel *k, const uint32_t grid[3], void *
 static int launch_on(Ctx *c, mt_kernel *k, int device, const uint32_t grid[3], void *stream,
                      void **args, const mt_launch_options *lo) {
     int threads = 32 * k->num_warps;
-    if (k->backend == MT_BACKEND_HOST)
+    if (on_host(k->backend))
         return launch_host_with(c, k, grid, args, lo, NULL);
     CudaDriver *d = k->ctx->cuda;
     CudaScope s;
@@ -923,7 +939,7 @@ mt_status mt_launch_host_ex(mt_kernel *k, const uint32_t grid[3], void **args,
                      opts->size, sizeof *opts);
         return MT_ERR_ARG;
     }
-    if (!k || k->backend != MT_BACKEND_HOST || !grid) {
+    if (!k || !on_host(k->backend) || !grid) {
         if (err && errlen)
             snprintf(err, errlen, "mt_launch_host needs a host kernel and a grid");
         return MT_ERR_ARG;
@@ -983,7 +999,7 @@ mt_status mt_kernel_usage(mt_context *ctx, mt_kernel *k, int *regs, int *local_b
     int r = 0, l = 0, t = MT_MAX_THREADS, rc = 0;
     Ctx c;
     ctx_init(&c, NULL, NULL, NULL);
-    if (k->backend != MT_BACKEND_HOST) {
+    if (!on_host(k->backend)) {
         CudaScope s;
         CudaModule *m;
         size_t len;
@@ -1009,7 +1025,7 @@ mt_status mt_malloc(mt_context *ctx, mt_backend backend, size_t bytes, void **ou
     if (!out)
         return set_error(ctx, MT_ERR_ARG, "mt_malloc: out is NULL");
     *out = NULL;
-    if (backend == MT_BACKEND_HOST) {
+    if (on_host(backend)) {
         *out = malloc(bytes ? bytes : 1);
         return *out ? MT_OK : set_error(ctx, MT_ERR_NOMEM, "out of memory (%zu bytes)", bytes);
     }
@@ -1026,7 +1042,7 @@ mt_status mt_free(mt_context *ctx, mt_backend backend, void *ptr) {
         return MT_ERR_ARG;
     if (!ptr)
         return MT_OK;
-    if (backend == MT_BACKEND_HOST) {
+    if (on_host(backend)) {
         free(ptr);
         return MT_OK;
     }
@@ -1046,7 +1062,7 @@ mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *
         return set_error(ctx, MT_ERR_ARG, "mt_memcpy: unknown direction %d", (int)kind);
     if ((!dst || !src) && bytes)
         return set_error(ctx, MT_ERR_ARG, "mt_memcpy: NULL pointer");
-    if (backend == MT_BACKEND_HOST) {
+    if (on_host(backend)) {
         if (bytes)
             memmove(dst, src, bytes);
         return MT_OK;
@@ -1063,7 +1079,7 @@ mt_status mt_memcpy(mt_context *ctx, mt_backend backend, void *dst, const void *
 mt_status mt_synchronize(mt_context *ctx, mt_backend backend) {
     if (!ctx)
         return MT_ERR_ARG;
-    if (backend == MT_BACKEND_HOST)
+    if (on_host(backend))
         return MT_OK;
     CudaDriver *d = need_cuda(ctx);
     if (!d)

@@ -888,3 +888,68 @@ int ctext_eval(const char *tmpl, const CScalar *args, int nargs, DType rd,
     *out = r;
     return 0;
 }
+
+/* The C literal of a constant value v of type t: exact (floats other than
+ * f32 as their bits), and what the CUDA C and the cpu backend's C both
+ * read (ints of 32 bits and less as int, i64 with LL). */
+const char *ctext_literal(Arena *a, Type t, const Value *v) {
+    if (t.is_ptr)
+        return "0";
+    DType d = (DType)t.dtype;
+    switch (d) {
+    case DT_I1:
+        return v->c.i ? "true" : "false";
+    case DT_I32:
+        if (v->c.i == INT32_MIN)
+            return "(-2147483647 - 1)";
+        return v->c.i < 0 ? arena_printf(a, "(%lld)", (long long)v->c.i)
+                          : arena_printf(a, "%lld", (long long)v->c.i);
+    case DT_I64:
+        if (v->c.i == INT64_MIN)
+            return "(-9223372036854775807LL - 1LL)";
+        return v->c.i < 0 ? arena_printf(a, "(%lldLL)", (long long)v->c.i)
+                          : arena_printf(a, "%lldLL", (long long)v->c.i);
+    case DT_F32: {
+        char buf[32];
+        format_f32(buf, (float)v->c.f);
+        if (strcmp(buf, "nan") == 0)
+            return "__int_as_float(0x7fc00000)";
+        if (strcmp(buf, "inf") == 0)
+            return "__int_as_float(0x7f800000)";
+        if (strcmp(buf, "-inf") == 0)
+            return "(-__int_as_float(0x7f800000))";
+        return buf[0] == '-' ? arena_printf(a, "(%sf)", buf) : arena_printf(a, "%sf", buf);
+    }
+    case DT_U32:
+        return arena_printf(a, "%lluu", (unsigned long long)v->c.i);
+    case DT_U64:
+        return arena_printf(a, "%lluull", (unsigned long long)v->c.i);
+    default:
+        break;
+    }
+    if (dtype_is_float(d)) /* the bits: exact, and no float text to parse */
+        return d == DT_F64
+                   ? arena_printf(a, "__longlong_as_double(%lldLL)",
+                            (long long)dtype_float_bits(d, v->c.f))
+                   : arena_printf(a, "((%s)0x%llx)", dtype_ctype(d),
+                            (unsigned long long)dtype_float_bits(d, v->c.f));
+    /* i8 i16 u8 u16: an int literal converted */
+    return arena_printf(a, "((%s)%lld)", dtype_ctype(d), (long long)v->c.i);
+}
+
+int ctext_for_head(Arena *a, bool wide, bool unit_step, const char *lo, const char *hi,
+                   const char *st, const char *iv, const char *trip, const char *k,
+                   const char *lines[3]) {
+    const char *it = dtype_ctype(wide ? DT_I64 : DT_I32);
+    const char *ut = dtype_ctype(wide ? DT_U64 : DT_U32);
+    if (unit_step) {
+        lines[0] = arena_printf(a, "for (%s %s = %s; %s < %s; ++%s) {", it, iv, lo, iv, hi, iv);
+        return 1;
+    }
+    lines[0] = arena_printf(a, "%s %s = %s < %s && %s > 0 ? ((%s)%s - (%s)%s - 1u) / (%s)%s + "
+                               "1u : 0u;", ut, trip, lo, hi, st, ut, hi, ut, lo, ut, st);
+    lines[1] = arena_printf(a, "for (%s %s = 0; %s < %s; ++%s) {", ut, k, k, trip, k);
+    lines[2] = arena_printf(a, "%s %s = (%s)((%s)%s + %s * (%s)%s);", it, iv, it, ut, lo, k, ut,
+                            st);
+    return 3;
+}

@@ -755,22 +755,17 @@ static void copy_yields(Emit *e, Op *op, const ValId *ys, const Dist *cd) {
  * plain form. */
 static void open_for(Emit *e, Op *op, const char *iv) {
     Func *f = e->f;
-    bool wide = val_type(f, op->index).dtype == DT_I64;
-    const char *it = dtype_ctype(wide ? DT_I64 : DT_I32);
-    const char *ut = dtype_ctype(wide ? DT_U64 : DT_U32);
-    const char *lo = ce_vname(e, op->args[0]), *hi = ce_vname(e, op->args[1]);
-    const char *st = ce_vname(e, op->args[2]);
-    if (val_is_const(f, op->args[2]) && val(f, op->args[2])->c.i == 1) {
-        ce_line(e, "for (%s %s = %s; %s < %s; ++%s) {", it, iv, lo, iv, hi, iv);
-        e->indent++;
-        return;
+    const char *lines[3];
+    int n = ctext_for_head(f->arena, val_type(f, op->index).dtype == DT_I64,
+                           val_is_const(f, op->args[2]) && val(f, op->args[2])->c.i == 1,
+                           ce_vname(e, op->args[0]), ce_vname(e, op->args[1]),
+                           ce_vname(e, op->args[2]), iv, ce_fmt(e, "mt_trip%d", op->index),
+                           ce_fmt(e, "mt_k%d", op->index), lines);
+    for (int i = 0; i < n; i++) {
+        ce_line(e, "%s", lines[i]);
+        if (lines[i][strlen(lines[i]) - 1] == '{')
+            e->indent++;
     }
-    const char *trip = ce_fmt(e, "mt_trip%d", op->index), *k = ce_fmt(e, "mt_k%d", op->index);
-    ce_line(e, "%s %s = %s < %s && %s > 0 ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
-            trip, lo, hi, st, ut, hi, ut, lo, ut, st);
-    ce_line(e, "for (%s %s = 0; %s < %s; ++%s) {", ut, k, k, trip, k);
-    e->indent++;
-    ce_line(e, "%s %s = (%s)((%s)%s + %s * (%s)%s);", it, iv, it, ut, lo, k, ut, st);
 }
 
 static int emit_for(Emit *e, Op *op) {

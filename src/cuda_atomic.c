@@ -130,17 +130,18 @@ static const char *device_rmw(Emit *e, int code, DType d, const Bits *b, const c
                   asm_line(e, b, ce_fmt(e, "atom.global.%s.%s.%s", order, op, ty), "%2", vin));
 }
 
-/* The host's new value of an rmw from the old x and the operand v. */
-static const char *host_update(Emit *e, int code, DType d) {
+/* The host's new value of an rmw from the old x and the operand v (the
+ * fiber backend's helpers and the cpu backend's loops, cpu_ops.c). */
+const char *atomic_update_text(Arena *a, int code, DType d) {
     bool fl = dtype_is_float(d);
     switch (code) {
     case OP_ATOMIC_ADD:
         if (d == DT_F16 || d == DT_BF16) /* exact in double: one rounding */
-            return ce_fmt(e, "mt_f64_to_%s((double)mt_%s_to_f32(x) + (double)mt_%s_to_f32(v))",
+            return arena_printf(a, "mt_f64_to_%s((double)mt_%s_to_f32(x) + (double)mt_%s_to_f32(v))",
                           dtype_name(d), dtype_name(d), dtype_name(d));
         if (fl || dtype_is_unsigned(d))
             return "x + v";
-        return ce_fmt(e, "(%s)((%s)x + (%s)v)", dtype_ctype(d), bits_of(d).utype,
+        return arena_printf(a, "(%s)((%s)x + (%s)v)", dtype_ctype(d), bits_of(d).utype,
                       bits_of(d).utype);
     case OP_ATOMIC_MAX:
     case OP_ATOMIC_MIN: {
@@ -148,10 +149,10 @@ static const char *host_update(Emit *e, int code, DType d) {
         if (!fl)
             return mx ? "(v > x ? v : x)" : "(v < x ? v : x)";
         Bits b = bits_of(d);
-        const char *bx = fmt1(e, b.to_fmt, "x"), *bv = fmt1(e, b.to_fmt, "v");
+        const char *bx = arena_printf(a, b.to_fmt, "x"), *bv = arena_printf(a, b.to_fmt, "v");
         const char *st = b.n == 32 ? "int" : "long long";
         /* Triton's pair: signed order of the bits for v >= 0, unsigned for v < 0 */
-        return ce_fmt(e, "(%s >> %d ? (%s %s %s ? v : x) : ((%s)%s %s (%s)%s ? v : x))", bv,
+        return arena_printf(a, "(%s >> %d ? (%s %s %s ? v : x) : ((%s)%s %s (%s)%s ? v : x))", bv,
                       b.n - 1, bv, mx ? "<" : ">", bx, st, bv, mx ? ">" : "<", st, bx);
     }
     case OP_ATOMIC_AND: return "x & v";
@@ -186,7 +187,7 @@ static const char *helper(Emit *e, const Op *op) {
         device = device_rmw(e, op->code, d, &b,
                             ce_fmt(e, "%s.%s", scope_names[scope], sem_names[sem]));
         host = ce_fmt(e, "    return mt_host_atomic_update(p, [v](%s x) -> %s { return %s; });\n",
-                      T, T, host_update(e, op->code, d));
+                      T, T, atomic_update_text(e->f->arena, op->code, d));
     }
     e->pre = ce_fmt(e,
                     "%sstatic __device__ __forceinline__ %s%s%s *p, %s%s v) {\n"

@@ -33,7 +33,9 @@
 
 #include <string.h>
 
-const char *ce_c_literal(Emit *e, const char *s, bool format) {
+/* s as the inside of a C string literal; percent signs doubled when the
+ * text is a printf format. */
+const char *debug_c_literal(Arena *ar, const char *s, bool format) {
     StrBuf sb;
     sb_init(&sb);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -46,14 +48,17 @@ const char *ce_c_literal(Emit *e, const char *s, bool format) {
         else
             sb_putc(&sb, (char)*p);
     }
-    const char *r = ce_fmt(e, "%s", sb_str(&sb));
+    const char *r = arena_strdup(ar, sb_str(&sb));
     sb_free(&sb);
     return r;
+}
+const char *ce_c_literal(Emit *e, const char *s, bool format) {
+    return debug_c_literal(e->f->arena, s, format);
 }
 
 /* Digits of the largest index of a dimension (ceil(log10(n)), as Triton
  * pads them: 3 for 128, 0 for 1). */
-static int index_width(int32_t n) {
+int debug_index_width(int32_t n) {
     int w = 0;
     for (int64_t p = 1; p < n; p *= 10)
         w++;
@@ -62,35 +67,35 @@ static int index_width(int32_t n) {
 
 /* Triton's format of one element of type t, and the C argument for the
  * element text x (in its register type). */
-static void value_format(Emit *e, Type t, const char *x, bool hex, const char **fmt,
-                         const char **arg) {
+void debug_value_format(Arena *ar, Type t, const char *x, bool hex, const char **fmt,
+                        const char **arg) {
     DType d = (DType)t.dtype;
     int bits = dtype_info[d].bits;
     bool wide = bits > 32;
     if (t.is_ptr) {
         *fmt = "%p";
-        *arg = ce_fmt(e, "(const void *)(%s)", x);
+        *arg = arena_printf(ar, "(const void *)(%s)", x);
     } else if (hex) {
-        *fmt = ce_fmt(e, "0x%%0%d%sx", bits / 4, wide ? "ll" : "");
+        *fmt = arena_printf(ar, "0x%%0%d%sx", bits / 4, wide ? "ll" : "");
         if (d == DT_F64)
-            *arg = ce_fmt(e, "(unsigned long long)__double_as_longlong(%s)", x);
+            *arg = arena_printf(ar, "(unsigned long long)__double_as_longlong(%s)", x);
         else if (dtype_is_float(d)) /* the low word of the widened double */
-            *arg = ce_fmt(e, "(unsigned)__double_as_longlong((double)(%s))",
-                          ce_cast(e, x, type_scalar(d), type_scalar(DT_F32)));
+            *arg = arena_printf(ar, "(unsigned)__double_as_longlong((double)(%s))",
+                          ctext_convert(ar, x, type_scalar(d), type_scalar(DT_F32)));
         else
-            *arg = ce_fmt(e, wide ? "(unsigned long long)(%s)"
+            *arg = arena_printf(ar, wide ? "(unsigned long long)(%s)"
                           : dtype_is_unsigned(d) || d == DT_I1 ? "(unsigned)(%s)" : "(int)(%s)",
                           x);
     } else if (dtype_is_float(d)) {
         *fmt = "%f";
-        *arg = ce_fmt(e, "(double)(%s)", ce_cast(e, x, type_scalar(d), type_scalar(
+        *arg = arena_printf(ar, "(double)(%s)", ctext_convert(ar, x, type_scalar(d), type_scalar(
                                                      d == DT_F64 ? DT_F64 : DT_F32)));
     } else if (dtype_is_unsigned(d) || d == DT_I1) {
         *fmt = wide ? "%llu" : "%u";
-        *arg = ce_fmt(e, wide ? "(unsigned long long)(%s)" : "(unsigned)(%s)", x);
+        *arg = arena_printf(ar, wide ? "(unsigned long long)(%s)" : "(unsigned)(%s)", x);
     } else {
         *fmt = wide ? "%lli" : "%i";
-        *arg = ce_fmt(e, wide ? "(long long)(%s)" : "(int)(%s)", x);
+        *arg = arena_printf(ar, wide ? "(long long)(%s)" : "(int)(%s)", x);
     }
 }
 
@@ -108,14 +113,14 @@ static void print_operand(Emit *e, Op *op, int i, const char *prefix) {
     if (t.rank)
         r = e->has_dist[x] ? e->dist[x] : ce_dist_of(e, x);
     for (int k = 0; k < t.rank; k++) {
-        sb_printf(&f, "%s%%%du", k ? ", " : "", index_width(t.shape[k]));
+        sb_printf(&f, "%s%%%du", k ? ", " : "", debug_index_width(t.shape[k]));
         sb_printf(&a, ", (unsigned)(%s)", ce_value_coord(e, &r, k, CE_SLOT));
     }
     sb_printf(&f, ")%s", prefix);
     if (op->nargs > 1)
         sb_printf(&f, "(operand %d) ", i);
-    value_format(e, t, t.rank ? ce_elem(e, x, &r, op->loc) : ce_vname(e, x), op->attr[0] != 0,
-                 &fmt, &arg);
+    debug_value_format(e->f->arena, t, t.rank ? ce_elem(e, x, &r, op->loc) : ce_vname(e, x),
+                       op->attr[0] != 0, &fmt, &arg);
     sb_printf(&f, "%s\\n", fmt);
     sb_printf(&a, ", %s", arg);
     if (t.rank) {

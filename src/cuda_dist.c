@@ -34,12 +34,10 @@
 void ce_line(Emit *e, const char *fmt, ...) {
     if (!strcmp(fmt, "__syncthreads();"))
         e->load_layout = -2; /* a barrier orders every earlier load (cuda.c) */
-    sb_indent(&e->body, 4 * e->indent);
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&e->body, fmt, ap);
+    sb_vline(&e->body, 4 * e->indent, fmt, ap);
     va_end(ap);
-    sb_putc(&e->body, '\n');
 }
 
 const char *ce_fmt(Emit *e, const char *f, ...) {
@@ -61,51 +59,6 @@ const char *ce_ctype(Emit *e, Type t) {
 }
 
 void ce_unroll(Emit *e) { ce_line(e, "#pragma unroll"); }
-
-static const char *literal(Emit *e, Type t, const Value *v) {
-    if (t.is_ptr)
-        return "0";
-    DType d = (DType)t.dtype;
-    switch (d) {
-    case DT_I1:
-        return v->c.i ? "true" : "false";
-    case DT_I32:
-        if (v->c.i == INT32_MIN)
-            return "(-2147483647 - 1)";
-        return v->c.i < 0 ? ce_fmt(e, "(%lld)", (long long)v->c.i)
-                          : ce_fmt(e, "%lld", (long long)v->c.i);
-    case DT_I64:
-        if (v->c.i == INT64_MIN)
-            return "(-9223372036854775807LL - 1LL)";
-        return v->c.i < 0 ? ce_fmt(e, "(%lldLL)", (long long)v->c.i)
-                          : ce_fmt(e, "%lldLL", (long long)v->c.i);
-    case DT_F32: {
-        char buf[32];
-        format_f32(buf, (float)v->c.f);
-        if (strcmp(buf, "nan") == 0)
-            return "__int_as_float(0x7fc00000)";
-        if (strcmp(buf, "inf") == 0)
-            return "__int_as_float(0x7f800000)";
-        if (strcmp(buf, "-inf") == 0)
-            return "(-__int_as_float(0x7f800000))";
-        return buf[0] == '-' ? ce_fmt(e, "(%sf)", buf) : ce_fmt(e, "%sf", buf);
-    }
-    case DT_U32:
-        return ce_fmt(e, "%lluu", (unsigned long long)v->c.i);
-    case DT_U64:
-        return ce_fmt(e, "%lluull", (unsigned long long)v->c.i);
-    default:
-        break;
-    }
-    if (dtype_is_float(d)) /* the bits: exact, and no float text to parse */
-        return d == DT_F64
-                   ? ce_fmt(e, "__longlong_as_double(%lldLL)",
-                            (long long)dtype_float_bits(d, v->c.f))
-                   : ce_fmt(e, "((%s)0x%llx)", dtype_ctype(d),
-                            (unsigned long long)dtype_float_bits(d, v->c.f));
-    /* i8 i16 u8 u16: an int literal converted */
-    return ce_fmt(e, "((%s)%lld)", dtype_ctype(d), (long long)v->c.i);
-}
 
 const char *ce_zero(DType d) {
     switch (d) {
@@ -298,7 +251,7 @@ const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
 const char *ce_vname(Emit *e, ValId v) {
     Value *x = val(e->f, v);
     if (x->kind == VK_CONST)
-        return literal(e, x->type, x);
+        return ctext_literal(e->f->arena, x->type, x);
     return e->name[v];
 }
 

@@ -189,9 +189,12 @@ struct Worker {
     bool is_caller;       /* the launching thread's: it polls for interrupts */
     const FiberPoll *poll;
     unsigned spins;       /* failed compare-and-swaps of the current program */
+    unsigned long long chunk_next, chunk_end; /* programs taken, not yet run */
     bool aborted;         /* a thread of the current program failed an assertion */
     FiberRuntime *rt;
     Worker *prev, *next;  /* rt->callers: launching threads' records */
+    void *scratch;        /* the cpu backend's tiles (op_scratch) */
+    size_t scratch_bytes;
 };
 
 struct Run {
@@ -199,6 +202,7 @@ struct Run {
     bool waits;
     void **args;
     unsigned long long nprograms;
+    unsigned long long chunk; /* programs taken at once (fiber_run_chunked) */
     atomic_ullong next_program;
     atomic_int failed;
     int kind;       /* RUN_FAIL_* of the failure (under err_lock) */
@@ -350,8 +354,24 @@ static void op_check(void *p, const char *msg) {
     to_scheduler(w, f);
 }
 
+/* The cpu backend's tiles (mt_host.h): one buffer per worker, grown to the
+ * largest frame asked for and freed with the worker's other memory. */
+static void *op_scratch(void *p, unsigned long long bytes) {
+    Worker *w = p;
+    if (bytes > w->scratch_bytes) {
+        size_t n = ((size_t)bytes + 63) & ~(size_t)63;
+        void *mem = aligned_alloc(64, n ? n : 64);
+        if (!mem)
+            return NULL;
+        free(w->scratch);
+        w->scratch = mem;
+        w->scratch_bytes = n;
+    }
+    return w->scratch;
+}
+
 static const mt_host_ops scheduler_ops = {op_syncthreads, op_shfl_xor, op_spin, op_fail,
-                                          op_check};
+                                          op_check, op_scratch};
 
 /* A kernel run without fibers never waits; were one to, the launch fails
  * (its threads cannot be suspended) instead of computing a wrong result. */
@@ -380,7 +400,7 @@ static void op_straight_check(void *p, const char *msg) {
 }
 static const mt_host_ops straight_ops = {op_straight_sync, op_straight_shfl,
                                          op_straight_spin, op_straight_fail,
-                                         op_straight_check};
+                                         op_straight_check, op_scratch};
 
 /* Runs the threads of one program of a kernel that never waits. */
 static void straight_program(Worker *w) {
@@ -495,8 +515,11 @@ static void worker_release(Worker *w) {
     if (w->stacks)
         munmap(w->stacks, w->stacks_bytes);
     free(w->fibers);
+    free(w->scratch);
     w->stacks = NULL;
     w->fibers = NULL;
+    w->scratch = NULL;
+    w->scratch_bytes = 0;
     w->stack_cap = w->fiber_cap = 0;
 }
 
@@ -542,9 +565,14 @@ static bool next_program(Worker *w) {
     Run *run = w->run;
     if (atomic_load_explicit(&run->failed, memory_order_relaxed))
         return false;
-    unsigned long long pid = atomic_fetch_add(&run->next_program, 1);
-    if (pid >= run->nprograms)
-        return false;
+    unsigned long long pid = w->chunk_next;
+    if (pid >= w->chunk_end) {
+        pid = atomic_fetch_add(&run->next_program, run->chunk);
+        if (pid >= run->nprograms)
+            return false;
+        w->chunk_end = pid + run->chunk < run->nprograms ? pid + run->chunk : run->nprograms;
+    }
+    w->chunk_next = pid + 1;
     w->spins = 0;
     w->aborted = false;
     unsigned long long gx = w->view.grid_dim.x, gy = w->view.grid_dim.y;
@@ -564,6 +592,7 @@ static void worker_work(Worker *w, Run *run) {
     w->view.extents = run->extents;
     w->view.nextents = run->nextents;
     w->nfibers = run->threads;
+    w->chunk_next = w->chunk_end = 0;
     char msg[256];
     if (!run->waits) {
         while (next_program(w)) {
@@ -870,6 +899,14 @@ unsigned fiber_thread_stacks(FiberRuntime *rt) {
 int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
               unsigned threads, bool waits, const mt_host_extent *extents, unsigned nextents,
               const FiberPoll *poll, char *err, size_t errlen) {
+    return fiber_run_chunked(rt, entry, args, grid, threads, waits, false, extents, nextents,
+                             poll, err, errlen);
+}
+
+int fiber_run_chunked(FiberRuntime *rt, mt_host_entry_fn *entry, void **args,
+                      const uint32_t grid[3], unsigned threads, bool waits, bool chunked,
+                      const mt_host_extent *extents, unsigned nextents,
+                      const FiberPoll *poll, char *err, size_t errlen) {
     if (err && errlen)
         err[0] = 0;
     if (threads < 1 || threads > MT_MAX_THREADS || grid[0] < 1 || grid[1] < 1 ||
@@ -900,6 +937,13 @@ int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint
     run.threads = threads;
     run.grid = (mt_uint3){grid[0], grid[1], grid[2]};
     unsigned helpers = worker_count(run.nprograms) - 1;
+    /* a few chunks per worker: one atomic per chunk, and the last chunks
+     * small enough that the workers end together */
+    run.chunk = 1;
+    if (chunked && !waits) {
+        unsigned long long c = run.nprograms / (8ull * (helpers + 1));
+        run.chunk = c < 1 ? 1 : c > 64 ? 64 : c;
+    }
     bool posted = pool_post(rt, &run, helpers);
     run.nworkers = 1 + (posted ? helpers : 0);
     caller->poll = poll;

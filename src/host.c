@@ -68,6 +68,7 @@
 #endif
 #include "mt_host_h.inc"
 #include "mt_kernel_rt_h.inc"
+#include "mt_cpu_rt_h.inc"
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -80,6 +81,7 @@ struct HostModule {
     bool waits;      /* the kernel calls __syncthreads or a warp shuffle */
     bool one_thread; /* only thread 0 of a program has any effect */
     bool prints;     /* the kernel calls printf: stdout is flushed after it */
+    bool chunked;    /* programs may be handed out a few at a time (cpu) */
 };
 
 HostStacks *host_stacks_new(void) { return fiber_runtime_new(); }
@@ -378,9 +380,24 @@ static void remove_tree_files(const char *dir, const char *const *names,
 }
 
 /* Compiles the unit into out_path (a temporary name). */
-static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int nextra,
-                        const char *unit_text, size_t unit_len, const char *out_path,
-                        double timeout) {
+/* How one kind of object is built: the compiler, its flags, the name of
+ * the unit it reads (kernel.cpp, or kernel.c for the cpu backend). */
+typedef struct Toolchain {
+    const char *cc;
+    const char *const *flags;
+    int nflags;
+    const char *const *extra; /* the sanitizer's, when asked for */
+    int nextra;
+    const char *unit_name;
+    const char *const *libs;  /* after the unit: what it links against */
+    int nlibs;
+} Toolchain;
+
+#define TOOL_MAX_FLAGS 16
+
+static int compile_unit(Ctx *c, const Toolchain *tc, const char *unit_text, size_t unit_len,
+                        const char *out_path, double timeout) {
+    const char *cxx = tc->cc;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
@@ -391,7 +408,7 @@ static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int n
         return diag_error(c, no_loc, MT_ERR_IO,
                           "cannot create a temporary directory in '%s': %s",
                           tmp, strerror(errno));
-    static const char *const files[] = {"mt_host.h", "kernel.cpp"};
+    const char *const files[] = {"mt_host.h", tc->unit_name};
     char hdr_path[4200], src_path[4200];
     snprintf(hdr_path, sizeof hdr_path, "%s/%s", dir, files[0]);
     snprintf(src_path, sizeof src_path, "%s/%s", dir, files[1]);
@@ -403,16 +420,18 @@ static int compile_unit(Ctx *c, const char *cxx, const char *const *extra, int n
                           "cannot write the host kernel source in '%s': %s",
                           dir, strerror(e));
     }
-    char *argv[HOST_NFLAGS + HOST_NUBSAN + 6];
+    char *argv[2 * TOOL_MAX_FLAGS + HOST_NUBSAN + 6];
     int k = 0;
     argv[k++] = (char *)cxx;
-    for (size_t i = 0; i < HOST_NFLAGS; i++)
-        argv[k++] = (char *)host_cxx_flags[i];
-    for (int i = 0; i < nextra && i < (int)HOST_NUBSAN; i++)
-        argv[k++] = (char *)extra[i];
+    for (int i = 0; i < tc->nflags && i < TOOL_MAX_FLAGS; i++)
+        argv[k++] = (char *)tc->flags[i];
+    for (int i = 0; i < tc->nextra && i < (int)HOST_NUBSAN; i++)
+        argv[k++] = (char *)tc->extra[i];
     argv[k++] = (char *)"-o";
     argv[k++] = (char *)out_path;
     argv[k++] = src_path;
+    for (int i = 0; i < tc->nlibs && i < TOOL_MAX_FLAGS; i++)
+        argv[k++] = (char *)tc->libs[i];
     argv[k] = NULL;
     StrBuf output;
     sb_init(&output);
@@ -529,11 +548,11 @@ unsigned host_kernel_flags(const char *cuda_src) {
            (kernel_prints(cuda_src) ? MT_HOST_RUN_PRINTS : 0u);
 }
 
-int host_build(Ctx *c, const char *cuda_src, const char *kernel,
-               const char *const *ctypes, int nparams, HostModule **out) {
-    *out = NULL;
-    if (!cuda_src || !valid_identifier(kernel) || nparams < 0 ||
-        (nparams > 0 && !ctypes))
+/* The checks every build makes of the kernel's name and parameter types,
+ * which are pasted into the unit's trampoline. */
+static int check_entry(Ctx *c, const char *src, const char *kernel, const char *const *ctypes,
+                       int nparams) {
+    if (!src || !valid_identifier(kernel) || nparams < 0 || (nparams > 0 && !ctypes))
         return diag_error(c, no_loc, MT_ERR_INTERNAL,
                           "host_build: bad kernel name or parameters");
     for (int i = 0; i < nparams; i++)
@@ -541,34 +560,32 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
             return diag_error(c, no_loc, MT_ERR_INTERNAL,
                               "host_build: bad type '%s' of parameter %d",
                               ctypes[i] ? ctypes[i] : "(null)", i);
-    char cxx[4096];
-    if (find_compiler(c, cxx, sizeof cxx) != 0)
-        return -1;
-    const char *const *extra;
-    int nextra = host_sanitize_flags(c, &extra);
-    if (nextra < 0)
-        return -1;
+    return 0;
+}
+
+/* The object of unit from the disk cache (cache_subdir(sub), keyed by a
+ * digest of the header, the unit, the toolchain and keyextra), else
+ * compiled by tc, loaded and stored there. */
+static int build_cached(Ctx *c, const Toolchain *tc, const char *sub, StrBuf *unit,
+                        const char *keyextra, HostModule **out) {
     double timeout = host_cc_timeout(c);
     if (timeout < 0)
         return -1;
-
-    StrBuf unit;
-    sb_init(&unit);
-    host_unit(&unit, cuda_src, kernel, ctypes, nparams, false);
-
     /* the key: every input, each followed by a NUL so fields cannot run
      * into each other */
     StrBuf keytext;
     sb_init(&keytext);
     sb_putn(&keytext, mt_host_header, sizeof mt_host_header);
-    sb_putn(&keytext, sb_str(&unit), unit.len + 1);
-    sb_putn(&keytext, cxx, strlen(cxx) + 1);
-    for (size_t i = 0; i < HOST_NFLAGS; i++)
-        sb_putn(&keytext, host_cxx_flags[i], strlen(host_cxx_flags[i]) + 1);
-    for (int i = 0; i < nextra; i++)
-        sb_putn(&keytext, extra[i], strlen(extra[i]) + 1);
-    if (unit.failed || keytext.failed) {
-        sb_free(&unit);
+    sb_putn(&keytext, sb_str(unit), unit->len + 1);
+    sb_putn(&keytext, tc->cc, strlen(tc->cc) + 1);
+    for (int i = 0; i < tc->nflags; i++)
+        sb_putn(&keytext, tc->flags[i], strlen(tc->flags[i]) + 1);
+    for (int i = 0; i < tc->nextra; i++)
+        sb_putn(&keytext, tc->extra[i], strlen(tc->extra[i]) + 1);
+    for (int i = 0; i < tc->nlibs; i++)
+        sb_putn(&keytext, tc->libs[i], strlen(tc->libs[i]) + 1);
+    sb_puts(&keytext, keyextra);
+    if (unit->failed || keytext.failed) {
         sb_free(&keytext);
         return diag_error(c, no_loc, MT_ERR_NOMEM,
                           "out of memory for the host kernel source");
@@ -579,7 +596,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
 
     int rc = -1;
     Arena *scratch = arena_new();
-    char *dir = scratch ? cache_subdir(scratch, "host") : NULL;
+    char *dir = scratch ? cache_subdir(scratch, sub) : NULL;
     char tmp_path[4300], suffix[64];
     temp_suffix(suffix);
     if (dir) {
@@ -607,7 +624,7 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
         snprintf(tmp_path, sizeof tmp_path, "%s/.mytriton-%s.so.%s.tmp",
                  tmp && *tmp ? tmp : "/tmp", digest, suffix);
     }
-    if (compile_unit(c, cxx, extra, nextra, sb_str(&unit), unit.len, tmp_path, timeout) != 0)
+    if (compile_unit(c, tc, sb_str(unit), unit->len, tmp_path, timeout) != 0)
         goto done;
     /* load the object just built; the cache gets a sealed copy (fsync'ed,
      * renamed into place) for later processes; the mapping outlives the
@@ -617,13 +634,144 @@ int host_build(Ctx *c, const char *cuda_src, const char *kernel,
         cache_put_file(dir, digest, "so", tmp_path);
     unlink(tmp_path);
 done:
+    arena_free(scratch);
+    return rc;
+}
+
+int host_build(Ctx *c, const char *cuda_src, const char *kernel,
+               const char *const *ctypes, int nparams, HostModule **out) {
+    *out = NULL;
+    if (check_entry(c, cuda_src, kernel, ctypes, nparams) < 0)
+        return -1;
+    char cxx[4096];
+    if (find_compiler(c, cxx, sizeof cxx) != 0)
+        return -1;
+    const char *const *extra;
+    int nextra = host_sanitize_flags(c, &extra);
+    if (nextra < 0)
+        return -1;
+    Toolchain tc = {cxx, host_cxx_flags, (int)HOST_NFLAGS, extra, nextra, "kernel.cpp", NULL, 0};
+    StrBuf unit;
+    sb_init(&unit);
+    host_unit(&unit, cuda_src, kernel, ctypes, nparams, false);
+    int rc = build_cached(c, &tc, "host", &unit, "", out);
     if (rc == 0 && *out) {
         (*out)->waits = kernel_waits(cuda_src);
         (*out)->one_thread = only_thread0_acts(cuda_src);
         (*out)->prints = kernel_prints(cuda_src);
     }
-    arena_free(scratch);
     sb_free(&unit);
+    return rc;
+}
+
+/* ---- the cpu backend's build (issue 18) ----
+ * The C of cpu.c, compiled by the system C compiler for this very CPU:
+ * -O3 vectorises the tile loops, -march=native picks the widest vectors
+ * (so the CPU's model and features join the key), -ffp-contract=off keeps
+ * a * b + c two roundings as the fiber backend computes it (the dot's
+ * micro-kernel asks for its FMAs itself), -fno-math-errno lets sqrtf and
+ * friends vectorise (no value changes).  Each program is one call of the
+ * entry on a worker's own stack: a straight run of one thread. */
+static const char *const cpu_cc_flags[] = {
+    "-std=gnu11", "-O3", "-march=native", "-mprefer-vector-width=512", "-ffp-contract=off", "-fno-math-errno",
+    "-fno-strict-aliasing", "-fPIC", "-shared", "-pthread", "-w",
+#if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+    /* glibc's vector math (mt_cpu_rt.h): exp and log of whole vectors;
+     * the library follows the unit (cpu_cc_libs) */
+    "-DMT_CPU_LIBMVEC",
+#endif
+};
+static const char *const cpu_cc_libs[] = {
+#if defined(__x86_64__) && defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+    "-Wl,--as-needed", "-lmvec",
+#endif
+    "-lm",
+};
+#define CPU_NFLAGS (sizeof cpu_cc_flags / sizeof cpu_cc_flags[0])
+
+static int find_c_compiler(Ctx *c, char *buf, size_t bufsize) {
+    const char *env = getenv("MYTRITON_CPU_CC");
+    if (env && *env) {
+        if (find_program(env, buf, bufsize))
+            return 0;
+        return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                          "C compiler '%s' from MYTRITON_CPU_CC not found or not executable",
+                          env);
+    }
+    static const char *const names[] = {"cc", "gcc", "clang"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (find_program(names[i], buf, bufsize))
+            return 0;
+    return diag_error(c, no_loc, MT_ERR_HOST_CC,
+                      "no C compiler found for the cpu backend: expected 'cc', 'gcc' or "
+                      "'clang' on PATH, or MYTRITON_CPU_CC");
+}
+
+/* The CPU -march=native compiles for: its model name and feature flags
+ * (Linux's /proc/cpuinfo), so a cache shared between machines never hands
+ * one an object built for another's instructions. */
+static void cpu_model(StrBuf *sb) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    bool model = false, flags = false;
+    while (f && fgets(line, sizeof line, f) && !(model && flags)) {
+        if (!model && !strncmp(line, "model name", 10)) {
+            sb_puts(sb, line);
+            model = true;
+        } else if (!flags && !strncmp(line, "flags", 5)) {
+            sb_puts(sb, line);
+            flags = true;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (!model && !flags)
+        sb_puts(sb, "unknown cpu");
+}
+
+int cpu_build(Ctx *c, const char *csrc, const char *kernel, const char *const *ctypes,
+              int nparams, HostModule **out) {
+    *out = NULL;
+    if (check_entry(c, csrc, kernel, ctypes, nparams) < 0)
+        return -1;
+    char cc[4096];
+    if (find_c_compiler(c, cc, sizeof cc) != 0)
+        return -1;
+    const char *const *extra;
+    int nextra = host_sanitize_flags(c, &extra);
+    if (nextra < 0)
+        return -1;
+    Toolchain tc = {cc, cpu_cc_flags, (int)CPU_NFLAGS, extra, nextra, "kernel.c", cpu_cc_libs,
+                    (int)(sizeof cpu_cc_libs / sizeof cpu_cc_libs[0])};
+    StrBuf unit, model;
+    sb_init(&unit);
+    sb_init(&model);
+    sb_puts(&unit, "#include \"mt_host.h\"\n#line 1 \"mt_kernel_rt.h\"\n");
+    sb_puts(&unit, mt_kernel_rt_header);
+    sb_puts(&unit, "#line 1 \"mt_cpu_rt.h\"\n");
+    sb_puts(&unit, mt_cpu_rt_header);
+    sb_puts(&unit, "#line 1 \"kernel.c\"\n");
+    sb_puts(&unit, csrc);
+    /* cpu.c names the program's function mt_cpu_kernel: a kernel named
+     * like a C library function (exp) cannot clash with it */
+    sb_puts(&unit, "\nvoid mt_host_entry(void **a, mt_host_thread *self) {\n"
+                   "    mt_cpu_kernel(self");
+    for (int i = 0; i < nparams; i++) {
+        if (strcmp(ctypes[i], "bool") == 0) /* a byte that may hold any value */
+            sb_printf(&unit, ", (*(const unsigned char *)a[%d] != 0)", i);
+        else
+            sb_printf(&unit, ", *(%s *)a[%d]", ctypes[i], i);
+    }
+    sb_puts(&unit, ");\n}\n");
+    cpu_model(&model);
+    int rc = build_cached(c, &tc, "cpu", &unit, sb_str(&model), out);
+    if (rc == 0 && *out) {
+        (*out)->one_thread = true; /* one call per program, no fibers */
+        (*out)->chunked = !strstr(csrc, "MT_CPU_CAS");
+        (*out)->prints = kernel_prints(csrc);
+    }
+    sb_free(&unit);
+    sb_free(&model);
     return rc;
 }
 
@@ -645,8 +793,8 @@ int host_launch(Ctx *c, HostStacks *s, HostModule *m, const uint32_t grid[3], in
                           "threads per program must be in 1..%d, got %d",
                           MT_MAX_THREADS, threads);
     char err[1024];
-    int rc = fiber_run(s, m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads,
-                       m->waits, extents, nextents, poll, err, sizeof err);
+    int rc = fiber_run_chunked(s, m->entry, args, grid, m->one_thread ? 1u : (unsigned)threads,
+                               m->waits, m->chunked, extents, nextents, poll, err, sizeof err);
     if (m->prints) /* the lines reach a pipe or file now, as the GPU's at a sync */
         fflush(stdout);
     if (rc == -3) { /* checked mode: the kernel's text is a whole located error */

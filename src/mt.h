@@ -78,6 +78,8 @@ void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) MT_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 void sb_indent(StrBuf *sb, int n); /* n spaces */
+/* A line of generated code: indent spaces, the text, a newline. */
+void sb_vline(StrBuf *sb, int indent, const char *fmt, va_list ap);
 const char *sb_str(StrBuf *sb);    /* NUL-terminated, never NULL */
 
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n); /* FNV-1a step */
@@ -676,6 +678,8 @@ const char *ctext_expand(Arena *a, int code, const char *const *args,
  * the runtime's conversions (mt_kernel_rt.h) for narrow floats and float
  * to int, "((T)x)" otherwise. */
 const char *ctext_convert(Arena *a, const char *x, Type from, Type to);
+/* The C text of a constant (VK_CONST) value of type t: exact. */
+const char *ctext_literal(Arena *a, Type t, const Value *v);
 /* The lowest (-inf) or highest (+inf) value of d as C text. */
 const char *ctext_limit(DType d, bool highest);
 /* Evaluates the template on args with C's semantics and converts the
@@ -685,6 +689,16 @@ const char *ctext_limit(DType d, bool highest);
  * the text is outside the evaluated subset. */
 int ctext_eval(const char *tmpl, const CScalar *args, int nargs, DType rd,
                CScalar *out);
+/* The C of a runtime for loop's head (the CUDA and cpu emitters'): lines
+ * in order, the one that opens the body ending in '{'.  A constant step
+ * of 1 is the plain `for (iv = lo; iv < hi; ++iv)`; otherwise a trip
+ * count in the index's unsigned type (trip, k: fresh names), so that no
+ * index past the bounds is ever formed (C leaves the signed overflow of
+ * iv += step undefined) and a step that is not positive runs no
+ * iteration.  Returns the number of lines (1 or 3). */
+int ctext_for_head(Arena *a, bool wide, bool unit_step, const char *lo, const char *hi,
+                   const char *st, const char *iv, const char *trip, const char *k,
+                   const char *lines[3]);
 /* name is a function templates may call (expf, cosf, isnan, ...). */
 bool ctext_is_function(const char *name);
 
@@ -928,6 +942,10 @@ int cuda_emit(Func *f, StrBuf *out);
  * block whose layout replicates elements)?  smemplan.c plans its scratch.
  * (cuda_atomic.c) */
 bool atomic_result_shared(Func *f, const Op *op);
+/* The new value of an element's read-modify-write (not cas) as C text of
+ * the old value x and the operand v, both of d's register type; what the
+ * fiber backend's and the cpu backend's compare-and-swap loops store. */
+const char *atomic_update_text(Arena *a, int code, DType d);
 
 /* ------------------------------------------- CUDA emitter internals
  * Shared by cuda_dist.c (distributions, operand texts), cuda_dot.c (dot
@@ -1064,7 +1082,81 @@ void ce_end_pipelined_loop(Emit *e);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
 int ce_emit_print(Emit *e, Op *op);                      /* cuda_debug.c */
+/* cuda_debug.c, for the cpu backend's print and assert too: s as the
+ * inside of a C string literal (a printf format: percent signs doubled);
+ * Triton's printf format of an element of type t and its argument for the
+ * element text x (hex: hex=True's). */
+const char *debug_c_literal(Arena *a, const char *s, bool format);
+int debug_index_width(int32_t n); /* digits of an index of a dim of n, as Triton pads */
+void debug_value_format(Arena *a, Type t, const char *x, bool hex, const char **fmt,
+                        const char **arg);
 int ce_emit_assert(Emit *e, Op *op);
+
+/* ------------------------------------------------ cpu.c, cpu_ops.c */
+
+/* The cpu backend (issue 18): the C of f (verified, optimised; no GPU
+ * back-end pass has run), one function mt_cpu_kernel(mt_host_thread *,
+ * params...) per program that computes whole tiles with loops; a located
+ * MT_ERR_UNSUPPORTED error names an op it cannot lower yet. */
+int cpu_emit(Func *f, StrBuf *out);
+
+/* ------------------------------------------- cpu emitter internals
+ * Shared by cpu.c (values, loops, elementwise ops, memory, control flow,
+ * the driver) and cpu_ops.c (reductions, scans, dots, shape ops,
+ * atomics); nothing else uses them.  Texts are arena strings. */
+
+typedef enum CpuHow {
+    CPU_NAMED,  /* a scalar, parameter or constant: name[] is its text */
+    CPU_TILE,   /* a tile in the program's frame: name[] is its array */
+    CPU_FUSED   /* recomputed where it is read (an elementwise chain) */
+} CpuHow;
+
+typedef struct CpuEmit {
+    Func *f;
+    Ctx *c;
+    StrBuf body;
+    int indent;
+    const char **name;  /* per value: C text of a scalar, or a tile's array */
+    uint8_t *how;       /* CpuHow per value */
+    int *uses;          /* operand and yield uses per value */
+    bool *whole;        /* some user needs it as a tile (not element by element) */
+    int64_t *use_numel; /* the largest loop a user reads it in */
+    Region **home;      /* the region that defines each op result */
+    int64_t frame;      /* bytes of the frame's tiles so far */
+    StrBuf decl;        /* the tiles' declarations */
+    int tmp;            /* counter for temporaries */
+    int last_line;
+    int exact;          /* > 0: writing an address's offset (see fused_elem) */
+} CpuEmit;
+
+#define CPU_MAX_RANK MT_MAX_RANK
+/* cpu.c: text and values */
+void cpu_line(CpuEmit *e, const char *fmt, ...) MT_PRINTF(2, 3);
+#define cpu_fmt(e, ...) arena_printf((e)->f->arena, __VA_ARGS__)
+int cpu_unsupported(CpuEmit *e, const Op *op, const char *what);
+const char *cpu_tmp(CpuEmit *e, const char *prefix);
+/* A new tile of v's type in the frame (how = CPU_TILE), or its alias of
+ * another tile's array. */
+void cpu_new_tile(CpuEmit *e, ValId v);
+/* Opens one loop per dim of t (named mt_i<d>; a unit dim gets "0", no
+ * loop) and fills c with the coordinate texts; returns the loops opened. */
+int cpu_open_loops(CpuEmit *e, Type t, const char **c);
+void cpu_close_loops(CpuEmit *e, int n);
+/* The coordinates in an operand of type vt of the element a loop over a
+ * result of type rt reads at coordinates c (NumPy broadcasting). */
+void cpu_map_coords(Type rt, const char *const *c, Type vt, const char **out);
+/* C text of v's element at coordinates c (v's own rank), of its register
+ * type; its row-major index in a tile. */
+const char *cpu_elem(CpuEmit *e, ValId v, const char *const *c);
+const char *cpu_index(CpuEmit *e, Type t, const char *const *c);
+int cpu_emit_region(CpuEmit *e, Region *r);
+/* cpu_ops.c */
+int cpu_emit_reduce(CpuEmit *e, Op *op);
+int cpu_emit_combine(CpuEmit *e, Op *op); /* reduce/scan with a region, scans */
+int cpu_emit_dot(CpuEmit *e, Op *op);
+int cpu_emit_gather(CpuEmit *e, Op *op);
+int cpu_emit_atomic(CpuEmit *e, Op *op);
+int cpu_emit_debug(CpuEmit *e, Op *op);   /* print, assert */
 
 /* ----------------------------------------------------------------- sig.c */
 
@@ -1470,7 +1562,7 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out);
 /* One past the last mt_stage: the size of per-stage tables.  A stage
  * appended to mt_stage raises it and adds a row to pipeline.c's
  * stage_names (a static assertion there checks the count). */
-#define MT_NSTAGES (MT_STAGE_MLIR + 1)
+#define MT_NSTAGES (MT_STAGE_CPU + 1)
 
 /* Where printed stages go: passes never print, pipeline_run hands each
  * snapshot (ast, ssa, ssa-opt, cuda) to put, which copies what it keeps;
@@ -1494,6 +1586,9 @@ typedef struct PipelineInput {
     void *print_user;
     bool mlir;     /* also emit the MLIR module (mlir.c) */
     bool checked;  /* checked mode: cuda_check.c's checks in the host text */
+    bool cpu;      /* the cpu backend's C (cpu.c) */
+    bool no_cuda;  /* ... without the GPU's passes and CUDA C (a cpu build
+                      needs neither; a stages_only one prints them too) */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1668,6 +1763,12 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
 typedef struct HostModule HostModule;
 
 /* ctypes[i] is the C type of runtime parameter i ("float*", "int"). */
+/* The cpu backend's object (issue 18): cpu.c's C text, the runtime
+ * headers and a trampoline compiled by the system C compiler for this CPU,
+ * cached under cache_subdir("cpu") with the CPU's model in the key; it
+ * launches through host_launch, one call per program. */
+int cpu_build(Ctx *c, const char *csrc, const char *kernel, const char *const *ctypes,
+              int nparams, HostModule **out);
 int host_build(Ctx *c, const char *cuda_src, const char *kernel,
                const char *const *ctypes, int nparams, HostModule **out);
 /* A context's host runtime (fiber.c's FiberRuntime: the worker pool and
@@ -1729,6 +1830,14 @@ typedef struct FiberPoll {
 int fiber_run(FiberRuntime *rt, mt_host_entry_fn *entry, void **args, const uint32_t grid[3],
               unsigned threads, bool waits, const mt_host_extent *extents, unsigned nextents,
               const FiberPoll *poll, char *err, size_t errlen);
+/* The same, a worker taking `chunked` programs a few at a time (the cpu
+ * backend's programs, which never wait for one another: a kernel that may
+ * spin on a lock takes them one at a time, so that a started worker never
+ * holds the program the spinning one waits for). */
+int fiber_run_chunked(FiberRuntime *rt, mt_host_entry_fn *entry, void **args,
+                      const uint32_t grid[3], unsigned threads, bool waits, bool chunked,
+                      const mt_host_extent *extents, unsigned nextents,
+                      const FiberPoll *poll, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- cache.c */
 

@@ -78,6 +78,10 @@ typedef struct mt_host_ops {
      * index overflow (msg: the whole located error); like fail, the
      * program's threads stop here and the launch fails with msg */
     void (*check)(void *worker, const char *msg);
+    /* the cpu backend (issue 18): the worker's scratch memory of at least
+     * bytes (64-byte aligned), where a program keeps its tiles; kept for
+     * the worker's next program, NULL when out of memory */
+    void *(*scratch)(void *worker, unsigned long long bytes);
 } mt_host_ops;
 
 /* The bytes [lo, hi) a pointer argument may access (checked mode); lo ==

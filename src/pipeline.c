@@ -31,6 +31,7 @@ static const char *const stage_names[] = {
     [MT_STAGE_CUBIN] = "cubin",
     [MT_STAGE_SSA_LAYOUT] = "ssa-layout",
     [MT_STAGE_MLIR] = "mlir",
+    [MT_STAGE_CPU] = "cpu",
 };
 _Static_assert(sizeof stage_names / sizeof stage_names[0] == MT_NSTAGES,
                "one stage name per mt_stage");
@@ -157,6 +158,19 @@ static int emit_mlir(Func *f, const StageSink *sink) {
     return rc;
 }
 
+/* The cpu backend's C (cpu.c), from the optimised SSA: it lowers whole
+ * tiles, so the GPU's back-end passes (layouts, dot plans, shared memory)
+ * do not run for it. */
+static int emit_cpu(Func *f, const StageSink *sink) {
+    StrBuf sb;
+    sb_init(&sb);
+    int rc = cpu_emit(f, &sb);
+    if (rc == 0)
+        snap_text(sink, MT_STAGE_CPU, &sb);
+    sb_free(&sb);
+    return rc;
+}
+
 Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     SigEntry *sig;
     int nsig;
@@ -181,6 +195,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (transform(f, pass_dce) < 0) return NULL;
     snap_ir(sink, MT_STAGE_SSA_OPT, f, ir_print);
     if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
+    if (in->cpu && emit_cpu(f, sink) < 0) return NULL;
+    if (in->no_cuda) return f;
     if (transform(f, layout_assign) < 0) return NULL;
     if (axis_analyze(f) < 0) return NULL;
     if (plan_dots(f) < 0) return NULL;

@@ -171,6 +171,12 @@ void sb_indent(StrBuf *sb, int n) {
         sb_putc(sb, ' ');
 }
 
+void sb_vline(StrBuf *sb, int indent, const char *fmt, va_list ap) {
+    sb_indent(sb, indent);
+    sb_vprintf(sb, fmt, ap);
+    sb_putc(sb, '\n');
+}
+
 const char *sb_str(StrBuf *sb) { return sb->data ? sb->data : ""; }
 
 /* ---- hashing ---- */

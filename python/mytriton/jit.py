@@ -28,7 +28,7 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 
 # Printable stages, named by the library (mt_stage_name); cubin is binary,
 # fetched by name but not listed.
-_STAGES = tuple(s for s in _C.STAGES if s not in ("cubin", "mlir"))
+_STAGES = tuple(s for s in _C.STAGES if s not in ("cubin", "mlir", "cpu"))
 
 
 def _dtype_annotation(ann: Any):
@@ -133,6 +133,8 @@ class _Asm(Mapping):
         # the MLIR module exists for the MLIR backend only (issue 12)
         if self._kernel.backend == "mlir":
             return _STAGES + ("mlir",)
+        if self._kernel.backend == "cpu":  # its C (issue 18)
+            return _STAGES + ("cpu",)
         return _STAGES
 
     def __getitem__(self, stage: str) -> Any:
@@ -256,6 +258,8 @@ def _gpu_backend() -> str:
     so a kernel already compiled for them keeps its backend (clear
     ``kernel.cache`` after switching)."""
     name = os.environ.get("MYTRITON_BACKEND", "cuda") or "cuda"
+    if name in ("cpu", "host", "fiber"):  # the CPU tensors' choice (issue 18)
+        return "cuda"
     if name not in ("cuda", "mlir"):
         raise ValueError(f"unsupported backend '{name}'; expected 'cuda' or 'mlir'")
     return name
@@ -448,7 +452,7 @@ class JITFunction(_C.JITFunction):
         # MYTRITON_HOST_ARCH gets (testing sm_90's tiles on the CPU)
         k = _C.compile(source, filename, self.fn.__name__, signature, globs, num_warps, backend,
                        bool(stages_only), CompiledKernel, bool(debug), num_stages,
-                       (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend == "host"
+                       (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend in ("host", "cpu")
                        else None, device if backend in ("cuda", "mlir") else -1,
                        checked=bool(checked))
         k.__dict__["_jit"] = self

@@ -47,3 +47,34 @@ def cuda_device():
             pytest.fail(problem)
         pytest.skip("needs a CUDA device")
     return CUDA_TEST_DEVICE
+
+
+# MYTRITON_BACKEND=cpu runs the suite's CPU launches on the cpu backend
+# (issue 18; `make test-py-cpu`).  These tests check what only the fiber
+# backend has, each for the reason given: they run in the fiber pass of the
+# suite, and on the cpu backend they would test something it does not have.
+FIBER_ONLY = {
+    "test_debug.py::test_device_print_scalar_every_thread":
+        "every CUDA thread prints its copy; the cpu backend's one program prints once",
+    "test_debug.py::test_device_print_operands_and_no_operand":
+        "every CUDA thread prints its copy; the cpu backend's one program prints once",
+    "test_debug.py::test_device_print_2d_and_replicas":
+        "replicated elements print once per holding thread on the fiber backend",
+    "test_debug.py::test_device_assert_fails_the_launch_in_debug_mode":
+        "names the failing CUDA thread ([5,0,0]); the cpu backend has one thread per program",
+    "test_launch_error.py::test_host_launch_failure_is_a_launch_error":
+        "fiber stacks that cannot be mapped: the cpu backend has no fibers",
+    "test_host_cc_timeout.py::test_hung_compiler_is_killed":
+        "hangs the fiber backend's C++ compiler (MYTRITON_HOST_CXX); the cpu backend's is cc",
+    "test_cache_verify.py::test_cache_sweep_no_crash_no_wrong_result":
+        "damages the fiber backend's objects (<cache>/host); the cpu backend shares that code",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("MYTRITON_BACKEND") != "cpu":
+        return
+    for item in items:
+        name = item.nodeid.split("/")[-1].split("[")[0]
+        if name in FIBER_ONLY:
+            item.add_marker(pytest.mark.skip(reason="fiber backend only: " + FIBER_ONLY[name]))

@@ -515,6 +515,54 @@ static void check_launch_device(mt_context *ctx, mt_kernel *k, mt_kernel *stages
     }
 }
 
+/* The cpu backend (issue 18) through the public API: its C is a stage of
+ * its own, the same launch and grid checks as the host backend's, and
+ * the same results; a kernel of another backend has no cpu stage. */
+static void test_cpu_launch(void **state) {
+    (void)state;
+    mt_context *ctx;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    mt_compile_options o = add_options("*fp32,*fp32,*fp32,i32,64");
+    o.stages_only = 0;
+    o.backend = MT_BACKEND_CPU;
+    mt_kernel *k;
+    assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+    assert_int_equal(mt_kernel_backend(k), MT_BACKEND_CPU);
+    const char *text;
+    assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_CPU, &text, NULL), MT_OK);
+    assert_non_null(strstr(text, "static void mt_cpu_kernel(mt_host_thread *mt_self"));
+    assert_string_equal(mt_stage_name(MT_STAGE_CPU), "cpu");
+    enum { N = 1000 };
+    float x[N], y[N], out[N + 1];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = 0.25f * (float)i;
+        out[i] = NAN;
+    }
+    out[N] = -7.0f; /* past the end: the mask keeps it */
+    void *px = x, *py = y, *po = out;
+    int32_t n = N;
+    void *args[] = {&px, &py, &po, &n};
+    uint32_t grid[3] = {(N + 63) / 64, 1, 1};
+    assert_int_equal(mt_launch(ctx, k, grid, NULL, args), MT_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(out[i] == 1.25f * (float)i);
+    assert_true(out[N] == -7.0f);
+    uint32_t bad[3] = {1, 0, 1};
+    assert_int_equal(mt_launch(ctx, k, bad, NULL, args), MT_ERR_ARG);
+    char err[256];
+    assert_int_equal(mt_launch_host(k, grid, args, NULL, NULL, err, sizeof err), MT_OK);
+    /* a host kernel has no cpu stage */
+    mt_compile_options h = add_options("*fp32,*fp32,*fp32,i32,64");
+    mt_kernel *hk;
+    assert_int_equal(mt_compile(ctx, &h, &hk), MT_OK);
+    assert_int_equal(mt_kernel_stage(ctx, hk, MT_STAGE_CPU, &text, NULL), MT_ERR_ARG);
+    assert_non_null(strstr(mt_errmsg(ctx), "not compiled for the cpu backend"));
+    mt_kernel_destroy(k);
+    mt_kernel_destroy(hk);
+    mt_context_destroy(ctx);
+}
+
 static void test_host_launch(void **state) {
     (void)state;
     mt_context *ctx;
@@ -762,6 +810,7 @@ int main(void) {
         cmocka_unit_test(test_kernel_lifetime),
         cmocka_unit_test(test_compile_errors),
         cmocka_unit_test(test_host_launch),
+        cmocka_unit_test(test_cpu_launch),
         cmocka_unit_test(test_locale_independent_numbers),
         cmocka_unit_test(test_untrusted_cache_dir),
         cmocka_unit_test(test_untrusted_cache_warns_once),

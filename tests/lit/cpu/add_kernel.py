@@ -1,0 +1,34 @@
+# RUN: %mytriton compile %s --kernel add_kernel --signature '*fp32,*fp32,*fp32,i32,1024' --emit cpu | %FileCheck %s
+# RUN: %mytriton compile %s --kernel add_kernel --signature '*fp32,*fp32,*fp32,i32,1024' --backend cpu --emit cpu | %FileCheck %s
+# The cpu backend's C of a masked add: one function per program, the two
+# loads as tiles in the worker's scratch frame, the index arithmetic
+# (offsets, mask) fused into every loop as text, the address's offset
+# exact in long long (contiguous, so the C compiler vectorises), the
+# mask's compare as the wrapping i32 the GPU computes, and the add fused
+# into the masked store.
+# CHECK: static void mt_cpu_kernel(mt_host_thread *mt_self, float * v1, float * v2, float * v3, int v4) {
+# CHECK-NEXT: char *mt_frame = (char *)mt_self->ops->scratch(mt_self->worker, 8192ull);
+# CHECK: float *const v12 = (float *)(mt_frame + 0);
+# CHECK-NEXT: float *const v14 = (float *)(mt_frame + 4096);
+# CHECK: int v5 = (int)mt_self->block_idx.x;
+# CHECK: int v7 = ((int)(((unsigned)v5) * ((unsigned)1024)));
+# CHECK: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK-NEXT: v12[mt_i0] = (((((int)(((unsigned)v7) + ((unsigned)(mt_i0))))) < v4)) ? *((v1 + (((long long)v7 + (long long)(mt_i0))))) : 0.0f;
+# CHECK: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK-NEXT: v14[mt_i0] = {{.*}} ? *((v2 + (((long long)v7 + (long long)(mt_i0))))) : 0.0f;
+# CHECK: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK-NEXT: if ({{.*}} < v4))) *((v3 + (((long long)v7 + (long long)(mt_i0))))) = ((v12[mt_i0] + ((v14[mt_i0] * 2.0f))));
+# CHECK-NEXT: }
+# CHECK-NEXT: }
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y * 2.0, mask=mask)
