@@ -30,7 +30,7 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # cases Triton's interpreter cannot run (libdevice: no extern_elementwise;
 # dot_scaled: no interpreter lowering), so they wait for their GPU
 # recording; until then mytriton must run them
-AWAITING_GPU = {"dot_scaled"}
+AWAITING_GPU = set()
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases()
