@@ -172,6 +172,11 @@ typedef struct mt_compile_options {
      * offset against overflow.  A failed check stops the launch before the
      * access with MT_ERR_CHECK and a located message. */
     int checked;
+    /* The input_precision of an fp32 tl.dot that names none: "tf32",
+     * "tf32x3" or "ieee" (Triton's TRITON_F32_DEFAULT, its
+     * knobs.language.fp32_default); it overrides allow_tf32, as in Triton.
+     * NULL: Triton's rule ("tf32", or "ieee" with allow_tf32=False). */
+    const char *fp32_default;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L

@@ -897,43 +897,42 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
         return NULL;
     int n = c->nbound;
     /* (runtime kinds and constexprs..., num_warps[, ("num_stages", S)]
-     *  [, ("host_arch", A)][, True in debug mode]); MYTRITON_HOST_ARCH
-     *  (jit.py) changes the host backend's text, read at every launch */
+     *  [, ("host_arch", A)][, ("fp32_default", P)][, True in debug mode]
+     *  [, "checked"][, "cpu"]); MYTRITON_HOST_ARCH (jit.py) changes the
+     *  host backend's text, read at every launch */
     const char *host_arch = getenv("MYTRITON_HOST_ARCH");
-    int staged = c->num_stages != 0, arched = host_arch && *host_arch;
-    PyObject *key = PyTuple_New(n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0) +
-                                (c->cpu != 0));
-    if (!key)
-        return NULL;
-    PyObject *extra[2] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
-                          arched ? Py_BuildValue("(ss)", "host_arch", host_arch) : NULL};
-    if ((staged && !extra[0]) || (arched && !extra[1])) {
-        Py_XDECREF(extra[0]);
-        Py_XDECREF(extra[1]);
-        Py_DECREF(key);
+    /* TRITON_F32_DEFAULT (knobs.language.fp32_default) changes the text
+     * of an fp32 tl.dot, so it is in the key like the host arch */
+    const char *f32 = getenv("TRITON_F32_DEFAULT");
+    int staged = c->num_stages != 0, arched = host_arch && *host_arch, f32d = f32 && *f32;
+    /* the optional items after num_warps, in this order; the flags after */
+    PyObject *extra[3] = {staged ? Py_BuildValue("(si)", "num_stages", c->num_stages) : NULL,
+                          arched ? Py_BuildValue("(ss)", "host_arch", host_arch) : NULL,
+                          f32d ? Py_BuildValue("(ss)", "fp32_default", f32) : NULL};
+    int nextra = staged + arched + f32d;
+    PyObject *flags[3] = {c->debug ? Py_NewRef(Py_True) : NULL,
+                          /* strings, so that they never equal debug's True */
+                          c->checked ? PyUnicode_FromString("checked") : NULL,
+                          c->cpu ? PyUnicode_FromString("cpu") : NULL};
+    int nflags = (c->debug != 0) + (c->checked != 0) + (c->cpu != 0);
+    PyObject *key = (staged && !extra[0]) || (arched && !extra[1]) || (f32d && !extra[2]) ||
+                            (c->checked && !flags[1]) || (c->cpu && !flags[2])
+                        ? NULL
+                        : PyTuple_New(n + 1 + nextra + nflags);
+    if (!key) {
+        for (int i = 0; i < 3; i++) {
+            Py_XDECREF(extra[i]);
+            Py_XDECREF(flags[i]);
+        }
         return NULL;
     }
-    for (int i = 0, at = n + 1; i < 2; i++)
+    int at = n + 1;
+    for (int i = 0; i < 3; i++)
         if (extra[i])
             PyTuple_SET_ITEM(key, at++, extra[i]);
-    if (c->debug)
-        PyTuple_SET_ITEM(key, n + 1 + staged + arched, Py_NewRef(Py_True));
-    if (c->checked) { /* a string, so that it never equals debug's True */
-        PyObject *mark = PyUnicode_FromString("checked");
-        if (!mark) {
-            Py_DECREF(key);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0), mark);
-    }
-    if (c->cpu) { /* a string: never equal to debug's True */
-        PyObject *tag = PyUnicode_FromString("cpu");
-        if (!tag) {
-            Py_DECREF(key);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(key, n + 1 + staged + arched + (c->debug != 0) + (c->checked != 0), tag);
-    }
+    for (int i = 0; i < 3; i++)
+        if (flags[i])
+            PyTuple_SET_ITEM(key, at++, flags[i]);
     for (int i = 0; i < n; i++) {
         PyObject *item;
         /* None for a runtime parameter is specialised as Triton does: a

@@ -487,7 +487,7 @@ static void print_to_sys_stdout(void *user, const char *text) {
 
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
  *         stages_only=False, cls=Kernel, debug=False, num_stages=0,
- *         arch=None, device=-1) -> a cls
+ *         arch=None, device=-1, checked=False, fp32_default=None) -> a cls
  * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
  * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
  * the JIT cache holds is the one a launch returns; device: the CUDA device
@@ -495,15 +495,16 @@ static void print_to_sys_stdout(void *user, const char *text) {
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
                              "num_warps", "backend", "stages_only", "cls", "debug",
-                             "num_stages", "arch", "device", "checked", NULL};
-    const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL;
+                             "num_stages", "arch", "device", "checked", "fp32_default", NULL};
+    const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL,
+               *fp32_default = NULL;
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
     int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1, checked = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizip", kwlist, &source, &filename,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizipz", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
                                      &stages_only, &PyType_Type, &cls, &debug, &num_stages,
-                                     &arch, &device, &checked))
+                                     &arch, &device, &checked, &fp32_default))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -562,6 +563,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.stages_only = stages_only;
     o.debug = debug;
     o.checked = checked;
+    o.fp32_default = fp32_default;
     o.device = device < 0 ? 0 : device + 1;
     o.print = print_to_sys_stdout;
     mt_kernel *k = NULL;

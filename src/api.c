@@ -249,6 +249,15 @@ static void key_field(StrBuf *sb, const char *s) {
     sb_puts(sb, s);
 }
 
+/* The DOT_* precision an fp32_default option names; -1: none or unknown. */
+static int fp32_precision(const char *name) {
+    static const char *const names[] = {"ieee", "tf32", "tf32x3"}; /* DOT_* order */
+    for (int i = 0; name && i < 3; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
 static void make_key(const mt_compile_options *o, int num_warps, const char *arch,
                      char out[33]) {
     StrBuf sb;
@@ -258,6 +267,10 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
               o->num_stages ? o->num_stages : 3);
     if (o->checked) /* a separate specialisation; unchecked keys stay as they were */
         sb_puts(&sb, "checked|");
+    if (o->fp32_default) {
+        sb_puts(&sb, "fp32_default|");
+        key_field(&sb, o->fp32_default);
+    }
     key_field(&sb, o->kernel);
     key_field(&sb, o->signature);
     key_field(&sb, o->filename);
@@ -344,7 +357,8 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
                         o->num_stages, sm, o->debug != 0,
                         o->print ? o->print : print_stdout, o->print_user,
                         o->backend == MT_BACKEND_MLIR, o->checked != 0,
-                        o->backend == MT_BACKEND_CPU, false};
+                        o->backend == MT_BACKEND_CPU, false,
+                        fp32_precision(o->fp32_default) + 1};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
@@ -551,8 +565,14 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
     if (o->checked && o->backend != MT_BACKEND_HOST)
         return set_error(ctx, MT_ERR_ARG, "checked mode runs on the host backend only "
                                           "(kernel '%s' was asked for the %s backend)",
-                         o->kernel ? o->kernel : "", o->backend == MT_BACKEND_CUDA ? "CUDA"
-                                                                                  : "MLIR");
+                         o->kernel ? o->kernel : "",
+                         o->backend == MT_BACKEND_CUDA  ? "CUDA"
+                         : o->backend == MT_BACKEND_CPU ? "cpu"
+                                                        : "MLIR");
+    if (o->fp32_default && fp32_precision(o->fp32_default) < 0)
+        return set_error(ctx, MT_ERR_ARG,
+                         "fp32_default must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
+                         o->fp32_default);
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)
             return set_error(ctx, MT_ERR_ARG, "global %d has no name or value", i);

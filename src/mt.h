@@ -1197,6 +1197,8 @@ typedef struct ElabInput {
     bool debug;
     void (*print)(void *user, const char *text);
     void *print_user;
+    int fp32_default; /* tlops.c: 1 + the DOT_* of an fp32 dot naming no
+                         precision; 0: Triton's rule */
 } ElabInput;
 
 /* Elaborates the kernel for one signature into verified-ready SSA.
@@ -1589,6 +1591,7 @@ typedef struct PipelineInput {
     bool cpu;      /* the cpu backend's C (cpu.c) */
     bool no_cuda;  /* ... without the GPU's passes and CUDA C (a cpu build
                       needs neither; a stages_only one prints them too) */
+    int fp32_default; /* ElabInput's; 0: Triton's rule */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,

@@ -178,7 +178,7 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (!m || sig_parse(c, in->signature, &sig, &nsig) < 0)
         return NULL;
     ElabInput ei = {m, in->kernel, sig, nsig, in->globals, in->nglobals, in->num_warps,
-                    in->debug, in->print, in->print_user};
+                    in->debug, in->print, in->print_user, in->fp32_default};
     Func *f = elaborate(c, &ei);
     if (!f || ir_verify(f) < 0)
         return NULL;

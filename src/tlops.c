@@ -312,11 +312,18 @@ int h_cdiv(Elab *E, Call *c, CV *out) {
 
 /* input_precision, or the older allow_tf32, as the dot's attribute; with
  * neither, "tf32", Triton's default on sm_80 and newer (the host backend
- * rounds the operands exactly as the GPU does). */
+ * rounds the operands exactly as the GPU does).  A default the compile
+ * options set (TRITON_F32_DEFAULT) comes before allow_tf32, as in
+ * Triton's core.dot. */
 static int dot_precision(Elab *E, Call *c, int64_t *prec) {
     static const char *const names[] = {"ieee", "tf32", "tf32x3"};
     *prec = DOT_TF32;
-    if (c->have[3] && c->a[3].kind != CV_NONE) {
+    bool named = c->have[3] && c->a[3].kind != CV_NONE;
+    if (!named && E->in->fp32_default > 0) { /* Triton: `fp32_default or ...` */
+        *prec = E->in->fp32_default - 1;
+        return 0;
+    }
+    if (named) {
         if (c->a[3].kind != CV_STR)
             return elab_err(E, c->locs[3], MT_ERR_TYPE,
                             "input_precision must be a string, got %s",

@@ -454,7 +454,8 @@ class JITFunction(_C.JITFunction):
                        bool(stages_only), CompiledKernel, bool(debug), num_stages,
                        (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend in ("host", "cpu")
                        else None, device if backend in ("cuda", "mlir") else -1,
-                       checked=bool(checked))
+                       checked=bool(checked),
+                       fp32_default=os.environ.get("TRITON_F32_DEFAULT") or None)
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))

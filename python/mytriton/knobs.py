@@ -18,6 +18,11 @@ settings mytriton really honours exist here:
               overflow checks): the environment variable TRITON_DEBUG,
               which the launcher reads at every launch
 
+  language.fp32_default  the input_precision of an fp32 tl.dot that names
+              none ("tf32", "tf32x3", "ieee"; None: Triton's rule, tf32
+              unless allow_tf32=False): the environment variable
+              TRITON_F32_DEFAULT, read at every launch (part of the key)
+
 Triton reads its environment into the knobs once and again at
 refresh_knobs(); these read it at every use, so refresh_knobs() has
 nothing to do.
@@ -30,8 +35,8 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["base_knobs", "cache", "autotuning", "runtime", "snapshot", "reset", "restore",
-           "refresh_knobs"]
+__all__ = ["base_knobs", "cache", "autotuning", "runtime", "language", "snapshot", "reset",
+           "restore", "refresh_knobs"]
 
 
 class base_knobs:
@@ -125,10 +130,26 @@ class runtime_knobs(base_knobs):
             os.environ.pop("TRITON_DEBUG", None)
 
 
+class language_knobs(base_knobs):
+    _names = ("fp32_default",)
+
+    @property
+    def fp32_default(self):
+        return os.environ.get("TRITON_F32_DEFAULT") or None
+
+    @fp32_default.setter
+    def fp32_default(self, value):
+        if value is None:
+            os.environ.pop("TRITON_F32_DEFAULT", None)
+        else:
+            os.environ["TRITON_F32_DEFAULT"] = str(value)
+
+
 cache = cache_knobs()
 autotuning = autotuning_knobs()
 runtime = runtime_knobs()
-_SETS = {"cache": cache, "autotuning": autotuning, "runtime": runtime}
+language = language_knobs()
+_SETS = {"cache": cache, "autotuning": autotuning, "runtime": runtime, "language": language}
 
 
 def refresh_knobs():

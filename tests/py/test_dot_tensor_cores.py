@@ -377,3 +377,45 @@ def test_index_vectors_shared_by_two_shapes_keep_tensor_cores(device, monkeypatc
     if device == "cpu" or torch.cuda.get_device_capability(device) == (9, 0):
         unit = "wgmma-bf16" if BM % 64 == 0 else "mma-bf16"
         assert unit in k.asm["ssa-layout"]
+
+
+@triton.jit
+def f32_dot_kernel(a, b, out, N: tl.constexpr, ALLOW: tl.constexpr):
+    i = tl.arange(0, N)
+    offs = i[:, None] * N + i[None, :]
+    if ALLOW is None:
+        z = tl.dot(tl.load(a + offs), tl.load(b + offs))
+    else:
+        z = tl.dot(tl.load(a + offs), tl.load(b + offs), allow_tf32=ALLOW)
+    tl.store(out + offs, z)
+
+
+@pytest.mark.parametrize("setting, allow, want", [
+    (None, None, "tf32"), (None, False, "ieee"), ("ieee", None, "ieee"),
+    ("tf32x3", None, "tf32x3"), ("tf32", False, "tf32")])
+def test_fp32_default_knob(monkeypatch, setting, allow, want):
+    """Triton's TRITON_F32_DEFAULT / knobs.language.fp32_default: the
+    precision of an fp32 dot that names none, before allow_tf32 (Triton's
+    `fp32_default or ...`); part of the specialisation."""
+    from mytriton import knobs
+    monkeypatch.delenv("TRITON_F32_DEFAULT", raising=False)
+    if setting is not None:
+        knobs.language.fp32_default = setting
+    assert os.environ.get("TRITON_F32_DEFAULT") == setting
+    torch.manual_seed(3)
+    a, b = torch.randn(16, 16), torch.randn(16, 16)
+    out = torch.full((16, 16), float("nan"))
+    k = f32_dot_kernel[(1,)](a, b, out, N=16, ALLOW=allow)
+    assert f"{{input_precision={want}}}" in k.asm["ssa"] or f"precision={want}" in k.asm["ssa"], \
+        k.asm["ssa"]
+    ref = a.double() @ b.double()
+    tol = 1e-5 if want != "tf32" else 2e-2
+    assert (out.double() - ref).abs().max().item() <= tol * ref.abs().max().item()
+
+
+def test_fp32_default_is_checked(monkeypatch):
+    monkeypatch.setenv("TRITON_F32_DEFAULT", "fp16")
+    x = torch.zeros(16, 16)
+    with pytest.raises(Exception, match="fp32_default must be 'ieee', 'tf32' or 'tf32x3', "
+                                        "got 'fp16'"):
+        f32_dot_kernel[(1,)](x, x, x, N=16, ALLOW=None)
