@@ -146,21 +146,12 @@ test-asan: $(UNIT_ASAN) $(B)/mytriton-asan
 test-lit: $(B)/mytriton
 	MYTRITON_CLI=$(CURDIR)/$(B)/mytriton FILECHECK=$(FILECHECK) $(LIT) -sv tests/lit
 
+# The suite with CPU launches on the fiber backend (the very CUDA C a GPU
+# runs, each CUDA thread a fiber), then on the cpu backend, CPU tensors'
+# default (issue 18; conftest.py names the fiber-only tests).
 test-py: all
-	PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
-
-# The cpu backend (issue 18): the numeric end-to-end tests with CPU
-# tensors on it (MYTRITON_BACKEND=cpu) in `make test`; test-py-cpu-all runs
-# the whole suite so (conftest.py names the fiber-only tests).
-CPU_PY_TESTS = tests/py/test_add_kernel.py tests/py/test_softmax_kernel.py \
-	tests/py/test_reduce_sum_kernel.py tests/py/test_reduce_extremum_kernel.py \
-	tests/py/test_reduce_fn.py tests/py/test_scan.py tests/py/test_matmul_2d_kernel.py \
-	tests/py/test_control_flow.py tests/py/test_shape_ops.py tests/py/test_atomics.py \
-	tests/py/test_int_semantics.py tests/py/test_math_set.py tests/py/test_diff_corpus.py \
-	tests/py/test_dot_tensor_cores.py tests/py/test_dtypes.py tests/py/test_debug.py
+	MYTRITON_BACKEND=fiber PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 test-py-cpu: all
-	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q $(CPU_PY_TESTS)
-test-py-cpu-all: all
 	MYTRITON_BACKEND=cpu PYTHONPATH=$(CURDIR)/python $(PYTHON) -m pytest -q tests/py
 
 test-examples: $(B)/examples-built
@@ -334,5 +325,5 @@ conformance: all
 clean:
 	rm -rf $(B) src/mt_host_h.inc src/mt_kernel_rt_h.inc src/mt_cpu_rt_h.inc src/mt_aot_rt_h.inc $(PYMOD)
 
-.PHONY: conformance all test test-unit test-asan test-lit test-py test-py-cpu test-py-cpu-all test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
+.PHONY: conformance all test test-unit test-asan test-lit test-py test-py-cpu test-examples run test-gpu fuzz clean python-ext test-ubsan-host fuzz-deep test-fuzz-deep test-tsan \
         test-opt test-golden bless install test-aot test-mlir mlir-ptx-cache

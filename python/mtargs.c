@@ -97,12 +97,16 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
-/* MYTRITON_BACKEND=cpu (read at every launch): CPU tensors run on the cpu
- * backend; anything else (cuda, mlir: the GPU's) leaves them on the
- * fiber backend. */
+/* Where CPU tensors run (issue 18), read at every launch: the cpu backend
+ * by default (CPU_DEFAULT), MYTRITON_BACKEND=cpu asks for it (CPU_ASKED),
+ * fiber or host puts them on the fiber backend (0); cuda and mlir name
+ * the GPU's backends and leave the default. */
+enum { CPU_ASKED = 1, CPU_DEFAULT = 2 };
 static int env_cpu(void) {
     const char *e = getenv("MYTRITON_BACKEND");
-    return e && !strcmp(e, "cpu");
+    if (e && (!strcmp(e, "fiber") || !strcmp(e, "host")))
+        return 0;
+    return e && !strcmp(e, "cpu") ? CPU_ASKED : CPU_DEFAULT;
 }
 
 /* 1 when environment variable `name` is set to a true value.  Read at
@@ -221,7 +225,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                                  "backend must be 'cpu', 'fiber' or 'host', got %R", v);
                     return -1;
                 }
-                c->cpu = !strcmp(b, "cpu");
+                c->cpu = !strcmp(b, "cpu") ? CPU_ASKED : 0;
                 continue;
             }
             int known = 0;
@@ -250,6 +254,8 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
         c->debug = env_true("TRITON_DEBUG");
     if (c->checked < 0)
         c->checked = env_true("MYTRITON_CHECKED");
+    if (c->checked && c->cpu == CPU_DEFAULT) /* checked mode is the fiber backend's */
+        c->cpu = 0;
     for (int i = 0; i < n; i++) {
         Py_INCREF(c->bound[i]);
         c->keep[i] = NULL;

@@ -35,10 +35,20 @@ def test_selection_and_stage(monkeypatch):
     out = torch.empty(100)
     k = axpb_kernel[(1,)](x, out, 100, BLOCK=128, backend="cpu")
     assert k.backend == "cpu" and "mt_cpu_kernel" in k.asm["cpu"]
-    assert "cpu" not in axpb_kernel[(1,)](x, out, 100, BLOCK=128).asm  # the fiber default
+    assert axpb_kernel[(1,)](x, out, 100, BLOCK=128).backend == "cpu"  # CPU tensors' default
     monkeypatch.setenv("MYTRITON_BACKEND", "cpu")
     assert axpb_kernel[(1,)](x, out, 100, BLOCK=128).backend == "cpu"
     assert axpb_kernel[(1,)](x, out, 100, BLOCK=128, backend="fiber").backend == "host"
+    for fiber in ("fiber", "host"):
+        monkeypatch.setenv("MYTRITON_BACKEND", fiber)
+        k = axpb_kernel[(1,)](x, out, 100, BLOCK=128)
+        assert k.backend == "host" and "cpu" not in k.asm
+    # checked mode is the fiber backend's: it takes CPU tensors there by
+    # default, and refuses an explicit cpu backend
+    monkeypatch.delenv("MYTRITON_BACKEND")
+    assert axpb_kernel[(1,)](x, out, 100, BLOCK=128, checked=True).backend == "host"
+    with pytest.raises(ValueError, match="checked mode runs on the host backend only"):
+        axpb_kernel[(1,)](x, out, 100, BLOCK=128, checked=True, backend="cpu")
     with pytest.raises(ValueError, match="backend must be"):
         axpb_kernel[(1,)](x, out, 100, BLOCK=128, backend="gpu")
 
