@@ -98,15 +98,14 @@ static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "ena
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
 /* Where CPU tensors run (issue 18), read at every launch: the cpu backend
- * by default (CPU_DEFAULT), MYTRITON_BACKEND=cpu asks for it (CPU_ASKED),
- * fiber or host puts them on the fiber backend (0); cuda and mlir name
- * the GPU's backends and leave the default. */
+ * (CPU_DEFAULT), unless MYTRITON_BACKEND is fiber or host (0); cpu says
+ * the default, cuda and mlir name the GPU's backends.  A launch's
+ * backend="cpu" asks for it (CPU_ASKED), which checked mode, the fiber
+ * backend's, then refuses; the default gives way to it. */
 enum { CPU_ASKED = 1, CPU_DEFAULT = 2 };
 static int env_cpu(void) {
     const char *e = getenv("MYTRITON_BACKEND");
-    if (e && (!strcmp(e, "fiber") || !strcmp(e, "host")))
-        return 0;
-    return e && !strcmp(e, "cpu") ? CPU_ASKED : CPU_DEFAULT;
+    return e && (!strcmp(e, "fiber") || !strcmp(e, "host")) ? 0 : CPU_DEFAULT;
 }
 
 /* 1 when environment variable `name` is set to a true value.  Read at

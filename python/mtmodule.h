@@ -181,8 +181,8 @@ typedef struct {
     int checked;                 /* checked mode (host): checked= or MYTRITON_CHECKED */
     int cpu;                     /* CPU tensors on the cpu backend (issue 18),
                                     not the fiber backend: by default
-                                    (2), or asked by the launch's backend=
-                                    or MYTRITON_BACKEND=cpu (1); 0: fiber */
+                                    (2), or asked by the launch's
+                                    backend="cpu" (1); 0: fiber */
     int device;                  /* -1 host, else CUDA device index */
     int device_arg;              /* the argument that set device */
     int has_tensor;

@@ -44,9 +44,14 @@ def test_selection_and_stage(monkeypatch):
         k = axpb_kernel[(1,)](x, out, 100, BLOCK=128)
         assert k.backend == "host" and "cpu" not in k.asm
     # checked mode is the fiber backend's: it takes CPU tensors there by
-    # default, and refuses an explicit cpu backend
-    monkeypatch.delenv("MYTRITON_BACKEND")
-    assert axpb_kernel[(1,)](x, out, 100, BLOCK=128, checked=True).backend == "host"
+    # default (MYTRITON_BACKEND=cpu says the default), and refuses a
+    # launch's explicit cpu backend
+    for env in (None, "cpu"):
+        if env is None:
+            monkeypatch.delenv("MYTRITON_BACKEND")
+        else:
+            monkeypatch.setenv("MYTRITON_BACKEND", env)
+        assert axpb_kernel[(1,)](x, out, 100, BLOCK=128, checked=True).backend == "host"
     with pytest.raises(ValueError, match="checked mode runs on the host backend only"):
         axpb_kernel[(1,)](x, out, 100, BLOCK=128, checked=True, backend="cpu")
     with pytest.raises(ValueError, match="backend must be"):
