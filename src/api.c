@@ -249,15 +249,6 @@ static void key_field(StrBuf *sb, const char *s) {
     sb_puts(sb, s);
 }
 
-/* The DOT_* precision an fp32_default option names; -1: none or unknown. */
-static int fp32_precision(const char *name) {
-    static const char *const names[] = {"ieee", "tf32", "tf32x3"}; /* DOT_* order */
-    for (int i = 0; name && i < 3; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
-}
-
 static void make_key(const mt_compile_options *o, int num_warps, const char *arch,
                      char out[33]) {
     StrBuf sb;
@@ -358,7 +349,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
                         o->print ? o->print : print_stdout, o->print_user,
                         o->backend == MT_BACKEND_MLIR, o->checked != 0,
                         o->backend == MT_BACKEND_CPU, false,
-                        fp32_precision(o->fp32_default) + 1};
+                        dot_precision_of(o->fp32_default) + 1};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
@@ -569,7 +560,7 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
                          o->backend == MT_BACKEND_CUDA  ? "CUDA"
                          : o->backend == MT_BACKEND_CPU ? "cpu"
                                                         : "MLIR");
-    if (o->fp32_default && fp32_precision(o->fp32_default) < 0)
+    if (o->fp32_default && dot_precision_of(o->fp32_default) < 0)
         return set_error(ctx, MT_ERR_ARG,
                          "fp32_default must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
                          o->fp32_default);

@@ -22,7 +22,14 @@ const OpInfo op_info[OP_COUNT] = {
 #undef OP
 };
 
-static const char *const precisions[] = {"ieee", "tf32", "tf32x3"};
+const char *const dot_precision_names[3] = {"ieee", "tf32", "tf32x3"};
+
+int dot_precision_of(const char *name) {
+    for (int i = 0; name && i < 3; i++)
+        if (!strcmp(name, dot_precision_names[i]))
+            return i;
+    return -1;
+}
 /* In ConvertHow order. */
 static const char *const convert_hows[] = {"shared", "recompute"};
 /* An atomic's sem * 3 + scope (MemSem, MemScope). */
@@ -38,7 +45,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_AXIS] = {1, {"axis", 0}, NULL, 0, false, {0, 0}},
     [AS_RANGE] = {2, {"start", "end"}, NULL, 0, false, {0, 0}},
     [AS_SHAPE] = {0, {0, 0}, NULL, 0, false, {0, 0}},
-    [AS_PRECISION] = {1, {"input_precision", 0}, precisions, 3, false, {0, 0}},
+    [AS_PRECISION] = {1, {"input_precision", 0}, dot_precision_names, 3, false, {0, 0}},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2, false, {0, 0}},
     [AS_INDEX] = {1, {"index", 0}, NULL, 0, false, {0, 0}},
     [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12, false, {0, 0}},

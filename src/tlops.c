@@ -316,7 +316,6 @@ int h_cdiv(Elab *E, Call *c, CV *out) {
  * options set (TRITON_F32_DEFAULT) comes before allow_tf32, as in
  * Triton's core.dot. */
 static int dot_precision(Elab *E, Call *c, int64_t *prec) {
-    static const char *const names[] = {"ieee", "tf32", "tf32x3"};
     *prec = DOT_TF32;
     bool named = c->have[3] && c->a[3].kind != CV_NONE;
     if (!named && E->in->fp32_default > 0) { /* Triton: `fp32_default or ...` */
@@ -328,11 +327,11 @@ static int dot_precision(Elab *E, Call *c, int64_t *prec) {
             return elab_err(E, c->locs[3], MT_ERR_TYPE,
                             "input_precision must be a string, got %s",
                             cv_kind_name(E, c->a[3]));
-        for (int i = 0; i < COUNT(names); i++)
-            if (!strcmp(c->a[3].s, names[i])) {
-                *prec = i;
-                return 0;
-            }
+        int p = dot_precision_of(c->a[3].s);
+        if (p >= 0) {
+            *prec = p;
+            return 0;
+        }
         return elab_err(E, c->locs[3], MT_ERR_TYPE,
                         "input_precision must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
                         c->a[3].s);
