@@ -1090,7 +1090,7 @@ int cuda_emit(Func *f, StrBuf *out) {
         declare_dynamic(out, sp);
     } else {
         if (sp->scratch_bytes)
-            sb_printf(out, "    __shared__ long long mt_smem[%lld];\n",
+            sb_printf(out, "    __shared__ __align__(16) long long mt_smem[%lld];\n",
                       (long long)(sp->scratch_bytes + 7) / 8);
         if (smem_size(&sp->lhs) > 0) {
             declare_tile(out, &sp->lhs, sp->tile_align);

@@ -269,9 +269,51 @@ static const char *new_tmp(Emit *e, const char *prefix) {
     return ce_fmt(e, "%s%d", prefix, e->tmp++);
 }
 
-/* A CONVERT_SHARED conversion cv of x: the owners of x store it into
- * its scratch buffer at its linear index, a barrier, every thread reads
- * the slots of distribution t, a barrier; returns the new array's name. */
+/* Elements per shared-memory vector access of d's slots in a [rows]
+ * [pitch] scratch: runs of consecutive slots along value dim 1 (a power
+ * of two dividing spt, 4 to 16 bytes, the row stride a multiple of it);
+ * 1 when d's slots are not such runs (a slice, replicated columns). */
+static int scratch_run(const Dist *d, int es, int pitch) {
+    if (d->vrank != 2 || d->L.rank != 2 || d->pdim[1] != 1 || d->L.order[0] != 1 ||
+        d->n[1] < ce_tile(&d->L, 1))
+        return 1;
+    int w = d->L.spt[1];
+    while (w > 1 && (w * es > 16 || (pitch * es) % (w * es) != 0))
+        w /= 2;
+    return w * es >= 4 ? w : 1;
+}
+
+/* The scratch address of slot CE_SLOT of d (the conversion's buffer). */
+static const char *scratch_at(Emit *e, const SharedBuffer *buf, const Dist *d, Type ty) {
+    if (buf->rows == 1)
+        return ce_smem_text(e, buf, "0", "0", ce_linear_text(e, d, ty, CE_SLOT));
+    return ce_smem_text(e, buf, "0", ce_value_coord(e, d, 0, CE_SLOT),
+                        ce_value_coord(e, d, 1, CE_SLOT));
+}
+
+/* Opens the loop over d's slots in steps of w, with the owners' test
+ * when `owners` (replicated copies are not written). */
+static void open_runs(Emit *e, const Dist *d, int w, bool owners) {
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; %s += %d) {", CE_SLOT, CE_SLOT, d->nE, CE_SLOT, w);
+    e->indent++;
+    const char *own = owners ? ce_owner(e, d, CE_SLOT) : "";
+    ce_line(e, *own ? "if (%s) {" : "{", own);
+    e->indent++;
+}
+
+static void close_runs(Emit *e) {
+    e->indent -= 2;
+    ce_line(e, "    }");
+    ce_line(e, "}");
+}
+
+/* A CONVERT_SHARED conversion cv of x: the owners of x store it into its
+ * scratch buffer (a rank-2 value at (row, column) of a padded [rows]
+ * [pitch] buffer, smemplan.c; others at their linear index), a barrier,
+ * every thread reads the slots of distribution t, a barrier; returns the
+ * new array's name.  Runs of consecutive slots along dim 1 move as one
+ * 4- to 16-byte access on either side (scratch_run). */
 static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     Func *f = e->f;
     Type ty = val_type(f, x);
@@ -280,20 +322,38 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     const char *out = new_tmp(e, "mt_cv");
     const Dist *s = &e->dist[x];
     const char *sm = ce_scratch(e, ty);
-    const char *wr = ce_smem_text(e, buf, "0", "0", ce_linear_text(e, s, ty, CE_SLOT));
-    const char *rd = ce_smem_text(e, buf, "0", "0", ce_linear_text(e, t, ty, CE_SLOT));
-    ce_unroll(e);
-    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, s->nE, CE_SLOT);
-    const char *own = ce_owner(e, s, CE_SLOT);
-    if (*own)
-        ce_line(e, "    if (%s) %s[%s] = %s[%s];", own, sm, wr, e->name[x], CE_SLOT);
-    else
-        ce_line(e, "    %s[%s] = %s[%s];", sm, wr, e->name[x], CE_SLOT);
+    int es = dtype_info[buf->elem].bytes, pitch = smem_row_stride(buf);
+    int ws = buf->rows > 1 ? scratch_run(s, es, pitch) : 1;
+    int wt = buf->rows > 1 ? scratch_run(t, es, pitch) : 1;
+    static const char *const word[] = {"", "", "", "", "unsigned", "", "", "", "uint2",
+                                       "", "", "", "", "", "", "", "uint4"};
+    open_runs(e, s, ws, true);
+    if (ws == 1) {
+        ce_line(e, "%s[%s] = %s[%s];", sm, scratch_at(e, buf, s, ty), e->name[x], CE_SLOT);
+    } else {
+        StrBuf init;
+        sb_init(&init);
+        for (int i = 0; i < ws; i++)
+            sb_printf(&init, "%s%s[%s + %d]", i ? ", " : "", e->name[x], CE_SLOT, i);
+        ce_line(e, "__align__(16) %s mt_run[%d] = {%s};", ct, ws, sb_str(&init));
+        sb_free(&init);
+        ce_line(e, "*(%s *)&%s[%s] = *(const %s *)mt_run;", word[ws * es], sm,
+                scratch_at(e, buf, s, ty), word[ws * es]);
+    }
+    close_runs(e);
     ce_line(e, "__syncthreads();");
     ce_line(e, "%s %s[%d];", ct, out, t->nE);
-    ce_unroll(e);
-    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, t->nE, CE_SLOT);
-    ce_line(e, "    %s[%s] = %s[%s];", out, CE_SLOT, sm, rd);
+    open_runs(e, t, wt, false);
+    if (wt == 1) {
+        ce_line(e, "%s[%s] = %s[%s];", out, CE_SLOT, sm, scratch_at(e, buf, t, ty));
+    } else {
+        ce_line(e, "__align__(16) %s mt_run[%d];", ct, wt);
+        ce_line(e, "*(%s *)mt_run = *(const %s *)&%s[%s];", word[wt * es], word[wt * es], sm,
+                scratch_at(e, buf, t, ty));
+        for (int i = 0; i < wt; i++)
+            ce_line(e, "%s[%s + %d] = mt_run[%d];", out, CE_SLOT, i, i);
+    }
+    close_runs(e);
     ce_line(e, "__syncthreads();");
     return out;
 }

@@ -39,8 +39,11 @@ typedef struct Assign {
     Func *f;
     int *parent;   /* union-find over ValIds */
     int32_t (*shape)[2]; /* a root's group: the broadcast of its rank-2 shapes */
+    bool *acc;     /* holds a tensor-core accumulator (mark_accumulators) */
     Link *links;
     int nlinks, caplinks;
+    Link *loose;   /* loose broadcasts (one) and their first users (two) */
+    int nloose, caploose;
 } Assign;
 
 static int find(Assign *a, int v) {
@@ -79,6 +82,72 @@ static bool shapes_agree(Assign *a, ValId x, ValId anchor) {
 
 static int rank_of(Func *f, ValId v) { return v ? val_type(f, v).rank : 0; }
 
+static bool is_region_op(const Op *op) { return op_info[op->code].flags & F_REGION; }
+
+/* Is rank-2 operand x of op anchored at `anchor` cheap index math that
+ * the op broadcasts (length 1 where the anchor is longer)?  Such a value
+ * (offs[:, None] * stride) joins no group: it takes the layout of its
+ * first user's group (Assign.loose) and is recomputed where other users
+ * read it, so the row indices a load's pointers and a store's pointers
+ * share do not force the load and the store into one layout. */
+static bool loose_broadcast(Func *f, ValId x, ValId anchor) {
+    Type t = val_type(f, x), at = val_type(f, anchor);
+    bool broadcast = false;
+    for (int d = 0; d < 2; d++)
+        broadcast |= t.shape[d] == 1 && at.shape[d] > 1;
+    return broadcast && cuda_recomputable(f, x);
+}
+
+/* The largest tensor-core accumulator (in bytes) a store converts
+ * through shared memory to a layout of 16-byte accesses, as Triton's
+ * epilogue does; past it the store writes from the accumulator's own
+ * layout (8-byte pieces) and the scratch stays small. */
+#define EPILOGUE_SCRATCH_MAX 32768
+
+/* a->acc of every value that holds a tensor-core dot's accumulator, or an
+ * elementwise function of one of its shape (bias, activation, cast), in
+ * definition order; a loop's or if's result holds one when its yield
+ * does.  A store of such a value gets a layout of its own (walk). */
+static void mark_accumulators(Assign *a, Region *r) {
+    Func *f = a->f;
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++)
+            mark_accumulators(a, rs[k]);
+        if (is_region_op(op)) {
+            for (int k = 0; k < op->nres; k++)
+                a->acc[op->res[k]] = (op->yields && op->yields[k] && a->acc[op->yields[k]]) ||
+                                     (op->code == OP_IF && op->alt_yields[k] &&
+                                      a->acc[op->alt_yields[k]]);
+            continue;
+        }
+        if (!op->nres || rank_of(f, op->res[0]) != 2)
+            continue;
+        if (op->code == OP_DOT) {
+            a->acc[op->res[0]] = dot_unit(f, op) != DOT_FMA;
+            continue;
+        }
+        if (op_info[op->code].kind != K_ELEMENTWISE)
+            continue;
+        Type rt = val_type(f, op->res[0]);
+        for (int k = 0; k < op->nargs; k++) {
+            ValId x = op->args[k];
+            if (x && a->acc[x] && !memcmp(val_type(f, x).shape, rt.shape, sizeof(int32_t) * 2))
+                a->acc[op->res[0]] = true;
+        }
+    }
+}
+
+/* A store of an accumulator small enough to convert: its pointers keep a
+ * layout of their own (16-byte groups) and its value is converted. */
+static bool epilogue_store(Assign *a, const Op *op) {
+    if (op->code != OP_STORE || rank_of(a->f, op->args[1]) != 2 || !a->acc[op->args[1]])
+        return false;
+    Type t = val_type(a->f, op->args[1]);
+    return type_numel(t) * dtype_info[t.dtype].bytes <= EPILOGUE_SCRATCH_MAX;
+}
+
 static void add_link(Assign *a, ValId one, ValId two, int axis) {
     Link l = {one, two, axis};
     VEC_PUSH(a->f->arena, a->links, a->nlinks, a->caplinks, l);
@@ -111,7 +180,6 @@ static int first_carry(const Op *op) {
     return op->code == OP_FOR ? 3 : op->code == OP_WHILE ? 0 : -1;
 }
 
-static bool is_region_op(const Op *op) { return op_info[op->code].flags & F_REGION; }
 
 static int walk(Assign *a, Region *r) {
     Func *f = a->f;
@@ -185,9 +253,22 @@ static int walk(Assign *a, Region *r) {
         int ar = rank_of(f, anchor);
         if (!ar)
             continue;
+        /* a rank-2 load takes its consumers' layout, its index math
+         * loose (held as the load's unless an earlier user took it); an
+         * accumulator's store takes its pointers' layout */
+        bool load2 = op->code == OP_LOAD && ar == 2;
+        bool epilogue = epilogue_store(a, op);
         for (int k = 0; k < op->nargs; k++) {
             ValId x = op->args[k];
             int xr = rank_of(f, x);
+            if (xr == 2 && ar == 2 &&
+                (loose_broadcast(f, x, anchor) || (load2 && cuda_recomputable(f, x)))) {
+                Link l = {x, anchor, -1};
+                VEC_PUSH(f->arena, a->loose, a->nloose, a->caploose, l);
+                continue;
+            }
+            if (xr == 2 && ar == 2 && epilogue && k == 1)
+                continue;
             if (xr == ar && (ar != 2 || shapes_agree(a, x, anchor)))
                 unite(a, anchor, x);
             else if (xr == 1 && ar == 2)
@@ -538,6 +619,31 @@ static int reduce_layouts(Func *f, Region *r) {
     return 0;
 }
 
+/* The group layouts being chosen (layout_assign). */
+typedef struct Groups {
+    Func *f;
+    Assign *a;
+    int32_t (*shape)[2];
+    int *vec, *layout;
+    int *first_user; /* a loose group's first user's group, or -1 */
+} Groups;
+
+/* Gives rank-2 group g its layout: a loose group (all its users read
+ * it broadcast) its first user's, found first (a chain of loose groups,
+ * the mask pieces of a load's mask); any other the canonical one. */
+static void hold_group(Groups *gs, int g, int depth) {
+    if (gs->layout[g] >= 0)
+        return;
+    int u = gs->first_user[g];
+    if (u >= 0 && depth < 64) {
+        hold_group(gs, u, depth + 1);
+        gs->layout[g] = gs->layout[u];
+        return;
+    }
+    Layout l = canonical(2, gs->shape[g], gs->f->num_warps, gs->vec[g]);
+    gs->layout[g] = intern_layout(gs->f, &l);
+}
+
 int layout_assign(Func *f) {
     Assign a;
     memset(&a, 0, sizeof a);
@@ -556,6 +662,11 @@ int layout_assign(Func *f) {
         a.shape[v][0] = t.rank == 2 ? t.shape[0] : 0;
         a.shape[v][1] = t.rank == 2 ? t.shape[1] : 0;
     }
+    a.acc = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
+    if (!a.acc)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(a.acc, 0, sizeof(bool) * (size_t)f->nvals);
+    mark_accumulators(&a, &f->body);
     f->layouts = NULL;
     f->nlayouts = 0;
     if (walk(&a, &f->body) < 0)
@@ -582,7 +693,9 @@ int layout_assign(Func *f) {
         for (int d = 0; d < t.rank && d < 2; d++)
             if (t.shape[d] > gshape[g][d])
                 gshape[g][d] = t.shape[d];
-        if (t.is_ptr && 16 / dtype_info[t.dtype].bytes > gvec[g])
+        bool loaded = f->vals[v].kind == VK_OP && f->vals[v].def &&
+                      f->vals[v].def->code == OP_LOAD;
+        if ((t.is_ptr || loaded) && 16 / dtype_info[t.dtype].bytes > gvec[g])
             gvec[g] = 16 / dtype_info[t.dtype].bytes;
     }
     /* rank-2 groups first: a dot's accumulator group gets the dot's
@@ -602,14 +715,20 @@ int layout_assign(Func *f) {
             (x->type.dtype == DT_F32 && dot_layout(gshape[g], f->num_warps, &l)))
             glayout[g] = intern_layout(f, &l);
     }
-    for (int v = 1; v < f->nvals; v++) {
-        Type t = val_type(f, v);
-        int g = find(&a, v);
-        if (t.rank != 2 || glayout[g] >= 0)
-            continue;
-        Layout l = canonical(2, gshape[g], f->num_warps, gvec[g]);
-        glayout[g] = intern_layout(f, &l);
+    int *first_user = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    if (!first_user)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++)
+        first_user[v] = -1;
+    for (int i = a.nloose - 1; i >= 0; i--) {
+        int gx = find(&a, a.loose[i].one), gu = find(&a, a.loose[i].two);
+        if (gx != gu)
+            first_user[gx] = gu;
     }
+    Groups gs = {f, &a, gshape, gvec, glayout, first_user};
+    for (int v = 1; v < f->nvals; v++)
+        if (val_type(f, v).rank == 2)
+            hold_group(&gs, find(&a, v), 0);
     /* rank-1 groups linked to a rank-2 group become its slices */
     for (int i = 0; i < a.nlinks; i++) {
         int g1 = find(&a, a.links[i].one), g2 = find(&a, a.links[i].two);

@@ -10,8 +10,9 @@
  * through smem_element_text.
  *
  * Users, in program order:
- *   - a CONVERT_SHARED convert_layout: the value's elements at their
- *     row-major index, [1][numel];
+ *   - a CONVERT_SHARED convert_layout: a rank-2 value as [rows][columns]
+ *     with a row padding that spreads the source's writes over the banks
+ *     (convert_padding), others at their row-major index, [1][numel];
  *   - a reduction over warps (wpc > 1 along the axis): one partial per
  *     warp for each coordinate of the other dim, [rows][warps];
  *   - a dot: its A and B tiles (dotplan.c), Version 18 padding and stages;
@@ -116,6 +117,40 @@ static void plan_gather(Planner *pl, const Op *op) {
     add(pl, op, &b, SMEM_SCRATCH);
 }
 
+/* Row padding (elements) of a rank-2 conversion's scratch: the rows one
+ * warp of the source layout writes at once start `footprint` bytes apart
+ * modulo 128 (the 32 banks), footprint being what the warp's lanes along
+ * dim 1 write of one row, so those rows fall on distinct banks (an
+ * accumulator's 8 x 8-byte pieces per row: 32 bytes, rows padded to 32
+ * modulo 128).  Rows stay 16-byte aligned for the vector reads; 0 when
+ * one row already takes all banks. */
+static int convert_padding(const Layout *src, Type t) {
+    int es = dtype_info[scratch_elem(t)].bytes;
+    if (src->rank != 2 || t.rank != 2 || src->slice_dim >= 0)
+        return 0;
+    int run = src->spt[1] * es > 16 ? 16 : src->spt[1] * es;
+    int footprint = src->tpw[1] * run;
+    int row = (int)(t.shape[1] * es % 128);
+    if (footprint >= 128 || footprint % 16)
+        return 0;
+    int pad = ((footprint - row) % 128 + 128) % 128;
+    return pad % es ? 0 : pad / es;
+}
+
+/* A conversion through shared memory: a rank-2 value as [rows][columns]
+ * with the padding above; others at their row-major index, [1][numel]. */
+static void plan_convert(Planner *pl, const Op *op) {
+    Func *f = pl->f;
+    Type t = val_type(f, op->args[0]);
+    SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t), scratch_elem(t), 0, 1, 0, 0};
+    if (t.rank == 2) {
+        b.rows = t.shape[0];
+        b.columns = t.shape[1];
+        b.row_padding = convert_padding(&f->layouts[val(f, op->args[0])->layout], t);
+    }
+    add(pl, op, &b, SMEM_SCRATCH);
+}
+
 static void plan_region(Planner *pl, const Region *r) {
     Func *f = pl->f;
     for (int i = 0; i < r->nops; i++) {
@@ -130,12 +165,8 @@ static void plan_region(Planner *pl, const Region *r) {
             break;
         }
         case OP_CONVERT_LAYOUT:
-            if (op->attr[0] == CONVERT_SHARED) {
-                Type t = val_type(f, op->args[0]);
-                SharedBuffer b = {"mt_smem", 1, (int32_t)type_numel(t),
-                                  scratch_elem(t), 0, 1, 0, 0};
-                add(pl, op, &b, SMEM_SCRATCH);
-            }
+            if (op->attr[0] == CONVERT_SHARED)
+                plan_convert(pl, op);
             break;
         case OP_ATOMIC_ADD: case OP_ATOMIC_MAX: case OP_ATOMIC_MIN: case OP_ATOMIC_AND:
         case OP_ATOMIC_OR: case OP_ATOMIC_XOR: case OP_ATOMIC_XCHG: case OP_ATOMIC_CAS:

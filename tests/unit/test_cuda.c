@@ -486,7 +486,7 @@ static void test_emit_softmax_text(void **state) {
     char *s = emit(&k);
     assert_non_null(s);
     assert_non_null(strstr(s, "__shfl_xor_sync(0xffffffffu, "));
-    assert_non_null(strstr(s, "__shared__ long long mt_smem["));
+    assert_non_null(strstr(s, "__shared__ __align__(16) long long mt_smem["));
     assert_non_null(strstr(s, "(-__int_as_float(0x7f800000))"));
     /* Triton's instructions: max.f32 from a NaN identity, ex2.approx and
      * div.full (mt_kernel_rt.h) */

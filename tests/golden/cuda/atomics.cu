@@ -106,7 +106,7 @@ static __device__ __forceinline__ float mt_atomic_cas_f32_acq_rel_gpu(float *p, 
 #endif
 }
 extern "C" __global__ void __launch_bounds__(128) atomics_kernel(int* counter, unsigned short* h, unsigned short* b, float* f, unsigned* u, long long* q, double* d, short* s, float* c) {
-    __shared__ long long mt_smem[16];
+    __shared__ __align__(16) long long mt_smem[16];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane % 32;

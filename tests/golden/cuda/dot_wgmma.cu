@@ -1,4 +1,5 @@
 extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* a, unsigned short* b, float* c, int M, int N, int K) {
+    __shared__ __align__(16) long long mt_smem[2304];
     __shared__ __align__(1024) float dot_lhs[3072];
     __shared__ __align__(1024) float dot_rhs[3072];
     unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;
@@ -23,6 +24,12 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     int mt_l2_1 = mt_lane % 8;
     int mt_w2_1 = mt_warp % 1;
     int mt_b2_1 = (mt_w2_1 * 8 + mt_l2_1) * 8;
+    int mt_l3_0 = mt_lane / 16;
+    int mt_w3_0 = mt_warp / 1;
+    int mt_b3_0 = (mt_w3_0 * 2 + mt_l3_0) * 1;
+    int mt_l3_1 = mt_lane % 16;
+    int mt_w3_1 = mt_warp % 1;
+    int mt_b3_1 = (mt_w3_1 * 16 + mt_l3_1) * 4;
 #line 11 "tests/golden/cuda/kernels/matmul.py"
     int v7 = (int)blockIdx.x;
 #line 12 "tests/golden/cuda/kernels/matmul.py"
@@ -385,66 +392,87 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     #endif
     __syncthreads();
 #line 28 "tests/golden/cuda/kernels/matmul.py"
-    int mt_rc8[2];
+    int mt_rc8[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
-        mt_rc8[mt_e] = (mt_b1_0 + mt_e * 32);
-    int mt_rc9[2];
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
+        mt_rc8[mt_e] = (mt_b3_0 + mt_e * 8);
+    int mt_rc9[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         mt_rc9[mt_e] = ((int)(((unsigned)v10) + ((unsigned)mt_rc8[mt_e])));
-    int v50[2];
+    int v50[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         v50[mt_e] = ((int)(((unsigned)mt_rc9[mt_e]) * ((unsigned)N)));
-    float* v51[2];
+    float* v51[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         v51[mt_e] = (c + v50[mt_e]);
-    int mt_rc10[16];
+    int mt_rc10[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
-        mt_rc10[mt_e] = (mt_b1_1 + (mt_e / 2) * 8 + mt_e % 2);
-    int mt_rc11[16];
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
+        mt_rc10[mt_e] = (mt_b3_1 + mt_e);
+    int mt_rc11[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         mt_rc11[mt_e] = ((int)(((unsigned)v13) + ((unsigned)mt_rc10[mt_e])));
     float* v53[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)
-        v53[mt_e] = (v51[(mt_e / 16)] + mt_rc11[(mt_e % 16)]);
+        v53[mt_e] = (v51[(mt_e / 4)] + mt_rc11[(mt_e % 4)]);
 #line 29 "tests/golden/cuda/kernels/matmul.py"
-    bool v55[2];
+    bool v55[8];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 2; ++mt_e)
+    for (int mt_e = 0; mt_e < 8; ++mt_e)
         v55[mt_e] = (mt_rc9[mt_e] < M);
-    bool v57[16];
+    bool v57[4];
     #pragma unroll
-    for (int mt_e = 0; mt_e < 16; ++mt_e)
+    for (int mt_e = 0; mt_e < 4; ++mt_e)
         v57[mt_e] = (mt_rc11[mt_e] < N);
     bool v58[32];
     #pragma unroll
     for (int mt_e = 0; mt_e < 32; ++mt_e)
-        v58[mt_e] = (v55[(mt_e / 16)] & v57[(mt_e % 16)]);
+        v58[mt_e] = (v55[(mt_e / 4)] & v57[(mt_e % 4)]);
 #line 28 "tests/golden/cuda/kernels/matmul.py"
     #pragma unroll
-    for (int mt_g = 0; mt_g < 32; mt_g += 2) {
+    for (int mt_e = 0; mt_e < 32; mt_e += 2) {
+        {
+            __align__(16) float mt_run[2] = {v21[mt_e + 0], v21[mt_e + 1]};
+            *(uint2 *)&((float*)mt_smem)[(mt_b1_0 + (mt_e / 16) * 32) * 72 + (mt_b1_1 + ((mt_e % 16) / 2) * 8 + (mt_e % 16) % 2)] = *(const uint2 *)mt_run;
+        }
+    }
+    __syncthreads();
+    float mt_cv12[32];
+    #pragma unroll
+    for (int mt_e = 0; mt_e < 32; mt_e += 4) {
+        {
+            __align__(16) float mt_run[4];
+            *(uint4 *)mt_run = *(const uint4 *)&((float*)mt_smem)[(mt_b3_0 + (mt_e / 4) * 8) * 72 + (mt_b3_1 + (mt_e % 4))];
+            mt_cv12[mt_e + 0] = mt_run[0];
+            mt_cv12[mt_e + 1] = mt_run[1];
+            mt_cv12[mt_e + 2] = mt_run[2];
+            mt_cv12[mt_e + 3] = mt_run[3];
+        }
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int mt_g = 0; mt_g < 32; mt_g += 4) {
         bool mt_all = true;
         #pragma unroll
-        for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-            mt_all = mt_all && v58[(mt_e / 16) * 16 + (mt_e % 16)];
+        for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
+            mt_all = mt_all && v58[(mt_e / 4) * 4 + (mt_e % 4)];
         {
             const int mt_e = mt_g;
-            mt_all = mt_all && (((unsigned long long)v53[mt_e]) & 7ull) == 0;
+            mt_all = mt_all && (((unsigned long long)v53[mt_e]) & 15ull) == 0;
         }
         if (mt_all) {
-            float mt_q[2];
+            float mt_q[4];
             #pragma unroll
-            for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-                mt_q[mt_e - mt_g] = v21[(mt_e / 16) * 16 + (mt_e % 16)];
+            for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
+                mt_q[mt_e - mt_g] = mt_cv12[(mt_e / 4) * 4 + (mt_e % 4)];
             {
                 const int mt_e = mt_g;
-                *(float2*)(v53[mt_e]) = make_float2(mt_q[0], mt_q[1]);
+                *(float4*)(v53[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
             }
         } else {
             float* mt_h;
@@ -453,8 +481,8 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 mt_h = v53[mt_e];
             }
             #pragma unroll
-            for (int mt_e = mt_g; mt_e < mt_g + 2; ++mt_e)
-                if (v58[(mt_e / 16) * 16 + (mt_e % 16)]) *(mt_h + (mt_e - mt_g)) = v21[(mt_e / 16) * 16 + (mt_e % 16)];
+            for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
+                if (v58[(mt_e / 4) * 4 + (mt_e % 4)]) *(mt_h + (mt_e - mt_g)) = mt_cv12[(mt_e / 4) * 4 + (mt_e % 4)];
         }
     }
 }

@@ -1,5 +1,5 @@
 extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(float* x, float* y) {
-    __shared__ long long mt_smem[4];
+    __shared__ __align__(16) long long mt_smem[4];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane % 32;

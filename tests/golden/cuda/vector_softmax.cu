@@ -1,5 +1,5 @@
 extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, float* x, int stride) {
-    __shared__ long long mt_smem[2];
+    __shared__ __align__(16) long long mt_smem[2];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
     int mt_l0_0 = mt_lane % 32;

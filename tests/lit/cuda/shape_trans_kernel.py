@@ -2,7 +2,7 @@
 # The CUDA C of x.T (a shape op): the loaded [16, 64] block's owners store
 # it row-major into the scratch, a barrier, each thread reads the slots of
 # the [64, 16] result's own layout from the transposed index, a barrier.
-# CHECK: __shared__ long long mt_smem[512];
+# CHECK: __shared__ __align__(16) long long mt_smem[512];
 # CHECK: float v[[V:[0-9]+]][8];
 # CHECK: v[[V]][mt_e] = (*v{{[0-9]+}}[(mt_e / 4) * 4 + (mt_e % 4)]);
 # CHECK: ((float*)mt_smem)[(mt_b0_0 + (mt_e / 4) * 8) * 64 + (mt_b0_1 + (mt_e % 4))] = v[[V]][mt_e];

@@ -71,15 +71,22 @@
 # for the register tile.
 # An f32 dot with no input_precision is "tf32", Triton's default: TF32
 # tensor-core tiles with the mma accumulator (warps 2 x 2 over 32 x 32),
-# A padded to a row stride of 4 mod 8 words and B of 8 mod 16.
+# A padded to a row stride of 4 mod 8 words and B of 8 mod 16.  The store
+# converts the accumulator through shared memory to its pointers' layout
+# of 16-byte groups, rows padded to 32 bytes mod 128 so that the warp's
+# 8-byte pieces of 4 rows fill distinct banks.
 # TF32: %[[D:[0-9]+]] = dot %{{[0-9]+}}, %{{[0-9]+}}, none {input_precision=tf32} : block<32x32 x f32>
+# TF32: %[[C:[0-9]+]] = convert_layout %[[D]] {via=shared} : block<32x32 x f32>
+# TF32-NEXT: store %{{[0-9]+}}, %[[C]], none
 # TF32: layouts:
 # TF32: mma shape=[32, 32] spt=[1, 2] tpw=[8, 4] wpc=[2, 2] order=[1, 0]
+# TF32: blocked shape=[32, 32] spt=[1, 4] tpw=[4, 8] wpc=[4, 1] order=[1, 0]
 # TF32: dots:
 # TF32-NEXT: %[[D]]: single-stage mma-tf32{{$}}
-# TF32-NEXT: shared 5120 bytes (budget 49152)
-# TF32-NEXT: dot_lhs +0: dot [32 x 16] f32 pad 4 = 2560 bytes
-# TF32-NEXT: dot_rhs +2560: dot [16 x 32] f32 pad 8 = 2560 bytes
+# TF32-NEXT: shared 10240 bytes (budget 49152)
+# TF32-NEXT: dot_lhs +5120: dot [32 x 16] f32 pad 4 = 2560 bytes
+# TF32-NEXT: dot_rhs +7680: dot [16 x 32] f32 pad 8 = 2560 bytes
+# TF32-NEXT: mt_smem +0: convert_layout [32 x 32] f32 pad 8 = 5120 bytes
 # ONE: %[[D:[0-9]+]] = dot
 # ONE: layouts:
 # ONE-NOT: dot-tile
