@@ -40,6 +40,7 @@ typedef struct Assign {
     int *parent;   /* union-find over ValIds */
     int32_t (*shape)[2]; /* a root's group: the broadcast of its rank-2 shapes */
     bool *acc;     /* holds a tensor-core accumulator (mark_accumulators) */
+    ValId *trans_of; /* a rank-2 trans's result: its operand (else 0) */
     Link *links;
     int nlinks, caplinks;
     Link *loose;   /* loose broadcasts (one) and their first users (two) */
@@ -218,6 +219,10 @@ static int walk(Assign *a, Region *r) {
                     return -1;
             continue;
         }
+        if (op->code == OP_TRANS && rank_of(f, op->args[0]) == 2 && rank_of(f, op->res[0]) == 2) {
+            a->trans_of[op->res[0]] = op->args[0];
+            continue;
+        }
         if (op->code == OP_EXPAND_DIMS) {
             if (rank_of(f, op->args[0]) == 1 && rank_of(f, op->res[0]) == 2)
                 add_link(a, op->args[0], op->res[0], (int)op->attr[0]);
@@ -267,14 +272,14 @@ static int walk(Assign *a, Region *r) {
                 VEC_PUSH(f->arena, a->loose, a->nloose, a->caploose, l);
                 continue;
             }
-            if (xr == 2 && ar == 2 && epilogue && k == 1)
-                continue;
+            if (xr == 2 && ar == 2 && ((epilogue && k == 1) || a->trans_of[x] || a->trans_of[anchor]))
+                continue; /* a trans keeps its operand's layout, transposed */
             if (xr == ar && (ar != 2 || shapes_agree(a, x, anchor)))
                 unite(a, anchor, x);
             else if (xr == 1 && ar == 2)
                 add_link(a, x, anchor, 0); /* right-aligned broadcast */
         }
-        if (op->nres && rank_of(f, op->res[0]) == ar)
+        if (op->nres && rank_of(f, op->res[0]) == ar && !(ar == 2 && a->trans_of[anchor]))
             unite(a, anchor, op->res[0]);
     }
     return 0;
@@ -626,7 +631,24 @@ typedef struct Groups {
     int32_t (*shape)[2];
     int *vec, *layout;
     int *first_user; /* a loose group's first user's group, or -1 */
+    ValId *trans_of; /* a group holding a trans's result: the operand */
 } Groups;
+
+/* l with its two dims swapped: a trans of a value held as l moves no
+ * data when its result is held so (cuda_shape.c finds it free). */
+static Layout transposed_layout(const Layout *l) {
+    Layout t = *l;
+    t.kind = LAYOUT_BLOCKED;
+    t.slice_dim = -1;
+    for (int d = 0; d < 2; d++) {
+        t.shape[d] = l->shape[1 - d];
+        t.spt[d] = l->spt[1 - d];
+        t.tpw[d] = l->tpw[1 - d];
+        t.wpc[d] = l->wpc[1 - d];
+        t.order[d] = 1 - l->order[d];
+    }
+    return t;
+}
 
 /* Gives rank-2 group g its layout: a loose group (all its users read
  * it broadcast) its first user's, found first (a chain of loose groups,
@@ -634,6 +656,14 @@ typedef struct Groups {
 static void hold_group(Groups *gs, int g, int depth) {
     if (gs->layout[g] >= 0)
         return;
+    ValId src = gs->trans_of[g];
+    if (src && depth < 64) {
+        int gsrc = find(gs->a, src);
+        hold_group(gs, gsrc, depth + 1);
+        Layout l = transposed_layout(&gs->f->layouts[gs->layout[gsrc]]);
+        gs->layout[g] = intern_layout(gs->f, &l);
+        return;
+    }
     int u = gs->first_user[g];
     if (u >= 0 && depth < 64) {
         hold_group(gs, u, depth + 1);
@@ -667,6 +697,10 @@ int layout_assign(Func *f) {
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     memset(a.acc, 0, sizeof(bool) * (size_t)f->nvals);
     mark_accumulators(&a, &f->body);
+    a.trans_of = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
+    if (!a.trans_of)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(a.trans_of, 0, sizeof(ValId) * (size_t)f->nvals);
     f->layouts = NULL;
     f->nlayouts = 0;
     if (walk(&a, &f->body) < 0)
@@ -725,7 +759,14 @@ int layout_assign(Func *f) {
         if (gx != gu)
             first_user[gx] = gu;
     }
-    Groups gs = {f, &a, gshape, gvec, glayout, first_user};
+    ValId *gtrans = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
+    if (!gtrans)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(gtrans, 0, sizeof(ValId) * (size_t)f->nvals);
+    for (int v = 1; v < f->nvals; v++)
+        if (a.trans_of[v] && !gtrans[find(&a, v)])
+            gtrans[find(&a, v)] = a.trans_of[v];
+    Groups gs = {f, &a, gshape, gvec, glayout, first_user, gtrans};
     for (int v = 1; v < f->nvals; v++)
         if (val_type(f, v).rank == 2)
             hold_group(&gs, find(&a, v), 0);

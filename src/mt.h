@@ -728,6 +728,7 @@ bool op_has_result(OpCode code);
 int pass_fold(Func *f);  /* exact f32/i32/i64 constant folding + identities */
 int pass_cse(Func *f);   /* scoped CSE of F_PURE ops */
 int pass_dce(Func *f);   /* removes unused F_PURE/F_READ ops and dead carries */
+int pass_mem_order(Func *f); /* column accesses made row accesses (memorder.c) */
 /* Runs fold, cse, dce with ir_verify after each. */
 int run_passes(Func *f);
 

@@ -197,6 +197,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
     if (in->cpu && emit_cpu(f, sink) < 0) return NULL;
     if (in->no_cuda) return f;
+    if (transform(f, pass_mem_order) < 0) return NULL;
+    if (transform(f, pass_dce) < 0) return NULL;
     if (transform(f, layout_assign) < 0) return NULL;
     if (axis_analyze(f) < 0) return NULL;
     if (plan_dots(f) < 0) return NULL;

@@ -123,11 +123,18 @@ static void plan_gather(Planner *pl, const Op *op) {
  * dim 1 write of one row, so those rows fall on distinct banks (an
  * accumulator's 8 x 8-byte pieces per row: 32 bytes, rows padded to 32
  * modulo 128).  Rows stay 16-byte aligned for the vector reads; 0 when
- * one row already takes all banks. */
+ * one row already takes all banks.  A source held down the columns (a
+ * trans's result, order [0, 1]) writes element by element down a column:
+ * rows an odd number of words apart put those on distinct banks (a warp's
+ * 16 rows 4 apart on 8 banks, the reads 2 to a bank); the reads are then
+ * element by element too. */
 static int convert_padding(const Layout *src, Type t) {
     int es = dtype_info[scratch_elem(t)].bytes;
     if (src->rank != 2 || t.rank != 2 || src->slice_dim >= 0)
         return 0;
+    if (src->order[0] == 0) /* a trans's result: element writes down the
+                               columns, rows an odd number of words apart */
+        return (int)(t.shape[1] * es / 4) % 2 || es > 4 ? 0 : 4 / es;
     int run = src->spt[1] * es > 16 ? 16 : src->spt[1] * es;
     int footprint = src->tpw[1] * run;
     int row = (int)(t.shape[1] * es % 128);

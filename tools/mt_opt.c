@@ -29,6 +29,7 @@ static const struct PassRow {
     {"fold", pass_fold, "constant folding and identities"},
     {"cse", pass_cse, "scoped common subexpression elimination"},
     {"dce", pass_dce, "dead ops, dead loops, dead carried values"},
+    {"mem-order", pass_mem_order, "column loads and stores made row accesses of the transposed block"},
     {"default", run_passes, "the compiler's list: fold, cse, dce"},
 };
 #define NPASSES (int)(sizeof pass_table / sizeof pass_table[0])
