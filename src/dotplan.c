@@ -455,7 +455,9 @@ static void tile_region(Func *f, Region *r) {
             DotPlan *p = op->plan;
             if (p->unit != DOT_FMA && p->form == DOT_PIPELINED && !p->carried)
                 match_carried_pipeline(f, p->loop, p);
-            if (p->unit != DOT_FMA && p->carried)
+            /* CUDA-core dots keep Version 18's double buffer unless the
+             * kernel asks for more stages */
+            if (p->carried && (p->unit != DOT_FMA || f->num_stages > 2))
                 p->A.stage_count = p->B.stage_count = pipeline_stages(f, p);
         }
         Region *rs[2];

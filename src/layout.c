@@ -40,7 +40,9 @@ typedef struct Assign {
     int *parent;   /* union-find over ValIds */
     int32_t (*shape)[2]; /* a root's group: the broadcast of its rank-2 shapes */
     bool *acc;     /* holds a tensor-core accumulator (mark_accumulators) */
+    bool *acc_loop; /* ... one a loop carries (a pipelined K loop's) */
     ValId *trans_of; /* a rank-2 trans's result: its operand (else 0) */
+    bool *epilogue_ptr; /* the pointers of an accumulator's store */
     Link *links;
     int nlinks, caplinks;
     Link *loose;   /* loose broadcasts (one) and their first users (two) */
@@ -102,8 +104,11 @@ static bool loose_broadcast(Func *f, ValId x, ValId anchor) {
 /* The largest tensor-core accumulator (in bytes) a store converts
  * through shared memory to a layout of 16-byte accesses, as Triton's
  * epilogue does; past it the store writes from the accumulator's own
- * layout (8-byte pieces) and the scratch stays small. */
-#define EPILOGUE_SCRATCH_MAX 32768
+ * layout (8-byte pieces).  After a pipelined K loop the scratch would
+ * take the shared memory of the loop's stages (Triton reuses theirs,
+ * smemplan.c does not yet), so the bound is lower there. */
+#define EPILOGUE_SCRATCH_MAX 131072
+#define EPILOGUE_LOOP_SCRATCH_MAX 32768
 
 /* a->acc of every value that holds a tensor-core dot's accumulator, or an
  * elementwise function of one of its shape (bias, activation, cast), in
@@ -117,10 +122,12 @@ static void mark_accumulators(Assign *a, Region *r) {
         for (int k = 0, n = op_regions(op, rs); k < n; k++)
             mark_accumulators(a, rs[k]);
         if (is_region_op(op)) {
-            for (int k = 0; k < op->nres; k++)
+            for (int k = 0; k < op->nres; k++) {
                 a->acc[op->res[k]] = (op->yields && op->yields[k] && a->acc[op->yields[k]]) ||
                                      (op->code == OP_IF && op->alt_yields[k] &&
                                       a->acc[op->alt_yields[k]]);
+                a->acc_loop[op->res[k]] = a->acc[op->res[k]] && op->code != OP_IF;
+            }
             continue;
         }
         if (!op->nres || rank_of(f, op->res[0]) != 2)
@@ -134,8 +141,10 @@ static void mark_accumulators(Assign *a, Region *r) {
         Type rt = val_type(f, op->res[0]);
         for (int k = 0; k < op->nargs; k++) {
             ValId x = op->args[k];
-            if (x && a->acc[x] && !memcmp(val_type(f, x).shape, rt.shape, sizeof(int32_t) * 2))
+            if (x && a->acc[x] && !memcmp(val_type(f, x).shape, rt.shape, sizeof(int32_t) * 2)) {
                 a->acc[op->res[0]] = true;
+                a->acc_loop[op->res[0]] |= a->acc_loop[x];
+            }
         }
     }
 }
@@ -146,7 +155,8 @@ static bool epilogue_store(Assign *a, const Op *op) {
     if (op->code != OP_STORE || rank_of(a->f, op->args[1]) != 2 || !a->acc[op->args[1]])
         return false;
     Type t = val_type(a->f, op->args[1]);
-    return type_numel(t) * dtype_info[t.dtype].bytes <= EPILOGUE_SCRATCH_MAX;
+    return type_numel(t) * dtype_info[t.dtype].bytes <=
+           (a->acc_loop[op->args[1]] ? EPILOGUE_LOOP_SCRATCH_MAX : EPILOGUE_SCRATCH_MAX);
 }
 
 static void add_link(Assign *a, ValId one, ValId two, int axis) {
@@ -263,6 +273,8 @@ static int walk(Assign *a, Region *r) {
          * accumulator's store takes its pointers' layout */
         bool load2 = op->code == OP_LOAD && ar == 2;
         bool epilogue = epilogue_store(a, op);
+        if (epilogue)
+            a->epilogue_ptr[op->args[0]] = true;
         for (int k = 0; k < op->nargs; k++) {
             ValId x = op->args[k];
             int xr = rank_of(f, x);
@@ -624,6 +636,10 @@ static int reduce_layouts(Func *f, Region *r) {
     return 0;
 }
 
+static bool is_mma(Func *f, int layout) {
+    return layout >= 0 && f->layouts[layout].kind == LAYOUT_MMA;
+}
+
 /* The group layouts being chosen (layout_assign). */
 typedef struct Groups {
     Func *f;
@@ -696,7 +712,15 @@ int layout_assign(Func *f) {
     if (!a.acc)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     memset(a.acc, 0, sizeof(bool) * (size_t)f->nvals);
+    a.acc_loop = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
+    if (!a.acc_loop)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(a.acc_loop, 0, sizeof(bool) * (size_t)f->nvals);
     mark_accumulators(&a, &f->body);
+    a.epilogue_ptr = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
+    if (!a.epilogue_ptr)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(a.epilogue_ptr, 0, sizeof(bool) * (size_t)f->nvals);
     a.trans_of = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
     if (!a.trans_of)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
@@ -754,9 +778,22 @@ int layout_assign(Func *f) {
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     for (int v = 0; v < f->nvals; v++)
         first_user[v] = -1;
-    for (int i = a.nloose - 1; i >= 0; i--) {
+    bool *keep = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
+    if (!keep)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(keep, 0, sizeof(bool) * (size_t)f->nvals);
+    for (int v = 1; v < f->nvals; v++)
+        if (a.epilogue_ptr[v])
+            keep[find(&a, v)] = true;
+    /* the first user, or the first one not holding a tensor-core
+     * accumulator; never an accumulator's for the pointers of its store:
+     * those a load into the epilogue shares with the store stay in
+     * 16-byte groups for the store */
+    for (int i = 0; i < a.nloose; i++) {
         int gx = find(&a, a.loose[i].one), gu = find(&a, a.loose[i].two);
-        if (gx != gu)
+        int cur = first_user[gx];
+        if (gx != gu && !(keep[gx] && is_mma(f, glayout[gu])) &&
+            (cur < 0 || (is_mma(f, glayout[cur]) && !is_mma(f, glayout[gu]))))
             first_user[gx] = gu;
     }
     ValId *gtrans = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);

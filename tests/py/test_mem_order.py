@@ -98,3 +98,39 @@ def test_column_operands_load_rows():
     # both loads read the transposed tile along its rows; trans gives it back
     assert layout.count("= trans ") == 2
     assert asm["cuda"].count("*(const float4*)") >= 2
+
+
+@triton.jit
+def epilogue_kernel(x_ptr, y_ptr, z_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    zs = z_ptr + rm[:, None] * BN + rn[None, :]
+    z = tl.dot(tl.load(x_ptr + rm[:, None] * BK + rk[None, :]),
+               tl.load(y_ptr + rk[:, None] * BN + rn[None, :]))
+    z += tl.load(zs)
+    tl.store(zs, z)
+
+
+@pytest.mark.parametrize("BM,BN,BK", [(64, 64, 32), (128, 128, 16)])
+def test_accumulator_store_converts(device, BM, BN, BK):
+    torch.manual_seed(5)
+    x = torch.randn(BM, BK).half().to(device)
+    y = torch.randn(BK, BN).half().to(device)
+    z = torch.randn(BM, BN).to(device)
+    want = x.double().cpu() @ y.double().cpu() + z.double().cpu()
+    epilogue_kernel[(1, )](x, y, z, BM=BM, BN=BN, BK=BK)
+    assert torch.allclose(z.double().cpu(), want, rtol=1e-3, atol=1e-3)
+
+
+def test_accumulator_store_text():
+    h, f = torch.zeros(4).half(), torch.zeros(4)
+    asm = stages(epilogue_kernel, h, h, f, BM=64, BN=64, BK=32)
+    layout = asm["ssa-layout"]
+    # the accumulator (mma layout) is added to a load in its own layout, then
+    # converted through a padded scratch for the store's 16-byte groups;
+    # the store's pointers, shared with the load, keep the row layout
+    assert "convert_layout [64 x 64] f32 pad 8" in layout
+    cuda = asm["cuda"]
+    assert "*(uint2 *)&((float*)mt_smem)" in cuda and "*(const uint4 *)&((float*)mt_smem)" in cuda
+    assert "*(float4*)" in cuda
