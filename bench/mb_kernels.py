@@ -1,5 +1,6 @@
 """Memory-bound kernels of bench/membound.py (issue 11), in Triton's
-language: the same text is compiled by Triton and by mytriton."""
+language: the same text is compiled by Triton and by mytriton.  The
+matmul is bench/mm_kernels.py's (tutorial 03's kernel) with "ieee"."""
 import triton
 import triton.language as tl
 
@@ -64,33 +65,3 @@ def layer_norm(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr)
         x_hat = (x - mean) * rstd
         y = x_hat * w + b
         tl.store(Y + cols, y, mask=mask)
-
-
-@triton.jit
-def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
-           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
-    # tutorial 03's kernel, fp32 operands, input_precision "ieee"
-    pid = tl.program_id(0)
-    num_pid_m = tl.cdiv(M, BM)
-    num_pid_n = tl.cdiv(N, BN)
-    group = GROUP_M * num_pid_n
-    first_m = (pid // group) * GROUP_M
-    size_m = min(num_pid_m - first_m, GROUP_M)
-    pid_m = first_m + ((pid % group) % size_m)
-    pid_n = (pid % group) // size_m
-    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
-    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
-    offs_k = tl.arange(0, BK)
-    a_ptrs = a_ptr + offs_am[:, None] * sam + offs_k[None, :] * sak
-    b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_bn[None, :] * sbn
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
-        acc = tl.dot(a, b, acc, input_precision="ieee")
-        a_ptrs += BK * sak
-        b_ptrs += BK * sbk
-    offs_cm = pid_m * BM + tl.arange(0, BM)
-    offs_cn = pid_n * BN + tl.arange(0, BN)
-    c_ptrs = c_ptr + scm * offs_cm[:, None] + scn * offs_cn[None, :]
-    tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))

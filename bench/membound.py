@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 from run_tutorials import load, load_as_mytriton  # noqa: E402
 
 KFILE = os.path.join(HERE, "mb_kernels.py")
+MMFILE = os.path.join(HERE, "mm_kernels.py")
 QUICK = "--quick" in sys.argv
 ONLY = [a for a in sys.argv[1:] if not a.startswith("--")]
 rows = []
@@ -146,8 +147,8 @@ def bench_matmul(mt, tr, S):
             BM, BN, BK, W, st = cfg
             ns["matmul"][(cdiv(S, BM) * cdiv(S, BN),)](
                 a, b, c, S, S, S, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                c.stride(0), c.stride(1), BM=BM, BN=BN, BK=BK, GROUP_M=8, num_warps=W,
-                num_stages=st)
+                c.stride(0), c.stride(1), BM=BM, BN=BN, BK=BK, GROUP_M=8, PREC="ieee",
+                num_warps=W, num_stages=st)
         return go
     run(mt)(MM_CFGS[0])
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -158,8 +159,8 @@ def bench_matmul(mt, tr, S):
 
 
 def main():
-    tr = load(KFILE)
-    mt = load_as_mytriton(KFILE)
+    tr = {**load(KFILE), **load(MMFILE)}
+    mt = {**load_as_mytriton(KFILE), **load_as_mytriton(MMFILE)}
     print("| kernel | unit | mytriton (config) | Triton (config) | torch | mytriton / Triton |")
     print("|---|---|---|---|---|---|")
     if wanted("add"):
