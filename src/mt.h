@@ -909,11 +909,15 @@ typedef enum DotUnit {
  * LAYOUT_MMA accumulator; plan_dots uses the unit when it got it. */
 DotUnit dot_unit(Func *f, const Op *dot);
 const char *dot_unit_name(DotUnit u); /* "fma", "mma-f16", ... */
-/* Input precision (attr[0] of a dot, AS_PRECISION): ieee, tf32, tf32x3. */
-enum { DOT_IEEE, DOT_TF32, DOT_TF32X3 };
-/* Their names, in that order (ir.c): the printer's, tl.dot's and the
- * fp32_default option's; dot_precision_of gives a name's DOT_*, or -1. */
-extern const char *const dot_precision_names[3];
+/* Input precision (attr[0] of a dot, AS_PRECISION): ieee, tf32, tf32x3;
+ * bf16x3 and bf16x6 are tl.dot's and the fp32_default option's only
+ * (tlops.c builds them from bf16 dots, the IR never holds them). */
+enum { DOT_IEEE, DOT_TF32, DOT_TF32X3, DOT_BF16X3, DOT_BF16X6 };
+#define DOT_IR_PRECISIONS 3
+/* Their names, in that order (ir.c): the printer's (the first three),
+ * tl.dot's and the fp32_default option's; dot_precision_of gives a
+ * name's DOT_* (any case, as Triton), or -1. */
+extern const char *const dot_precision_names[5];
 int dot_precision_of(const char *name);
 
 /* How one dot is lowered (see dotplan.c); the K loop of a two-stage or
