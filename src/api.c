@@ -562,7 +562,8 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
                                                         : "MLIR");
     if (o->fp32_default && dot_precision_of(o->fp32_default) < 0)
         return set_error(ctx, MT_ERR_ARG,
-                         "fp32_default must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
+                         "fp32_default must be one of 'tf32', 'tf32x3', 'ieee', 'bf16x3', "
+                         "'bf16x6', got '%s'",
                          o->fp32_default);
     for (int i = 0; i < o->nglobals; i++)
         if (!o->globals || !o->globals[i].name || !o->globals[i].value)

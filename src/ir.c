@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 const OpInfo op_info[OP_COUNT] = {
 #define OP(e, name, nargs, rule, flags, kind, attrs, optional, identity, \
@@ -22,11 +23,11 @@ const OpInfo op_info[OP_COUNT] = {
 #undef OP
 };
 
-const char *const dot_precision_names[3] = {"ieee", "tf32", "tf32x3"};
+const char *const dot_precision_names[5] = {"ieee", "tf32", "tf32x3", "bf16x3", "bf16x6"};
 
 int dot_precision_of(const char *name) {
-    for (int i = 0; name && i < 3; i++)
-        if (!strcmp(name, dot_precision_names[i]))
+    for (int i = 0; name && i < 5; i++)
+        if (!strcasecmp(name, dot_precision_names[i]))
             return i;
     return -1;
 }
@@ -45,7 +46,8 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_AXIS] = {1, {"axis", 0}, NULL, 0, false, {0, 0}},
     [AS_RANGE] = {2, {"start", "end"}, NULL, 0, false, {0, 0}},
     [AS_SHAPE] = {0, {0, 0}, NULL, 0, false, {0, 0}},
-    [AS_PRECISION] = {1, {"input_precision", 0}, dot_precision_names, 3, false, {0, 0}},
+    [AS_PRECISION] = {1, {"input_precision", 0}, dot_precision_names, DOT_IR_PRECISIONS, false,
+                      {0, 0}},
     [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2, false, {0, 0}},
     [AS_INDEX] = {1, {"index", 0}, NULL, 0, false, {0, 0}},
     [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12, false, {0, 0}},

@@ -814,6 +814,67 @@ int smem_bank(int64_t word_offset); /* word_offset % 32 */
  * is clamped: 7 tiles in flight hide any latency the tiles fit for). */
 #define MT_MAX_STAGES 8
 
+/* ------------------------------------------- IR reader (irread.c, irparse.c) */
+
+typedef struct IrName {
+    const char *s;
+    int len;
+    ValId id;
+    Loc loc;       /* definition */
+    bool visible;  /* false once its loop body has closed */
+} IrName;
+
+typedef struct IrReader {
+    Ctx *c;
+    Func *f;
+    const char *p, *end;
+    const char *line_start;
+    int line;
+    /* value names: dense array in definition order, hashed by slots */
+    IrName *names;
+    int nnames, capnames;
+    int *slots;    /* index into names + 1; 0 = empty */
+    int nslots;    /* power of two */
+} IrReader;
+
+/* An operand as written: a value, or an integer literal whose type the
+ * op decides (see rd_resolve_literals). */
+typedef struct IrOperand {
+    ValId id;
+    bool is_int;
+    int64_t i;
+    Loc loc;
+} IrOperand;
+
+/* The reader's lower layer (irread.c), for irparse.c. */
+Loc rd_here(const IrReader *r);
+int rd_peek(const IrReader *r);
+void rd_skip_space(IrReader *r);
+bool rd_at_eol(IrReader *r);
+void rd_skip_blank_lines(IrReader *r);
+MT_PRINTF(4, 5) int rd_rerr(IrReader *r, Loc loc, mt_status st, const char *fmt, ...);
+int rd_expected(IrReader *r, const char *what);
+bool rd_accept(IrReader *r, char ch);
+int rd_expect(IrReader *r, char ch);
+int rd_expect_eol(IrReader *r);
+const char *rd_need_ident(IrReader *r, const char *what, int *len, Loc *loc);
+bool rd_is_word(const char *s, int len, const char *w);
+bool rd_accept_word(IrReader *r, const char *w);
+bool rd_peek_word(IrReader *r, const char *w);
+int rd_expect_word(IrReader *r, const char *w);
+int rd_integer(IrReader *r, int64_t *out);
+int rd_name_define(IrReader *r, const char *s, int len, Loc loc, ValId id);
+int rd_def_name(IrReader *r, const char **s, int *len, Loc *loc);
+void rd_close_scope(IrReader *r, int mark);
+int rd_parse_type(IrReader *r, Type *out);
+int rd_operand(IrReader *r, IrOperand *o);
+int rd_operand_list(IrReader *r, IrOperand **out, int *n);
+ValId rd_default_const(IrReader *r, const IrOperand *o);
+ValId rd_typed_const(IrReader *r, const IrOperand *o, Type t);
+void rd_resolve_literals(IrReader *r, OpCode code, const IrOperand *ops, int n, ValId *args, bool has_result, Type rt);
+int rd_attr_dict(IrReader *r, int64_t attr[2], const char *str[2], StrBuf *canon);
+int rd_check_attrs(IrReader *r, const Op *op, const StrBuf *canon);
+
 /* ---------------------------------------------------------------- axis.c */
 
 /* Facts along a value's last dim (see axis.c): runs of `contig`
@@ -848,11 +909,15 @@ typedef enum DotUnit {
  * LAYOUT_MMA accumulator; plan_dots uses the unit when it got it. */
 DotUnit dot_unit(Func *f, const Op *dot);
 const char *dot_unit_name(DotUnit u); /* "fma", "mma-f16", ... */
-/* Input precision (attr[0] of a dot, AS_PRECISION): ieee, tf32, tf32x3. */
-enum { DOT_IEEE, DOT_TF32, DOT_TF32X3 };
-/* Their names, in that order (ir.c): the printer's, tl.dot's and the
- * fp32_default option's; dot_precision_of gives a name's DOT_*, or -1. */
-extern const char *const dot_precision_names[3];
+/* Input precision (attr[0] of a dot, AS_PRECISION): ieee, tf32, tf32x3;
+ * bf16x3 and bf16x6 are tl.dot's and the fp32_default option's only
+ * (tlops.c builds them from bf16 dots, the IR never holds them). */
+enum { DOT_IEEE, DOT_TF32, DOT_TF32X3, DOT_BF16X3, DOT_BF16X6 };
+#define DOT_IR_PRECISIONS 3
+/* Their names, in that order (ir.c): the printer's (the first three),
+ * tl.dot's and the fp32_default option's; dot_precision_of gives a
+ * name's DOT_* (any case, as Triton), or -1. */
+extern const char *const dot_precision_names[5];
 int dot_precision_of(const char *name);
 
 /* How one dot is lowered (see dotplan.c); the K loop of a two-stage or

@@ -333,8 +333,8 @@ static int dot_precision(Elab *E, Call *c, int64_t *prec) {
             return 0;
         }
         return elab_err(E, c->locs[3], MT_ERR_TYPE,
-                        "input_precision must be 'ieee', 'tf32' or 'tf32x3', got '%s'",
-                        c->a[3].s);
+                        "input_precision must be one of 'tf32', 'tf32x3', 'ieee', 'bf16x3', "
+                        "'bf16x6', got '%s'", c->a[3].s);
     }
     if (c->have[4] && c->a[4].kind != CV_NONE) {
         if (!cv_is_intlike(c->a[4]))
@@ -342,6 +342,70 @@ static int dot_precision(Elab *E, Call *c, int64_t *prec) {
                             "allow_tf32 must be a compile-time bool");
         *prec = c->a[4].i ? DOT_TF32 : DOT_IEEE;
     }
+    return 0;
+}
+
+/* x split into n bf16 parts, each the rounding (to nearest even) of what
+ * the parts before it leave of x (Triton's splitF32). */
+static int split_bf16(Elab *E, ValId x, int n, Loc loc, ValId part[3]) {
+    for (int i = 0; i < n; i++) {
+        if (elab_cast(E, x, DT_BF16, loc, &part[i]) < 0)
+            return -1;
+        ValId wide, d[2];
+        if (i == n - 1)
+            break;
+        if (elab_cast(E, part[i], DT_F32, loc, &wide) < 0)
+            return -1;
+        d[0] = x;
+        d[1] = wide;
+        if (elab_emit(E, OP_SUB, loc, d, 2, 0, 0, &x) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* r = dot(a, b, r) on bf16 parts (tensor cores, f32 accumulation). */
+static int dot_part(Elab *E, ValId a, ValId b, Loc loc, ValId *r) {
+    ValId d[3] = {a, b, *r};
+    return elab_emit(E, OP_DOT, loc, d, 3, 0, 0, r);
+}
+
+/* input_precision "bf16x3" / "bf16x6" of an f32 dot, as Triton's
+ * F32DotTC pass builds it: each operand split into bf16 parts hi, mid
+ * (and lo); from zero, the small products first (x6: mid*mid, lo*hi,
+ * hi*lo), then mid*hi and hi*mid, NaNs of that sum replaced by 0 (a
+ * non-finite part times a zero part), then hi*hi, then + acc (zeros
+ * when none). */
+static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, CV *out) {
+    enum { HI, MID, LO };
+    int n = prec == DOT_BF16X6 ? 3 : 2;
+    ValId a[3], b[3], r, zero, isnan_, d[3];
+    Type rt = type_block(type_scalar(DT_F32), 2,
+                         (int32_t[]){val_type(E->f, x).shape[0], val_type(E->f, y).shape[1]});
+    if (split_bf16(E, x, n, loc, a) < 0 || split_bf16(E, y, n, loc, b) < 0 ||
+        elab_emit_typed(E, OP_ZEROS, loc, NULL, 0, 0, 0, rt, &zero) < 0)
+        return -1;
+    r = zero;
+    if (n == 3 && (dot_part(E, a[MID], b[MID], loc, &r) < 0 ||
+                   dot_part(E, a[LO], b[HI], loc, &r) < 0 ||
+                   dot_part(E, a[HI], b[LO], loc, &r) < 0))
+        return -1;
+    if (dot_part(E, a[MID], b[HI], loc, &r) < 0 || dot_part(E, a[HI], b[MID], loc, &r) < 0)
+        return -1;
+    d[0] = d[1] = r;
+    if (elab_emit(E, OP_CMP_NE, loc, d, 2, 0, 0, &isnan_) < 0)
+        return -1;
+    d[0] = isnan_;
+    d[1] = zero;
+    d[2] = r;
+    if (elab_emit(E, OP_SELECT, loc, d, 3, 0, 0, &r) < 0 ||
+        dot_part(E, a[HI], b[HI], loc, &r) < 0)
+        return -1;
+    d[0] = r;
+    d[1] = acc ? acc : zero;
+    if (elab_emit(E, OP_ADD, loc, d, 2, 0, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
     return 0;
 }
 
@@ -403,6 +467,9 @@ int h_dot(Elab *E, Call *c, CV *out) {
         ValId da[3] = {x, y, acc};
         return emit_op(E, c, da, 3, DOT_IEEE, 0, out);
     }
+    if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6) &&
+        tx.rank == 2)
+        return dot_bf16xn(E, x, y, acc, (int)prec, c->loc, out);
     if (dx == dy && (dx == DT_F32 || dx == DT_F16 || dx == DT_BF16)) {
         ValId facc = acc;
         if (facc && od != DT_F32 && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)

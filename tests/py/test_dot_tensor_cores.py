@@ -16,6 +16,7 @@ import torch
 
 import mytriton as triton
 import mytriton.language as tl
+from mtutil import ssa_opt
 
 
 @triton.jit
@@ -416,6 +417,57 @@ def test_fp32_default_knob(monkeypatch, setting, allow, want):
 def test_fp32_default_is_checked(monkeypatch):
     monkeypatch.setenv("TRITON_F32_DEFAULT", "fp16")
     x = torch.zeros(16, 16)
-    with pytest.raises(Exception, match="fp32_default must be 'ieee', 'tf32' or 'tf32x3', "
-                                        "got 'fp16'"):
+    with pytest.raises(Exception, match="fp32_default must be one of 'tf32', 'tf32x3', "
+                                        "'ieee', 'bf16x3', 'bf16x6', got 'fp16'"):
         f32_dot_kernel[(1,)](x, x, x, N=16, ALLOW=None)
+
+
+@triton.jit
+def bf16xn_kernel(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                  PREC: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    a = tl.load(a_ptr + m[:, None] * K + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * N + n[None, :])
+    tl.store(out_ptr + m[:, None] * N + n[None, :], tl.dot(a, b, input_precision=PREC))
+
+
+def _bf16_parts(x, n):
+    parts = []
+    for i in range(n):
+        p = x.to(torch.bfloat16)
+        parts.append(p.double())
+        x = x - p.float()
+    return parts
+
+
+@pytest.mark.parametrize("prec,n,pairs", [
+    ("bf16x3", 2, [(1, 0), (0, 1), (0, 0)]),
+    ("bf16x6", 3, [(1, 1), (2, 0), (0, 2), (1, 0), (0, 1), (0, 0)]),
+    ("BF16x6", 3, [(1, 1), (2, 0), (0, 2), (1, 0), (0, 1), (0, 0)])])
+def test_bf16xn_is_tritons_decomposition(device, prec, n, pairs):
+    # Triton's F32DotTC: the f32 operands split into bf16 parts; the dot is
+    # the sum of the listed part products (exact in f64 here), so it is
+    # within f32 rounding of that sum, and bf16x6 within 1e-6 of the f32 dot
+    M, N, K = 32, 32, 32
+    torch.manual_seed(7)
+    a, b = torch.randn(M, K), torch.randn(K, N)
+    pa, pb = _bf16_parts(a, n), _bf16_parts(b, n)
+    want = sum(pa[i] @ pb[j] for i, j in pairs)
+    out = torch.empty(M, N, device=device)
+    bf16xn_kernel[(1,)](a.to(device), b.to(device), out, M, N, K, prec)
+    got = out.double().cpu()
+    scale = (a.double().abs() @ b.double().abs())
+    assert ((got - want).abs() <= 4e-6 * scale).all()
+    if n == 3:
+        assert ((got - a.double() @ b.double()).abs() <= 2e-6 * scale).all()
+
+
+def test_bf16x3_text():
+    x = torch.zeros(4)
+    ssa = ssa_opt(bf16xn_kernel, x, x, x, 32, 32, 32, "bf16x3")
+    # three bf16 dots (mid*hi, hi*mid, hi*hi) and the NaN guard between
+    assert ssa.count("= dot ") == 3
+    assert "select" in ssa and "cmp_ne" in ssa
+    assert "input_precision=bf16" not in ssa

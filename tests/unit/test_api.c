@@ -465,10 +465,10 @@ static void test_compile_errors(void **state) {
     assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_ARG);
     assert_non_null(strstr(mt_errmsg(ctx), "num_warps must be a power of two"));
     o = add_options("*fp32,*fp32,*fp32,i32,256");
-    o.fp32_default = "bf16x3"; /* Triton's TRITON_F32_DEFAULT names */
+    o.fp32_default = "fp16"; /* Triton's TRITON_F32_DEFAULT names */
     assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_ARG);
-    assert_non_null(strstr(mt_errmsg(ctx),
-                           "fp32_default must be 'ieee', 'tf32' or 'tf32x3', got 'bf16x3'"));
+    assert_non_null(strstr(mt_errmsg(ctx), "fp32_default must be one of 'tf32', 'tf32x3', "
+                                           "'ieee', 'bf16x3', 'bf16x6', got 'fp16'"));
     o = add_options("*fp32,*fp32,*fp32,i32,256");
     o.source = "def add_kernel(x, y, out, n, BLOCK: tl.constexpr):\n    offs = BLOK\n";
     assert_int_equal(mt_compile(ctx, &o, &k), MT_ERR_NAME);

@@ -829,7 +829,8 @@ static const BadCase bad_cases[] = {
      "    a = tl.zeros((16, 16), tl.float32)\n"
      "    c = tl.dot(a, a, input_precision=\"bf16\")\n",
      MT_ERR_TYPE,
-     "k.py:14:22: error: input_precision must be 'ieee', 'tf32' or 'tf32x3', got 'bf16'"},
+     "k.py:14:22: error: input_precision must be one of 'tf32', 'tf32x3', 'ieee', 'bf16x3', "
+     "'bf16x6', got 'bf16'"},
     {"out", "*fp32", "    r = range(4)\n", MT_ERR_UNSUPPORTED,
      "k.py:13:9: error: range() can only be used in a for loop"},
     {"out, n", "*fp32,i32", "    x = n ** 2\n", MT_ERR_UNSUPPORTED,
