@@ -690,64 +690,47 @@ static void hold_group(Groups *gs, int g, int depth) {
     gs->layout[g] = intern_layout(gs->f, &l);
 }
 
-int layout_assign(Func *f) {
-    Assign a;
-    memset(&a, 0, sizeof a);
-    a.f = f;
-    if (f->num_warps < 1)
-        f->num_warps = 4;
-    a.parent = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
-    if (!a.parent)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    a.shape = arena_alloc(f->arena, sizeof(*a.shape) * (size_t)f->nvals);
-    if (!a.shape)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    for (int v = 0; v < f->nvals; v++) {
-        a.parent[v] = v;
-        Type t = v ? val_type(f, v) : type_scalar(DT_I32);
-        a.shape[v][0] = t.rank == 2 ? t.shape[0] : 0;
-        a.shape[v][1] = t.rank == 2 ? t.shape[1] : 0;
-    }
-    a.acc = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    if (!a.acc)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(a.acc, 0, sizeof(bool) * (size_t)f->nvals);
-    a.acc_loop = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    if (!a.acc_loop)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(a.acc_loop, 0, sizeof(bool) * (size_t)f->nvals);
-    mark_accumulators(&a, &f->body);
-    a.epilogue_ptr = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    if (!a.epilogue_ptr)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(a.epilogue_ptr, 0, sizeof(bool) * (size_t)f->nvals);
-    a.trans_of = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
-    if (!a.trans_of)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(a.trans_of, 0, sizeof(ValId) * (size_t)f->nvals);
-    f->layouts = NULL;
-    f->nlayouts = 0;
-    if (walk(&a, &f->body) < 0)
-        return -1;
+/* n zeroed bytes of the compilation's arena, or NULL. */
+static void *zeroed(Func *f, size_t n) {
+    void *p = arena_alloc(f->arena, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
 
-    /* parent shape of each group: the broadcast of its members' shapes */
-    int32_t(*gshape)[2] = arena_alloc(f->arena, sizeof(*gshape) *
-                                                    (size_t)f->nvals);
-    int *glayout = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
-    if (!gshape || !glayout)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    for (int v = 0; v < f->nvals; v++)
-        glayout[v] = -1;
-    int *gvec = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
-    if (!gvec)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+/* The union-find and the per-value facts walk reads and writes. */
+static int assign_init(Assign *a, Func *f) {
+    size_t n = (size_t)f->nvals;
+    a->f = f;
+    a->parent = arena_alloc(f->arena, sizeof(int) * n);
+    a->shape = arena_alloc(f->arena, sizeof(*a->shape) * n);
+    a->acc = zeroed(f, sizeof(bool) * n);
+    a->acc_loop = zeroed(f, sizeof(bool) * n);
+    a->epilogue_ptr = zeroed(f, sizeof(bool) * n);
+    a->trans_of = zeroed(f, sizeof(ValId) * n);
+    if (!a->parent || !a->shape || !a->acc || !a->acc_loop || !a->epilogue_ptr || !a->trans_of)
+        return -1;
+    for (int v = 0; v < f->nvals; v++) {
+        a->parent[v] = v;
+        Type t = v ? val_type(f, v) : type_scalar(DT_I32);
+        a->shape[v][0] = t.rank == 2 ? t.shape[0] : 0;
+        a->shape[v][1] = t.rank == 2 ? t.shape[1] : 0;
+    }
+    mark_accumulators(a, &f->body);
+    return 0;
+}
+
+/* Each group's parent shape (the broadcast of its members' shapes) and
+ * vector width (16 bytes of its narrowest memory type, at least 4). */
+static void group_shapes(Assign *a, int32_t (*gshape)[2], int *gvec) {
+    Func *f = a->f;
     for (int v = 0; v < f->nvals; v++)
         gvec[v] = 4;
     for (int v = 1; v < f->nvals; v++) {
         Type t = val_type(f, v);
         if (!t.rank)
             continue;
-        int g = find(&a, v);
+        int g = find(a, v);
         for (int d = 0; d < t.rank && d < 2; d++)
             if (t.shape[d] > gshape[g][d])
                 gshape[g][d] = t.shape[d];
@@ -756,12 +739,15 @@ int layout_assign(Func *f) {
         if ((t.is_ptr || loaded) && 16 / dtype_info[t.dtype].bytes > gvec[g])
             gvec[g] = 16 / dtype_info[t.dtype].bytes;
     }
-    /* rank-2 groups first: a dot's accumulator group gets the dot's
-     * register tile when its parent shape is the dot's, the others (and
-     * that one when the tile does not fit) are canonical */
+}
+
+/* A dot's accumulator group gets the dot's register tile (mma, wgmma or
+ * the FMA tile) when its parent shape is the dot's. */
+static void dot_groups(Assign *a, int32_t (*gshape)[2], int *glayout) {
+    Func *f = a->f;
     for (int v = 1; v < f->nvals; v++) {
         Value *x = &f->vals[v];
-        int g = find(&a, v);
+        int g = find(a, v);
         if (x->kind != VK_OP || !x->def || x->def->code != OP_DOT ||
             glayout[g] >= 0 || x->type.rank != 2 ||
             gshape[g][0] != x->type.shape[0] || gshape[g][1] != x->type.shape[1])
@@ -773,44 +759,47 @@ int layout_assign(Func *f) {
             (x->type.dtype == DT_F32 && dot_layout(gshape[g], f->num_warps, &l)))
             glayout[g] = intern_layout(f, &l);
     }
+}
+
+/* Each loose group's first user's group (-1: none): the first, or the
+ * first not holding a tensor-core accumulator; never an accumulator's
+ * for the pointers of its store (those a load into the epilogue shares
+ * with the store stay in 16-byte groups for the store).  Also each group
+ * holding a trans's result: the trans's operand. */
+static int user_groups(Assign *a, const int *glayout, Groups *gs) {
+    Func *f = a->f;
     int *first_user = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
-    if (!first_user)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    bool *keep = zeroed(f, sizeof(bool) * (size_t)f->nvals);
+    ValId *gtrans = zeroed(f, sizeof(ValId) * (size_t)f->nvals);
+    if (!first_user || !keep || !gtrans)
+        return -1;
     for (int v = 0; v < f->nvals; v++)
         first_user[v] = -1;
-    bool *keep = arena_alloc(f->arena, sizeof(bool) * (size_t)f->nvals);
-    if (!keep)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(keep, 0, sizeof(bool) * (size_t)f->nvals);
-    for (int v = 1; v < f->nvals; v++)
-        if (a.epilogue_ptr[v])
-            keep[find(&a, v)] = true;
-    /* the first user, or the first one not holding a tensor-core
-     * accumulator; never an accumulator's for the pointers of its store:
-     * those a load into the epilogue shares with the store stay in
-     * 16-byte groups for the store */
-    for (int i = 0; i < a.nloose; i++) {
-        int gx = find(&a, a.loose[i].one), gu = find(&a, a.loose[i].two);
+    for (int v = 1; v < f->nvals; v++) {
+        if (a->epilogue_ptr[v])
+            keep[find(a, v)] = true;
+        if (a->trans_of[v] && !gtrans[find(a, v)])
+            gtrans[find(a, v)] = a->trans_of[v];
+    }
+    for (int i = 0; i < a->nloose; i++) {
+        int gx = find(a, a->loose[i].one), gu = find(a, a->loose[i].two);
         int cur = first_user[gx];
         if (gx != gu && !(keep[gx] && is_mma(f, glayout[gu])) &&
             (cur < 0 || (is_mma(f, glayout[cur]) && !is_mma(f, glayout[gu]))))
             first_user[gx] = gu;
     }
-    ValId *gtrans = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
-    if (!gtrans)
-        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
-    memset(gtrans, 0, sizeof(ValId) * (size_t)f->nvals);
-    for (int v = 1; v < f->nvals; v++)
-        if (a.trans_of[v] && !gtrans[find(&a, v)])
-            gtrans[find(&a, v)] = a.trans_of[v];
-    Groups gs = {f, &a, gshape, gvec, glayout, first_user, gtrans};
-    for (int v = 1; v < f->nvals; v++)
-        if (val_type(f, v).rank == 2)
-            hold_group(&gs, find(&a, v), 0);
-    /* rank-1 groups linked to a rank-2 group become its slices */
-    for (int i = 0; i < a.nlinks; i++) {
-        int g1 = find(&a, a.links[i].one), g2 = find(&a, a.links[i].two);
-        int axis = a.links[i].axis;
+    gs->first_user = first_user;
+    gs->trans_of = gtrans;
+    return 0;
+}
+
+/* Rank-1 groups linked to a rank-2 group become its slices; the others
+ * are canonical. */
+static void rank1_groups(Assign *a, int32_t (*gshape)[2], const int *gvec, int *glayout) {
+    Func *f = a->f;
+    for (int i = 0; i < a->nlinks; i++) {
+        int g1 = find(a, a->links[i].one), g2 = find(a, a->links[i].two);
+        int axis = a->links[i].axis;
         if (glayout[g1] >= 0 || glayout[g2] < 0 || axis < 0 || axis > 1)
             continue;
         Layout l = f->layouts[glayout[g2]];
@@ -821,12 +810,44 @@ int layout_assign(Func *f) {
     }
     for (int v = 1; v < f->nvals; v++) {
         Type t = val_type(f, v);
-        int g = find(&a, v);
+        int g = find(a, v);
         if (t.rank != 1 || glayout[g] >= 0)
             continue;
         Layout l = canonical(1, gshape[g], f->num_warps, gvec[g]);
         glayout[g] = intern_layout(f, &l);
     }
+}
+
+int layout_assign(Func *f) {
+    Assign a;
+    memset(&a, 0, sizeof a);
+    if (f->num_warps < 1)
+        f->num_warps = 4;
+    if (assign_init(&a, f) < 0)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    f->layouts = NULL;
+    f->nlayouts = 0;
+    if (walk(&a, &f->body) < 0)
+        return -1;
+    int32_t(*gshape)[2] = zeroed(f, sizeof(*gshape) * (size_t)f->nvals);
+    int *glayout = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    int *gvec = arena_alloc(f->arena, sizeof(int) * (size_t)f->nvals);
+    if (!gshape || !glayout || !gvec)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 0; v < f->nvals; v++)
+        glayout[v] = -1;
+    group_shapes(&a, gshape, gvec);
+    /* rank-2 groups first: dots' accumulators, then the rest (a loose
+     * group as its first user, a trans's as its operand transposed,
+     * others canonical), then rank 1 */
+    dot_groups(&a, gshape, glayout);
+    Groups gs = {f, &a, gshape, gvec, glayout, NULL, NULL};
+    if (user_groups(&a, glayout, &gs) < 0)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    for (int v = 1; v < f->nvals; v++)
+        if (val_type(f, v).rank == 2)
+            hold_group(&gs, find(&a, v), 0);
+    rank1_groups(&a, gshape, gvec, glayout);
     for (int v = 1; v < f->nvals; v++) {
         Type t = val_type(f, v);
         f->vals[v].layout = t.rank ? glayout[find(&a, v)] : -1;
