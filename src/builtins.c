@@ -44,6 +44,7 @@ static int h_int(Elab *E, Call *c, CV *out);
 static int h_bool(Elab *E, Call *c, CV *out);
 static int h_str(Elab *E, Call *c, CV *out);
 static int h_len(Elab *E, Call *c, CV *out);
+static int h_getattr(Elab *E, Call *c, CV *out);
 static int h_type(Elab *E, Call *c, CV *out);
 static int h_dtype_method(Elab *E, Call *c, CV *out);
 
@@ -198,6 +199,7 @@ static const Builtin builtins[] = {
     {"max", IN_PY | UNBOUND, h_py_min_max, OP_COUNT, 0, {{0}}, NULL},
     {"abs", IN_PY, h_abs, OP_ABS, 1, {ANY("x")}, NULL},
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
+    {"getattr", IN_PY, h_getattr, OP_COUNT, 2, {ANY("obj"), ANY("name")}, NULL},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
     {"print", IN_PY | UNBOUND, h_device_print, OP_COUNT, 0, {{0}}, NULL},
     /* shape ops (tlshape.c) */
@@ -809,6 +811,17 @@ static int h_len(Elab *E, Call *c, CV *out) {
     }
     return elab_err(E, c->locs[0], MT_ERR_TYPE, "object of type '%s' has no len()",
                     cv_kind_name(E, x));
+}
+
+/* getattr(obj, "name") with a compile-time name: obj.name, as Triton's
+ * code generator evaluates it (getattr(tl, func), getattr(tl.PropagateNan,
+ * mode) in Triton's tests). */
+static int h_getattr(Elab *E, Call *c, CV *out) {
+    if (c->a[1].kind != CV_STR)
+        return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                        "getattr() attribute name must be a compile-time string, got %s",
+                        cv_kind_name(E, c->a[1]));
+    return builtin_getattr(E, c->a[0], c->a[1].s, c->loc, out);
 }
 
 /* type(x) is the builtin that converts to x's type, so type(x)(y) works. */

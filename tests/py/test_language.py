@@ -5,10 +5,12 @@ The one exception is dtypes: every Triton dtype is a Python value (programs
 compare them and pass them as constexprs), and a kernel that uses one the
 compiler does not support gets a located "not supported" error."""
 import pytest
+import torch
 
 import mytriton as triton
 import mytriton.language as tl
 from mytriton import _C
+from mtutil import assert_compile_error
 
 NAMES = _C.language_names()
 PRELUDE = "import mytriton as triton\nimport mytriton.language as tl\n\n\n@triton.jit\n"
@@ -156,3 +158,32 @@ def test_builtins_refuse_to_run_in_python():
         tl.exp(1.0)
     with pytest.raises(RuntimeError, match="only be used inside"):
         tl.tensor.to(None, tl.float32)
+
+
+@triton.jit
+def getattr_kernel(A, B, C, FUNC: tl.constexpr, MODE: tl.constexpr):
+    # Triton's test_propagate_nan spelling: the function and the NaN mode
+    # chosen by compile-time names
+    tl.store(C, getattr(tl, FUNC)(tl.load(A), tl.load(B),
+                                  propagate_nan=getattr(tl.PropagateNan, MODE)))
+
+
+@triton.jit
+def getattr_runtime_name_kernel(A, n):
+    tl.store(A, getattr(tl, n))
+
+
+@pytest.mark.parametrize("func,mode,nan", [("maximum", "NONE", False), ("maximum", "ALL", True),
+                                           ("minimum", "ALL", True)])
+def test_getattr_with_a_constexpr_name(device, func, mode, nan):
+    a = torch.tensor([float("nan")], device=device)
+    b = torch.tensor([0.5], device=device)
+    c = torch.zeros(1, device=device)
+    getattr_kernel[(1,)](a, b, c, func, mode)
+    assert bool(torch.isnan(c.cpu())[0]) == nan
+
+
+def test_getattr_needs_a_compile_time_name():
+    assert_compile_error(getattr_runtime_name_kernel, (torch.zeros(1), 3),
+                         needle="getattr(tl, n)",
+                         pattern=r"getattr\(\) attribute name must be a compile-time string, got")
