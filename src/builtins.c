@@ -35,7 +35,8 @@
 /* Where a name is visible; UNBOUND builtins take any arguments and their
  * handler reads Call.args (print, min/max, the loop ranges, ...). */
 enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16, IN_DTYPE = 32,
-       IN_LIBDEVICE = 64 /* tl.extra.cuda.libdevice (tlmath.c) */ };
+       IN_LIBDEVICE = 64, /* tl.extra.cuda.libdevice (tlmath.c) */
+       IN_CUDA = 128 /* tl.extra.cuda */ };
 
 static int h_py_min_max(Elab *E, Call *c, CV *out);
 static int h_nonetype(Elab *E, Call *c, CV *out);
@@ -45,6 +46,7 @@ static int h_bool(Elab *E, Call *c, CV *out);
 static int h_str(Elab *E, Call *c, CV *out);
 static int h_len(Elab *E, Call *c, CV *out);
 static int h_getattr(Elab *E, Call *c, CV *out);
+static int h_cuda_threads(Elab *E, Call *c, CV *out);
 static int h_type(Elab *E, Call *c, CV *out);
 static int h_dtype_method(Elab *E, Call *c, CV *out);
 
@@ -200,6 +202,10 @@ static const Builtin builtins[] = {
     {"abs", IN_PY, h_abs, OP_ABS, 1, {ANY("x")}, NULL},
     {"len", IN_PY, h_len, OP_COUNT, 1, {ANY("obj")}, NULL},
     {"getattr", IN_PY, h_getattr, OP_COUNT, 2, {ANY("obj"), ANY("name")}, NULL},
+    {"tl.extra.cuda.num_threads", IN_CUDA, h_cuda_threads, OP_COUNT, 0, {{0}},
+        "num_threads() -> constexpr: 32 * num_warps, the threads of a program"},
+    {"tl.extra.cuda.num_warps", IN_CUDA, h_cuda_threads, OP_COUNT, 0, {{0}},
+        "num_warps() -> constexpr: the kernel's num_warps"},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
     {"print", IN_PY | UNBOUND, h_device_print, OP_COUNT, 0, {{0}}, NULL},
     /* shape ops (tlshape.c) */
@@ -824,6 +830,14 @@ static int h_getattr(Elab *E, Call *c, CV *out) {
     return builtin_getattr(E, c->a[0], c->a[1].s, c->loc, out);
 }
 
+/* tl.extra.cuda.num_threads() and num_warps(): compile-time ints of the
+ * kernel's num_warps, as Triton's builtins read its options. */
+static int h_cuda_threads(Elab *E, Call *c, CV *out) {
+    int w = E->f->num_warps > 0 ? E->f->num_warps : 4;
+    *out = cv_int(strcmp(short_name(c->b), "num_threads") ? w : 32 * w);
+    return 0;
+}
+
 /* type(x) is the builtin that converts to x's type, so type(x)(y) works. */
 static int h_type(Elab *E, Call *c, CV *out) {
     switch (c->a[0].kind) {
@@ -946,6 +960,11 @@ static int module_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     case MOD_PROPAGATE_NAN:
         if ((b = tlmath_module_attr(E, obj, name, out)) <= 0)
             return b;
+        if (obj.sub == MOD_EXTRA && obj.s && !strcmp(obj.s, "triton.language.extra.cuda") &&
+            (b = find_builtin(IN_CUDA, name)) >= 0) {
+            *out = cv_builtin(b);
+            return 0;
+        }
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "%s.%s is not supported", obj.s, name);
     default:
         return elab_err(E, loc, MT_ERR_UNSUPPORTED, "module '%s' is not supported in kernels",

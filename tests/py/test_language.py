@@ -187,3 +187,19 @@ def test_getattr_needs_a_compile_time_name():
     assert_compile_error(getattr_runtime_name_kernel, (torch.zeros(1), 3),
                          needle="getattr(tl, n)",
                          pattern=r"getattr\(\) attribute name must be a compile-time string, got")
+
+
+@triton.jit
+def num_threads_kernel(Out, W):
+    num_threads: tl.constexpr = tl.extra.cuda.num_threads()
+    tl.store(Out + tl.arange(0, num_threads), 1)
+    tl.store(W, tl.extra.cuda.num_warps())
+
+
+@pytest.mark.parametrize("warps", [1, 4, 8])
+def test_cuda_num_threads_and_warps(device, warps):
+    out = torch.zeros(256 + 1, dtype=torch.int32, device=device)
+    w = torch.zeros(1, dtype=torch.int32, device=device)
+    num_threads_kernel[(1,)](out, w, num_warps=warps)
+    assert int(out.sum()) == 32 * warps and int(out[32 * warps]) == 0
+    assert int(w[0]) == warps
