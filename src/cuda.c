@@ -985,6 +985,10 @@ static void emit_prologue(Emit *e, StrBuf *out) {
     }
 }
 
+/* Shared memory of one sm_90 SM (the most blocks that fit: this over
+ * their shared memory plus 1 KiB each). */
+#define SM_SMEM_BYTES 233472
+
 /* The declaration of a dot tile array, as large as its largest use. */
 static void declare_tile(StrBuf *out, const SharedBuffer *b, int align) {
     if (b->stage_count > 1)
@@ -1075,12 +1079,18 @@ int cuda_emit(Func *f, StrBuf *out) {
         return -1;
     }
     int threads = 32 * f->num_warps;
+    /* no more blocks than the SM's shared memory holds (228 KiB, 1 KiB of
+     * it reserved per block): a register cap for blocks that cannot be
+     * resident only makes ptxas spill (4 stages of a 64 x 64 f32 tile) */
+    int blocks = e.min_blocks;
+    if (f->smem->total > 0 && blocks > (int)(SM_SMEM_BYTES / (f->smem->total + 1024)))
+        blocks = (int)(SM_SMEM_BYTES / (f->smem->total + 1024));
     if (e.pre)
         sb_puts(out, e.pre);
-    if (e.pipelined && e.min_blocks > 1)
+    if (e.pipelined && blocks > 1)
         sb_printf(out,
                   "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s) {\n",
-                  threads, e.min_blocks, f->name, sb_str(&sig));
+                  threads, blocks, f->name, sb_str(&sig));
     else
         sb_printf(out,
                   "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
