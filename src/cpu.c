@@ -39,7 +39,9 @@
  *     one), every fused value that reads memory and is still to be read
  *     becomes a tile (flush_live); a store reads the loads fused into its
  *     operands in its own loop only under a run-time check of their
- *     addresses against its own (store_guard), a tile otherwise;
+ *     addresses against its own (store_guard) and of its mask being true
+ *     for the whole block (mask_all: then unmasked), tiles otherwise; a
+ *     tile whose loads share such a mask has an unmasked loop for it too;
  *   - a for loop's yield computed elementwise from its carried value (acc
  *     += x) overwrites the carried tile in place (mark_inplace).
  *
@@ -214,6 +216,12 @@ static const char *fused_elem(CpuEmit *e, ValId v, const char *const *c) {
     if (e->exact && (op->code == OP_ADD || op->code == OP_SUB || op->code == OP_MUL) &&
         dtype_is_int((DType)rt.dtype) && !dtype_is_unsigned((DType)rt.dtype))
         return exact_offset(e, op, c);
+    if (op->code == OP_SELECT && op->args[0] == e->true_mask &&
+        type_eq(type_elem(val_type(f, op->args[1])), type_elem(rt))) {
+        const char *oc[CPU_MAX_RANK]; /* where(mask, x, y) where mask holds */
+        cpu_map_coords(rt, c, val_type(f, op->args[1]), oc);
+        return cpu_elem(e, op->args[1], oc);
+    }
     bool offset = op->code == OP_ADDPTR;
     const char *a[4] = {NULL, NULL, NULL, NULL};
     Type at[4];
@@ -338,30 +346,75 @@ static void set_fused(CpuEmit *e, ValId v, bool reads) {
 
 static int memory_inner(CpuEmit *e, ValId p, Type s);
 
+static const char *mask_all(CpuEmit *e, ValId m, Type s, int d);
+static int single_dim(Type t);
+
+/* The mask every masked load in v's fused text (v's own op included)
+ * reads under, into *m; false when they have several. */
+static bool load_mask(CpuEmit *e, ValId v, bool top, ValId *m) {
+    Value *x = val(e->f, v);
+    if (x->kind != VK_OP || (!top && e->how[v] != CPU_FUSED))
+        return true;
+    Op *op = x->def;
+    if (op->code == OP_LOAD && op->args[1]) {
+        if (*m && *m != op->args[1])
+            return false;
+        *m = op->args[1];
+    }
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i] && !load_mask(e, op->args[i], false, m))
+            return false;
+    return true;
+}
+
 /* v's elements computed into a tile of its own, here: one loop nest in
  * row-major order (a load's innermost along its contiguous dim).  A
  * loop's yield that may overwrite its carried value in place (inplace[v])
- * writes into that value's tile instead. */
-static bool emit_tile(CpuEmit *e, ValId v) {
+ * writes into that value's tile instead.  `version`: where the loads in
+ * its text share one mask that mask_all can prove true for the whole
+ * block, a second loop nest runs then, reading them (and selects on that
+ * mask) without it (layer norm 10% faster, row moments 6%). */
+static bool emit_tile(CpuEmit *e, ValId v, bool version) {
     Op *op = val(e->f, v)->def;
     Type rt = val_type(e->f, v);
-    ValId it = e->inplace[v];
-    const char *c[CPU_MAX_RANK];
-    e->how[v] = CPU_FUSED; /* its element text, written into the tile */
-    int inner = op->code == OP_LOAD ? memory_inner(e, op->args[0], rt) : -1;
-    int n = open_loops_inner(e, rt, c, inner);
-    const char *x = fused_elem(e, v, c);
-    if (!x)
-        return false;
-    if (it) {
-        e->name[v] = e->name[it];
+    ValId m = 0, saved = e->true_mask;
+    int d = single_dim(rt);
+    const char *all = NULL;
+    if (version && d >= 0 && load_mask(e, v, true, &m) && m)
+        all = mask_all(e, m, rt, d);
+    if (e->inplace[v]) {
+        e->name[v] = e->name[e->inplace[v]];
         e->how[v] = CPU_TILE;
     } else {
         cpu_new_tile(e, v);
     }
     e->mem[v] = false;
-    cpu_line(e, "%s[%s] = %s;", e->name[v], cpu_index(e, rt, c), x);
-    cpu_close_loops(e, n);
+    if (all) {
+        cpu_line(e, "if (%s) {", all);
+        e->indent++;
+    }
+    for (int pass = all ? 0 : 1; pass < 2; pass++) {
+        const char *c[CPU_MAX_RANK];
+        e->true_mask = pass ? saved : m;
+        e->how[v] = CPU_FUSED; /* its element text, written into the tile */
+        int n = open_loops_inner(e, rt, c, op->code == OP_LOAD ? memory_inner(e, op->args[0], rt) : -1);
+        const char *x = fused_elem(e, v, c);
+        e->how[v] = CPU_TILE;
+        e->true_mask = saved;
+        if (!x)
+            return false;
+        cpu_line(e, "%s[%s] = %s;", e->name[v], cpu_index(e, rt, c), x);
+        cpu_close_loops(e, n);
+        if (!pass) {
+            e->indent--;
+            cpu_line(e, "} else {");
+            e->indent++;
+        }
+    }
+    if (all) {
+        e->indent--;
+        cpu_line(e, "}");
+    }
     return true;
 }
 
@@ -382,7 +435,7 @@ static void flush_live(CpuEmit *e, const Op *w) {
         int mine = 0; /* a store's own operands: emit_store decides */
         for (int j = 0; j < w->nargs && w->code == OP_STORE; j++)
             mine += w->args[j] == v;
-        if (mine < e->pending[v] && !emit_tile(e, v))
+        if (mine < e->pending[v] && !emit_tile(e, v, false))
             cpu_unsupported(e, val(e->f, v)->def, NULL);
     }
     e->nlive = 0;
@@ -425,7 +478,7 @@ static int emit_computed(CpuEmit *e, Op *op, Region *r) {
         e->how[v] = CPU_TILE;
         return 0;
     }
-    return emit_tile(e, v) ? 0 : cpu_unsupported(e, op, NULL);
+    return emit_tile(e, v, true) ? 0 : cpu_unsupported(e, op, NULL);
 }
 
 /* ------------------------------------------------------------- memory */
@@ -516,7 +569,7 @@ static const char *load_elem(CpuEmit *e, Op *op, Type s, const char *const *c) {
     Func *f = e->f;
     DType d = (DType)val_type(f, op->res[0]).dtype;
     const char *x = deref(e, op, operand_at(e, op, 0, s, c), d);
-    if (!op->args[1])
+    if (!op->args[1] || op->args[1] == e->true_mask)
         return x;
     const char *other = op->args[2] ? ctext_convert(f->arena, operand_at(e, op, 2, s, c),
                                                     val_type(f, op->args[2]), type_scalar(d))
@@ -549,7 +602,7 @@ static int emit_load(CpuEmit *e, Op *op) {
     if (rt.rank) {
         if (load_fused(e, op))
             set_fused(e, v, true);
-        else if (!emit_tile(e, v))
+        else if (!emit_tile(e, v, true))
             return cpu_unsupported(e, op, NULL);
         return 0;
     }
@@ -702,33 +755,24 @@ static int emit_store(CpuEmit *e, Op *op) {
         return 0;
     }
     const char *guard = nl <= CPU_GUARD_LOADS ? store_guard(e, op, s, loads, nl) : NULL;
+    /* a block wholly in bounds stores without its mask, and its loads and
+     * selects on the same mask read without it; a partial block takes the
+     * tiles (GCC 12 kept the masked-off lanes of loads under a store's
+     * `if` in memory across iterations: saxpy ran 15% slower) */
+    const char *all = guard && op->args[2] ? mask_all(e, op->args[2], s, single_dim(s)) : NULL;
     if (guard) {
-        cpu_line(e, "if (%s) {", guard);
+        cpu_line(e, "if (%s%s%s) {", guard, all ? " && " : "", all ? all : "");
         e->indent++;
-        /* a whole tile in bounds stores without its mask (GCC 12 keeps
-         * the masked-off lanes of the loads under a store's `if` in
-         * memory across iterations: saxpy ran 15% slower) */
-        const char *all = op->args[2] ? mask_all(e, op->args[2], s, single_dim(s)) : NULL;
-        if (all) {
-            cpu_line(e, "if (%s) {", all);
-            e->indent++;
-            store_loop(e, op, s, false);
-            e->indent--;
-            cpu_line(e, "} else {");
-            e->indent++;
-        }
-        store_loop(e, op, s, true);
-        if (all) {
-            e->indent--;
-            cpu_line(e, "}");
-        }
+        e->true_mask = all ? op->args[2] : 0;
+        store_loop(e, op, s, !all);
+        e->true_mask = 0;
         e->indent--;
         cpu_line(e, "} else {");
         e->indent++;
     }
     for (int i = 0; i < op->nargs; i++) {
         ValId a = op->args[i];
-        if (a && e->how[a] == CPU_FUSED && e->mem[a] && !emit_tile(e, a))
+        if (a && e->how[a] == CPU_FUSED && e->mem[a] && !emit_tile(e, a, false))
             return cpu_unsupported(e, val(f, a)->def, NULL);
     }
     store_loop(e, op, s, true);

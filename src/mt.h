@@ -1140,6 +1140,8 @@ typedef struct CpuEmit {
     int tmp;            /* counter for temporaries */
     int last_line;
     int exact;          /* > 0: writing an address's offset (see fused_elem) */
+    ValId true_mask;    /* a mask known true for every element of the loop
+                           being written (mask_all), or 0 */
 } CpuEmit;
 
 #define CPU_MAX_RANK MT_MAX_RANK

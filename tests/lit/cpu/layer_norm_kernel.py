@@ -1,33 +1,40 @@
 # RUN: %mytriton compile %s --kernel layer_norm_fwd --signature '*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32,i32,fp32,1024' --emit cpu | %FileCheck %s
 # Triton's tutorial 05 (layer-norm forward): each load is read in its
 # reader's loop, no tile of its own.  The running sums update their carried
-# tiles in place (no copy back per iteration) with the load fused in; the
-# normalising pass's three loads are fused into the masked store, checked at
-# run time against the stored bytes (Y may be X: starting at or after the
-# store's first byte passes), with a tile the fallback.
+# tiles in place (no copy back per iteration) with the load fused in, a
+# block wholly in bounds without the mask (the where on the same mask
+# folded too); the normalising pass's three loads are fused into the store,
+# checked at run time against the stored bytes (Y may be X: starting at or
+# after the store's first byte passes), with tiles the fallback.
 # CHECK: char *mt_frame = (char *)mt_self->ops->scratch(mt_self->worker, 12288ull);
 # CHECK: float *const v20 = (float *)(mt_frame + 0);
 # CHECK-NEXT: float *const v34 = (float *)(mt_frame + 4096);
 # CHECK-NEXT: float *const v67 = (float *)(mt_frame + 8192);
 # CHECK: for (unsigned mt_k1 = 0; mt_k1 < mt_trip0; ++mt_k1) {
-# CHECK: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK: if (((((int)(((unsigned)v18) + ((unsigned)(0))))) <= (((int)(((unsigned)v18) + ((unsigned)(1023))))) && (((int)(((unsigned)v18) + ((unsigned)(1023))))) < v8)) {
+# CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK-NEXT: v20[mt_i0] = (v20[mt_i0] + (*((v14 + (((long long)v18 + (long long)(mt_i0)))))));
+# CHECK-NEXT: }
+# CHECK-NEXT: } else {
+# CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
 # CHECK-NEXT: v20[mt_i0] = (v20[mt_i0] + ((((((int)(((unsigned)v18) + ((unsigned)(mt_i0))))) < v8)) ? *((v14 + (((long long)v18 + (long long)(mt_i0))))) : 0.0f));
 # CHECK-NEXT: }
 # CHECK-NEXT: }
+# CHECK-NEXT: }
 # CHECK: for (unsigned mt_k3 = 0; mt_k3 < mt_trip2; ++mt_k3) {
-# CHECK: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK: if ({{.*}} < v8)) {
+# CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
+# CHECK-NEXT: v34[mt_i0] = (v34[mt_i0] + ((((((*((v14 + (((long long)v32 + (long long)(mt_i0)))))) - v30))) * ((((*((v14 + (((long long)v32 + (long long)(mt_i0)))))) - v30))))));
+# CHECK-NEXT: }
+# CHECK-NEXT: } else {
+# CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
 # CHECK-NEXT: v34[mt_i0] = (v34[mt_i0] + {{.*}} ? *((v14 + (((long long)v32 + (long long)(mt_i0))))) : 0.0f) - v30)) : 0.0f)) * {{.*}}
-# CHECK-NEXT: }
-# CHECK-NEXT: }
 # CHECK: for (unsigned mt_k5 = 0; mt_k5 < mt_trip4; ++mt_k5) {
-# CHECK: if (((uintptr_t)(((v14 + (((long long)v54 + (long long)(1023))))) + 1) <= (uintptr_t)(((v12 + (((long long)v54 + (long long)(0)))))) || (uintptr_t)(((v14 + (((long long)v54 + (long long)(0)))))) >= (uintptr_t)(((v12 + (((long long)v54 + (long long)(0))))))) && ((uintptr_t)(((v3 + {{.*}} && ((uintptr_t)(((v4 + {{.*}}) {
-# CHECK-NEXT: if (((((int)(((unsigned)v54) + ((unsigned)(0))))) <= (((int)(((unsigned)v54) + ((unsigned)(1023))))) && (((int)(((unsigned)v54) + ((unsigned)(1023))))) < v8)) {
+# CHECK: if (((uintptr_t)(((v14 + (((long long)v54 + (long long)(1023))))) + 1) <= (uintptr_t)(((v12 + (((long long)v54 + (long long)(0)))))) || (uintptr_t)(((v14 + (((long long)v54 + (long long)(0)))))) >= (uintptr_t)(((v12 + (((long long)v54 + (long long)(0))))))) && ((uintptr_t)(((v3 + {{.*}} && ((uintptr_t)(((v4 + {{.*}} < v8)) {
 # CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
-# CHECK-NEXT: *((v12 + (((long long)v54 + (long long)(mt_i0))))) = {{.*}} ? *((v14 + {{.*}} - v30)) * v51)) * {{.*}} ? *((v3 + {{.*}} + {{.*}} ? *((v4 + {{.*}}
-# CHECK: } else {
-# CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
-# CHECK-NEXT: if ({{.*}} < v8))) *((v12 + (((long long)v54 + (long long)(mt_i0))))) = {{.*}} ? *((v14 + {{.*}}
-# CHECK: } else {
+# CHECK-NEXT: *((v12 + (((long long)v54 + (long long)(mt_i0))))) = (((((((((*((v14 + (((long long)v54 + (long long)(mt_i0)))))) - v30)) * v51)) * (*((v3 + (((long long)v54 + (long long)(mt_i0)))))))) + (*((v4 + (((long long)v54 + (long long)(mt_i0))))))));
+# CHECK-NEXT: }
+# CHECK-NEXT: } else {
 # CHECK-NEXT: for (int mt_i0 = 0; mt_i0 < 1024; mt_i0++) {
 # CHECK-NEXT: v67[mt_i0] = {{.*}} ? *((v14 + {{.*}}
 # CHECK-NEXT: }
