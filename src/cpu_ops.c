@@ -7,7 +7,8 @@
  *
  * Invariants:
  *   - a reduction along the contiguous last dim keeps MT_LANES partials
- *     (the elements k, k + L, k + 2L, ... in partial k mod L), combined
+ *     (MT_LANES_MIN for short rows and for a loop's result; the elements
+ *     k, k + L, k + 2L, ... in partial k mod L), combined
  *     pairwise at the end: a fixed order the C compiler can vectorise
  *     without reassociating (a float sum differs from the fiber backend's
  *     tree only by reassociation, as Triton allows); along another dim the
@@ -26,7 +27,15 @@
 
 #include <string.h>
 
-#define MT_LANES 16 /* partials of a contiguous reduction: one AVX-512 vector of f32 */
+/* Partials of a contiguous reduction: four AVX-512 vectors of f32, four
+ * independent chains of adds (one vector's chain waited on each add's
+ * latency: row softmax 1.62 -> 1.28 ms, 128 partials no better).  One
+ * vector's 16 for rows shorter than 2 x 64, and for the reduction of a
+ * loop's result (a running sum reduced once after its loop: the latency
+ * is spread over the loop's passes, and four vectors cost GCC some 8 ms
+ * per reduction). */
+#define MT_LANES 64
+#define MT_LANES_MIN 16
 
 /* The result of op as a tile, or a scalar local of its type. */
 static const char *new_result(CpuEmit *e, ValId v) {
@@ -86,7 +95,8 @@ int cpu_emit_reduce(CpuEmit *e, Op *op) {
         /* per outer position: lanes of partials over the contiguous dim */
         int loops = cpu_open_loops(e, rt, c);
         const char *dst = rt.rank ? cpu_fmt(e, "%s[%s]", res, cpu_index(e, rt, c)) : res;
-        int lanes = n >= 2 * MT_LANES ? MT_LANES : 1;
+        bool once = val(f, x)->kind == VK_OP && op_info[val(f, x)->def->code].kind == K_REGION;
+        int lanes = n >= 2 * MT_LANES && !once ? MT_LANES : n >= 2 * MT_LANES_MIN ? MT_LANES_MIN : 1;
         cpu_line(e, "{");
         e->indent++;
         cpu_line(e, "%s mt_acc[%d];", ct, lanes);

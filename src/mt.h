@@ -1191,12 +1191,23 @@ typedef struct CpuEmit {
     int *uses;          /* operand and yield uses per value */
     bool *whole;        /* some user needs it as a tile (not element by element) */
     int64_t *use_numel; /* the largest loop a user reads it in */
+    int *readers;       /* distinct ops reading it (mul(x, x) is one) */
+    bool *nested;       /* some reader is in a region below its home */
+    bool *reduced;      /* some reader is a reduction */
     Region **home;      /* the region that defines each op result */
+    int *pending;       /* readers not emitted yet */
+    ValId *inplace;     /* a loop's yield: the carried value it overwrites */
+    bool *mem;          /* fused, and its text reads memory (a fused load) */
+    ValId *live;        /* the fused values that read memory since the last
+                           op that wrote memory */
+    int nlive, cap_live;
     int64_t frame;      /* bytes of the frame's tiles so far */
     StrBuf decl;        /* the tiles' declarations */
     int tmp;            /* counter for temporaries */
     int last_line;
     int exact;          /* > 0: writing an address's offset (see fused_elem) */
+    ValId true_mask;    /* a mask known true for every element of the loop
+                           being written (mask_all), or 0 */
 } CpuEmit;
 
 #define CPU_MAX_RANK MT_MAX_RANK

@@ -196,3 +196,124 @@ def carried_kernel(out_ptr, n, BLOCK: tl.constexpr):
 def test_carried_tiles_swap():
     outs = run_both(carried_kernel, (1,), lambda: (torch.zeros(16), 10), BLOCK=16)
     assert outs[0][0].tolist() == [110.0] * 16 == outs[1][0].tolist()
+
+
+# ---- loads read in their readers' loops (fused) and the stores between ----
+
+@triton.jit
+def shift_kernel(p, n, SHIFT: tl.constexpr, BLOCK: tl.constexpr):
+    # one program moves a block within the same memory: the whole block is
+    # read before any of it is written
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs + SHIFT, mask=offs < n)
+    tl.store(p + offs, x * 2.0, mask=offs < n)
+
+
+@pytest.mark.parametrize("shift", [-1, -5, 0, 1, 5])
+@pytest.mark.parametrize("n", [64, 61])
+def test_fused_load_then_store_to_the_same_memory(shift, n):
+    # a store over the memory its own loop would read through a fused load:
+    # a shift towards higher addresses must not read what it just wrote
+    torch.manual_seed(0)
+    src = torch.randn(80)
+    base = 8  # room for the negative shifts
+
+    def make():
+        buf = src.clone()
+        return buf[base:], n
+
+    outs = run_both(shift_kernel, (1,), make, SHIFT=shift, BLOCK=64)
+    want = src.clone()
+    want[base:base + n] = src[base + shift:base + shift + n] * 2.0
+    for args in outs:
+        full = torch.cat([src[:base], args[0]])
+        assert torch.equal(full, want)
+
+
+@triton.jit
+def store_between_kernel(p, q, r, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    tl.store(q + offs, x * 3.0)      # q may be p: x holds what p held before
+    tl.store(r + offs, x + 1.0)
+
+
+def test_store_between_a_load_and_its_reader():
+    src = torch.arange(32, dtype=torch.float32)
+    for be in ("cpu", "fiber"):
+        a, r = src.clone(), torch.empty(32)
+        store_between_kernel[(1,)](a, a, r, BLOCK=32, backend=be)
+        assert torch.equal(a, src * 3.0) and torch.equal(r, src + 1.0), be
+        a, b, r = src.clone(), torch.empty(32), torch.empty(32)
+        store_between_kernel[(1,)](a, b, r, BLOCK=32, backend=be)
+        assert torch.equal(b, src * 3.0) and torch.equal(r, src + 1.0), be
+
+
+@triton.jit
+def atomic_between_kernel(p, r, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    tl.atomic_add(p + offs, 10.0)
+    tl.store(r + offs, x)
+
+
+@triton.jit
+def loop_store_kernel(p, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    for i in range(3):
+        tl.store(p + offs, x + 1.0)  # x read in the loop: the value before it
+
+
+def test_write_between_a_load_and_its_reader_in_loops_and_atomics():
+    src = torch.arange(16, dtype=torch.float32)
+    for be in ("cpu", "fiber"):
+        a, r = src.clone(), torch.empty(16)
+        atomic_between_kernel[(1,)](a, r, BLOCK=16, backend=be)
+        assert torch.equal(r, src) and torch.equal(a, src + 10.0), be
+        a = src.clone()
+        loop_store_kernel[(1,)](a, BLOCK=16, backend=be)
+        assert torch.equal(a, src + 1.0), be
+
+
+@triton.jit
+def layer_norm_kernel(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
+    # tutorial 05's forward: loads fused into the in-place accumulators and
+    # into the masked store (Y may be X)
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        _mean += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    rstd = 1 / tl.sqrt(tl.sum(_var, axis=0) / N + eps)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        tl.store(Y + cols, (x - mean) * rstd * w + b, mask=mask)
+
+
+@pytest.mark.parametrize("n", [256, 300])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_layer_norm_fused_loads(n, in_place):
+    torch.manual_seed(0)
+    x, w, b = torch.randn(6, n), torch.rand(n), torch.rand(n)
+    want = torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5)
+    for be in ("cpu", "fiber"):
+        xi = x.clone()
+        y = xi if in_place else torch.full((6, n), 7.0)
+        layer_norm_kernel[(6,)](xi, y, w, b, n, n, 1e-5, BLOCK=128, backend=be)
+        torch.testing.assert_close(y, want, rtol=1e-5, atol=1e-5)
+        if not in_place:
+            assert torch.equal(xi, x)
