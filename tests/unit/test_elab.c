@@ -39,7 +39,7 @@ static Result compile_with(const char *src, const char *kernel, const char *sig,
     SigEntry *se = NULL;
     int ns = 0;
     if (m && sig_parse(&c, sig, &se, &ns) == 0) {
-        ElabInput in = {m, kernel, se, ns, globals, nglobals, 4, false, NULL, NULL};
+        ElabInput in = {m, kernel, se, ns, globals, nglobals, 4, false, NULL, NULL, 0};
         f = elaborate(&c, &in);
         if (f && ir_verify(f) < 0)
             f = NULL;
@@ -146,7 +146,7 @@ static void test_add_kernel_params(void **state) {
     se[4].kind = SIG_CONST;
     se[4].value.kind = CK_INT;
     se[4].value.i = 128;
-    ElabInput in = {m, "add_kernel", se, 5, NULL, 0, 8, false, NULL, NULL};
+    ElabInput in = {m, "add_kernel", se, 5, NULL, 0, 8, false, NULL, NULL, 0};
     Func *f = elaborate(&c, &in);
     assert_non_null(f);
     assert_int_equal(f->num_warps, 8);

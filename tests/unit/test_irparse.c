@@ -152,7 +152,7 @@ static void round_trip_kernel(const char *path, const char *src, const char *ker
     int ns = 0;
     Func *f = NULL;
     if (m && sig_parse(&t.c, sig, &se, &ns) == 0) {
-        ElabInput in = {m, kernel, se, ns, NULL, 0, warps, false, NULL, NULL};
+        ElabInput in = {m, kernel, se, ns, NULL, 0, warps, false, NULL, NULL, 0};
         f = elaborate(&t.c, &in);
     }
     if (!f || ir_verify(f) < 0)

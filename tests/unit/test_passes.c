@@ -39,7 +39,7 @@ static int compile(P *p, const char *src, const char *kernel, const char *sig,
     int nsig;
     if (!m || sig_parse(&p->c, sig, &se, &nsig) < 0)
         return -1;
-    ElabInput in = {m, kernel, se, nsig, NULL, 0, num_warps, false, NULL, NULL};
+    ElabInput in = {m, kernel, se, nsig, NULL, 0, num_warps, false, NULL, NULL, 0};
     p->f = elaborate(&p->c, &in);
     if (!p->f || ir_verify(p->f) < 0 || run_passes(p->f) < 0)
         return -1;
