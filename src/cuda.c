@@ -51,10 +51,8 @@ static const char *const vec_comp[4] = {"x", "y", "z", "w"};
 static const char *vector_type(Emit *e, DType d, int w, bool *packed) {
     int es = dtype_info[d].bytes;
     *packed = es < 4;
-    if (es < 4) {
-        int words = w * es / 4;
-        return words == 1 ? "unsigned" : ce_fmt(e, "uint%d", words);
-    }
+    if (es < 4)
+        return ce_bits_type(w * es);
     const char *base = d == DT_F32 ? "float" : d == DT_I32 ? "int"
                        : d == DT_U32 ? "uint" : d == DT_F64 ? "double"
                        : d == DT_U64 ? "ulonglong" : "longlong";

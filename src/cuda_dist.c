@@ -269,6 +269,11 @@ static const char *new_tmp(Emit *e, const char *prefix) {
     return ce_fmt(e, "%s%d", prefix, e->tmp++);
 }
 
+/* The unsigned type of 4, 8 or 16 bytes: how vector accesses move bits. */
+const char *ce_bits_type(int bytes) {
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+}
+
 /* Elements per shared-memory vector access of d's slots in a [rows]
  * [pitch] scratch: runs of consecutive slots along value dim 1 (a power
  * of two dividing spt, 4 to 16 bytes, the row stride a multiple of it);
@@ -325,8 +330,6 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     int es = dtype_info[buf->elem].bytes, pitch = smem_row_stride(buf);
     int ws = buf->rows > 1 ? scratch_run(s, es, pitch) : 1;
     int wt = buf->rows > 1 ? scratch_run(t, es, pitch) : 1;
-    static const char *const word[] = {"", "", "", "", "unsigned", "", "", "", "uint2",
-                                       "", "", "", "", "", "", "", "uint4"};
     open_runs(e, s, ws, true);
     if (ws == 1) {
         ce_line(e, "%s[%s] = %s[%s];", sm, scratch_at(e, buf, s, ty), e->name[x], CE_SLOT);
@@ -337,8 +340,8 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
             sb_printf(&init, "%s%s[%s + %d]", i ? ", " : "", e->name[x], CE_SLOT, i);
         ce_line(e, "__align__(16) %s mt_run[%d] = {%s};", ct, ws, sb_str(&init));
         sb_free(&init);
-        ce_line(e, "*(%s *)&%s[%s] = *(const %s *)mt_run;", word[ws * es], sm,
-                scratch_at(e, buf, s, ty), word[ws * es]);
+        ce_line(e, "*(%s *)&%s[%s] = *(const %s *)mt_run;", ce_bits_type(ws * es), sm,
+                scratch_at(e, buf, s, ty), ce_bits_type(ws * es));
     }
     close_runs(e);
     ce_line(e, "__syncthreads();");
@@ -348,7 +351,7 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
         ce_line(e, "%s[%s] = %s[%s];", out, CE_SLOT, sm, scratch_at(e, buf, t, ty));
     } else {
         ce_line(e, "__align__(16) %s mt_run[%d];", ct, wt);
-        ce_line(e, "*(%s *)mt_run = *(const %s *)&%s[%s];", word[wt * es], word[wt * es], sm,
+        ce_line(e, "*(%s *)mt_run = *(const %s *)&%s[%s];", ce_bits_type(wt * es), ce_bits_type(wt * es), sm,
                 scratch_at(e, buf, t, ty));
         for (int i = 0; i < wt; i++)
             ce_line(e, "%s[%s + %d] = mt_run[%d];", out, CE_SLOT, i, i);

@@ -14,8 +14,14 @@
  * fills, scalars and pure elementwise ops (cuda.c recomputes it in place)
  * and CONVERT_SHARED otherwise (a trip through shared memory).  Invariant
  * afterwards: Value.layout is exactly where the emitter holds the value,
- * a reduction's result included.  The heuristic: values that meet in an elementwise op (same rank) or through a
- * loop carry form one group; a group gets the canonical layout of the
+ * a reduction's result included.  The heuristic: values that meet in an
+ * elementwise op (same rank) or through a loop carry form one group,
+ * except that layouts follow the data, not the index math: cheap index
+ * math broadcast into an op, and a rank-2 load's pointers, mask and other,
+ * are loose (held as their first user's group, recomputed elsewhere); an
+ * accumulator's store keeps its pointers' layout and converts its value
+ * (the epilogue); a rank-2 trans is held as its operand's layout with the
+ * dims swapped (no data moves).  A group gets the canonical layout of the
  * broadcast of its members' shapes (a dot's accumulator group: the dot's
  * register tile, see dot_layout); a rank-1 group that feeds expand_dims,
  * comes out of a rank-2 reduction, or is broadcast into a rank-2 op becomes
@@ -191,7 +197,6 @@ static int first_carry(const Op *op) {
     return op->code == OP_FOR ? 3 : op->code == OP_WHILE ? 0 : -1;
 }
 
-
 static int walk(Assign *a, Region *r) {
     Func *f = a->f;
     for (int i = 0; i < r->nops; i++) {
@@ -284,7 +289,9 @@ static int walk(Assign *a, Region *r) {
                 VEC_PUSH(f->arena, a->loose, a->nloose, a->caploose, l);
                 continue;
             }
-            if (xr == 2 && ar == 2 && ((epilogue && k == 1) || a->trans_of[x] || a->trans_of[anchor]))
+            if (xr == 2 && ar == 2 && epilogue && k == 1)
+                continue; /* the accumulator is converted to the pointers' layout */
+            if (xr == 2 && ar == 2 && (a->trans_of[x] || a->trans_of[anchor]))
                 continue; /* a trans keeps its operand's layout, transposed */
             if (xr == ar && (ar != 2 || shapes_agree(a, x, anchor)))
                 unite(a, anchor, x);
@@ -666,9 +673,10 @@ static Layout transposed_layout(const Layout *l) {
     return t;
 }
 
-/* Gives rank-2 group g its layout: a loose group (all its users read
- * it broadcast) its first user's, found first (a chain of loose groups,
- * the mask pieces of a load's mask); any other the canonical one. */
+/* Gives rank-2 group g its layout: a trans's group its operand's,
+ * transposed; a loose group its first user's, found first (a chain of
+ * loose groups, the mask pieces of a load's mask); any other the
+ * canonical one. */
 static void hold_group(Groups *gs, int g, int depth) {
     if (gs->layout[g] >= 0)
         return;
