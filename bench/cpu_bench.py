@@ -4,12 +4,13 @@ Runs, in one process, the issue's kernels written in Triton's language:
 saxpy 2^22, row softmax 4096x1024, transpose 2048^2, the layer-norm forward
 of Triton's tutorial 05 (1024x4096), an fp32 tl.dot matmul 512^3 and row
 moments 2048x4096 with a runtime loop; each on the cpu backend, the fiber
-backend and torch (best of --reps runs after one warm-up), checked against
-torch, plus the cold compile of each kernel on the cpu backend (a fresh
-cache directory), and, where Triton is installed, Triton's interpreter
-(TRITON_INTERPRET=1) on the same kernel text, in a child process that
-loads this file with `mytriton` standing for the real `triton` (one timed
-run after a warm-up: it takes seconds).  Prints a markdown table.
+backend and torch (best of --reps runs after one warm-up, the cpu backend's
+and torch's runs alternating), checked against torch, plus the cold compile
+of each kernel on the cpu backend (a fresh cache directory), and, where
+Triton is installed, Triton's interpreter (TRITON_INTERPRET=1) on the same
+kernel text, in a child process that loads this file with `mytriton`
+standing for the real `triton` (one timed run after a warm-up: it takes
+seconds).  Prints a markdown table.
 
     PYTHONPATH=python /work/tvenv/bin/python bench/cpu_bench.py [--reps 3] [--skip-fiber]
                                                                [--skip-interpreter]
@@ -154,7 +155,7 @@ def interpreter_worker():
     spec.loader.exec_module(mod)
     out = {}
     for name, run, _, got, want in mod.cases():
-        out[name] = best(lambda: run(None), 1)
+        out[name] = best([lambda: run(None)], 1)[0]
         assert torch.allclose(got(), want(), rtol=1e-4, atol=1e-4), name
     print(json.dumps(out))
 
@@ -198,14 +199,20 @@ def cases():
            lambda: torch.stack(list(reversed(torch.var_mean(r, dim=1, unbiased=False)))))
 
 
-def best(fn, reps):
-    fn()
-    t = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
+def best(fns, reps):
+    """Best time of each of fns in ms, their runs alternating: each warmed
+    up, then reps rounds of one run of each.  Alternating keeps what one
+    leaves behind (a thread pool's threads spinning or asleep, the caches)
+    from favouring another, and a machine-wide slow spell hits all alike."""
+    for fn in fns:
         fn()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+    t = [float("inf")] * len(fns)
+    for _ in range(reps):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            t[i] = min(t[i], time.perf_counter() - t0)
+    return [x * 1e3 for x in t]
 
 
 def main():
@@ -224,9 +231,8 @@ def main():
         cold = (time.perf_counter() - t0) * 1e3
         err = (got() - want()).abs().max().item()
         ok = torch.allclose(got(), want(), rtol=1e-4, atol=1e-4)
-        cpu = best(lambda: run("cpu"), args.reps)
-        fib = float("nan") if args.skip_fiber else best(lambda: run("fiber"), args.reps)
-        tt = best(ref, args.reps)
+        cpu, tt = best([lambda: run("cpu"), ref], args.reps)
+        fib = float("nan") if args.skip_fiber else best([lambda: run("fiber")], args.reps)[0]
         it = itimes.get(name, float("nan"))
         rows.append((name, cpu, fib, tt, it, cold, ok, err))
         print(f"{name}: cpu {cpu:.2f} ms, fiber {fib:.2f} ms, torch {tt:.2f} ms, "

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,6 +577,65 @@ static void test_scheduler_without_fibers(void **state) {
     free(out);
 }
 
+#if defined(__linux__)
+/* Each program of the placement test: busy ~200 us, then notes, when a
+ * pool worker (not the launching thread) ran it, the CPU it ran on and
+ * how many CPUs the worker may use. */
+typedef struct {
+    pthread_t launcher;
+    int cpu[256], allowed[256];
+} PlaceArgs;
+
+static void place_entry(void **args, mt_host_thread *self) {
+    PlaceArgs *a = args[0];
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 200000L);
+    unsigned p = self->block_idx.x;
+    a->cpu[p] = a->allowed[p] = -1;
+    if (!pthread_equal(pthread_self(), a->launcher)) {
+        cpu_set_t set;
+        a->allowed[p] = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+        a->cpu[p] = sched_getcpu();
+    }
+}
+
+/* With one pool worker per CPU but one, each worker is held to one CPU
+ * (fiber.c says why), different workers to different CPUs, and the pool
+ * takes part in a launch long enough to need it. */
+static void test_pool_pinned(void **state) {
+    (void)state;
+    cpu_set_t all;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2 || getenv("MYTRITON_HOST_WORKERS")) {
+        print_message("one CPU (or a set worker count): no pool to place\n");
+        return;
+    }
+    FiberRuntime *rt = fiber_runtime_new();
+    assert_non_null(rt);
+    PlaceArgs a = {.launcher = pthread_self()};
+    void *args[] = {&a};
+    const uint32_t grid[3] = {256, 1, 1};
+    char err[256];
+    for (int launch = 0; launch < 2; launch++) {
+        assert_int_equal(fiber_run(rt, place_entry, args, grid, 1, false, NULL, 0, NULL, err,
+                                   sizeof err), 0);
+        int by_pool = 0;
+        for (int p = 0; p < 256; p++) {
+            if (a.cpu[p] < 0)
+                continue;
+            by_pool++;
+            assert_int_equal(a.allowed[p], 1);
+            assert_true(CPU_ISSET(a.cpu[p], &all));
+        }
+        assert_true(by_pool > 0);
+    }
+    fiber_runtime_free(rt);
+}
+#endif
+
 /* A kernel of scalars runs thread 0 of each program alone; a kernel whose
  * threads own different elements, or that waits, runs them all. */
 static void test_scalar_kernel_runs_one_thread(void **state) {
@@ -1115,6 +1175,9 @@ int main(void) {
         cmocka_unit_test(test_scheduler_contract),
         cmocka_unit_test(test_scheduler_errors),
         cmocka_unit_test(test_scheduler_without_fibers),
+#if defined(__linux__)
+        cmocka_unit_test(test_pool_pinned),
+#endif
         cmocka_unit_test(test_scalar_kernel_runs_one_thread),
         cmocka_unit_test(test_max_threads),
         cmocka_unit_test(test_compile_error),
