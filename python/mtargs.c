@@ -889,6 +889,28 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
 
 static int resolve_grid(JITObject *self, PyObject *g, Call *c, uint32_t grid[3]);
 
+/* The CUDA device a launch without tensors runs on, or -1 for the CPU.
+ * Triton launches on the current CUDA device whatever the arguments, so
+ * a kernel of scalars (a print, an assertion) runs on the GPU where there
+ * is one; the CPU unless the launch or the environment asks for it
+ * (backend="cpu", checked mode, MYTRITON_BACKEND=cpu, fiber or host).
+ * The device is torch's current one when torch is loaded, else 0. */
+static int no_tensor_device(const Call *c) {
+    const char *e = getenv("MYTRITON_BACKEND");
+    if (c->checked || c->cpu == CPU_ASKED ||
+        (e && (!strcmp(e, "cpu") || !strcmp(e, "fiber") || !strcmp(e, "host"))) ||
+        !mt_cuda_available(the_context->ctx))
+        return -1;
+    PyObject *torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");
+    PyObject *cuda = torch ? PyObject_GetAttrString(torch, "cuda") : NULL;
+    PyObject *dev = cuda ? PyObject_CallMethod(cuda, "current_device", NULL) : NULL;
+    long device = dev ? PyLong_AsLong(dev) : 0;
+    Py_XDECREF(dev);
+    Py_XDECREF(cuda);
+    PyErr_Clear();
+    return device >= 0 && device <= MAX_DEVICE ? (int)device : 0;
+}
+
 /* Binds, resolves the grid when gridobj is given (a grid callable runs
  * before any pointer is read), classifies and builds the key (new
  * reference).  The caller releases c with call_release, also on error. */
@@ -964,6 +986,15 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
         return NULL;
     }
     PyTuple_SET_ITEM(key, n, nw);
+    int device = c->has_tensor ? -1 : no_tensor_device(c);
+    if (device >= 0) { /* a GPU kernel: a key of its own */
+        c->has_tensor = 1;
+        c->device = device;
+        c->device_arg = -1;
+        PyObject *item = Py_BuildValue("((si))", "device", device);
+        Py_SETREF(key, item ? PySequence_Concat(key, item) : NULL);
+        Py_XDECREF(item);
+    }
     return key;
 }
 

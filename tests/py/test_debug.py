@@ -153,6 +153,26 @@ def test_device_print_operands_and_no_operand(device, capfd):
     assert _lines(capfd) == want
 
 
+def test_launch_without_tensors_runs_on_the_gpu(cuda_device, capfd, monkeypatch):
+    """A kernel of scalars runs where Triton's would: on the current CUDA
+    device when there is one, on the CPU when asked."""
+    monkeypatch.delenv("MYTRITON_BACKEND", raising=False)
+    with torch.cuda.device(torch.device(cuda_device)):
+        k = print_no_operand_kernel[(2, )](num_warps=1)
+        torch.cuda.synchronize()
+    assert k.backend in ("cuda", "mlir"), k
+    want = Counter()
+    for p in range(2):
+        want[f"pid ({p}, 0, 0) no arg"] = 32
+        want[f"pid ({p}, 0, 0) idx (): {p}"] = 32
+    assert _lines(capfd) == want
+    k = print_no_operand_kernel[(1, )](num_warps=1, backend="cpu")
+    assert k.backend == "cpu", k
+    monkeypatch.setenv("MYTRITON_BACKEND", "fiber")
+    assert print_no_operand_kernel[(1, )](num_warps=1).backend == "host"
+    _lines(capfd)
+
+
 def test_device_print_2d_and_replicas(device, capfd):
     x = torch.arange(0, 8, dtype=torch.float32, device=device)
     print_2d_kernel[(1, 2)](x, BM=2, BN=4, num_warps=1)
