@@ -927,6 +927,22 @@ static int emit_region(Emit *e, Region *r) {
     return 0;
 }
 
+/* The kernel's body; where the scratch after the last dot lies over its
+ * tiles (smemplan.c), every thread is done with them (no copy in flight,
+ * no warp still reading a stage) before the first such use writes. */
+static int emit_body(Emit *e) {
+    Region *r = &e->f->body;
+    for (int i = 0; i < r->nops; i++) {
+        if (ce_emit_op(e, r->ops[i]) < 0 || HAS_ERROR(e->c))
+            return -1;
+        if (i == e->f->smem->tiles_dead_after) {
+            ce_line(e, "mt_cp_async_wait_group(0);");
+            ce_line(e, "__syncthreads(); /* the dot tiles are dead: scratch over them */");
+        }
+    }
+    return 0;
+}
+
 /* Parameter names that would collide with C/CUDA words, our own names, or
  * a function an op template may call (ctext_is_function: a parameter named
  * expf would shadow the expf of tl.exp); cuda_emit renames them mt_p<i>_. */
@@ -1068,7 +1084,7 @@ int cuda_emit(Func *f, StrBuf *out) {
     }
     int rc = f->checked ? ce_check_init(&e) : 0;
     if (rc == 0)
-        rc = emit_region(&e, &f->body);
+        rc = emit_body(&e);
     if (rc == 0 && e.body.failed)
         rc = diag_error(c, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     if (rc < 0) {

@@ -110,11 +110,11 @@ static bool loose_broadcast(Func *f, ValId x, ValId anchor) {
 /* The largest tensor-core accumulator (in bytes) a store converts
  * through shared memory to a layout of 16-byte accesses, as Triton's
  * epilogue does; past it the store writes from the accumulator's own
- * layout (8-byte pieces).  After a pipelined K loop the scratch would
- * take the shared memory of the loop's stages (Triton reuses theirs,
- * smemplan.c does not yet), so the bound is lower there. */
+ * layout (8-byte pieces).  After a K loop whose tiles take the dynamic
+ * shared memory the scratch lies over them (smemplan.c), as Triton
+ * reuses its pipeline's buffers. */
 #define EPILOGUE_SCRATCH_MAX 131072
-#define EPILOGUE_LOOP_SCRATCH_MAX 32768
+#define EPILOGUE_LOOP_SCRATCH_MAX 131072
 
 /* a->acc of every value that holds a tensor-core dot's accumulator, or an
  * elementwise function of one of its shape (bias, activation, cast), in

@@ -959,6 +959,8 @@ typedef struct SmemEntry {
     const Op *op;    /* the convert_layout, reduction or dot it serves */
     int array;       /* SMEM_* */
     int64_t offset;  /* bytes from the start of the kernel's shared memory */
+    bool after_dots; /* a scratch use after the last dot (in a top-level op
+                        past SmemPlan.tiles_dead_after) */
 } SmemEntry;
 
 struct SmemPlan {
@@ -973,6 +975,11 @@ struct SmemPlan {
     int tile_align;               /* bytes: 16, or 1024 for swizzled tiles */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */
+    /* -1, or the index in the body of the last top-level op holding a
+     * dot when the scratch uses after it lie over the dead tiles (one
+     * array past the static budget): the emitter waits there for every
+     * thread before the first such use writes */
+    int tiles_dead_after;
 };
 
 /* Plans every buffer, sets f->smem and f->shared_bytes, checks the

@@ -23,7 +23,12 @@
  *     the old values at their row-major index, [1][numel].
  * Conversions and reductions share the scratch array mt_smem at offset 0:
  * each use ends with a barrier, so one use never overlaps the next and
- * the scratch is as large as the largest use.  All dots share dot_lhs
+ * the scratch is as large as the largest use.  Past the static budget
+ * (one array), the uses after the last top-level op holding a dot (the
+ * epilogue of a K loop: its accumulator's conversion for a 16-byte
+ * store) also lie over the dot tiles, dead by then, as Triton reuses its
+ * pipeline's buffers: the tiles follow only the scratch of the earlier
+ * uses, and the emitter puts a barrier after that op (tiles_dead_after).  All dots share dot_lhs
  * and dot_rhs likewise (each dot addresses them through its own buffer);
  * they follow the scratch, which is rounded up to 8 bytes (it is declared
  * as long long).  While the total is over MT_SMEM_MAX, every dot pipelined
@@ -45,6 +50,8 @@ typedef struct Planner {
     int cap;
     Loc over_loc;
     bool over;
+    bool after_dots;       /* planning a top-level op past the last dot */
+    int64_t before_bytes;  /* the largest scratch use before that */
 } Planner;
 
 /* Bytes of a declared array; 0 while no buffer uses it. */
@@ -60,10 +67,12 @@ static int64_t total_of(const SmemPlan *p) {
 
 static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
     SmemPlan *p = pl->p;
-    SmemEntry en = {*b, op, array, 0};
+    SmemEntry en = {*b, op, array, 0, array == SMEM_SCRATCH && pl->after_dots};
     VEC_PUSH(pl->f->arena, p->bufs, p->nbufs, pl->cap, en);
     if (array == SMEM_SCRATCH && smem_nbytes(b) > p->scratch_bytes)
         p->scratch_bytes = smem_nbytes(b);
+    if (array == SMEM_SCRATCH && !pl->after_dots && smem_nbytes(b) > pl->before_bytes)
+        pl->before_bytes = smem_nbytes(b);
     SharedBuffer *decl = array == SMEM_DOT_LHS ? &p->lhs
                          : array == SMEM_DOT_RHS ? &p->rhs : NULL;
     if (decl && smem_nbytes(b) > smem_nbytes(decl))
@@ -218,6 +227,18 @@ static bool fewer_stages(Region *r) {
 
 static int plan_once(Func *f, Loc *over_loc);
 
+/* A dot, or a region op with one inside. */
+static bool holds_dot(const Op *op) {
+    if (op->code == OP_DOT)
+        return true;
+    Region *rs[2];
+    for (int k = 0, n = op_regions(op, rs); k < n; k++)
+        for (int i = 0; i < rs[k]->nops; i++)
+            if (holds_dot(rs[k]->ops[i]))
+                return true;
+    return false;
+}
+
 /* Deep dot pipelines give up stages until everything fits. */
 int smem_plan(Func *f) {
     Loc over;
@@ -240,8 +261,18 @@ static int plan_once(Func *f, Loc *over_loc) {
     p->tile_align = 16;
     p->lhs = (SharedBuffer){"dot_lhs", 0, 0, DT_F32, 0, 1, 0, 0};
     p->rhs = (SharedBuffer){"dot_rhs", 0, 0, DT_F32, 0, 1, 0, 0};
-    Planner pl = {f, p, 0, {0, 0}, false};
-    plan_region(&pl, &f->body);
+    Planner pl = {f, p, 0, {0, 0}, false, false, 0};
+    int last_dot = -1;
+    for (int i = 0; i < f->body.nops; i++)
+        if (holds_dot(f->body.ops[i]))
+            last_dot = i;
+    for (int i = 0; i < f->body.nops; i++) {
+        pl.after_dots = last_dot >= 0 && i > last_dot;
+        Region one = f->body;
+        one.ops = &f->body.ops[i];
+        one.nops = 1;
+        plan_region(&pl, &one);
+    }
     /* a tile array holds every dot's buffers: f32 words enough for the
      * largest in bytes (16-bit tiles alias it, see cuda.c) */
     SharedBuffer *decl[2] = {&p->lhs, &p->rhs};
@@ -251,19 +282,28 @@ static int plan_once(Func *f, Loc *over_loc) {
                                       (int32_t)((smem_nbytes(decl[i]) + 3) / 4), DT_F32, 0, 1, 0, 0};
     int64_t scratch = (p->scratch_bytes + 7) / 8 * 8;
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
+    int64_t below = scratch; /* the scratch the tiles follow */
+    p->tiles_dead_after = -1;
     if (scratch + lhs + rhs > MT_SMEM_BUDGET) {
         /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
          * the static arrays do (vector and cp.async accesses) */
         int64_t al = p->tile_align;
-        scratch = (scratch + al - 1) / al * al;
+        if (lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes) {
+            below = pl.before_bytes;
+            p->tiles_dead_after = last_dot;
+        }
+        below = (below + 7) / 8 * 8;
+        below = (below + al - 1) / al * al;
         lhs = (lhs + al - 1) / al * al;
     }
     p->offset[SMEM_SCRATCH] = 0;
-    p->offset[SMEM_DOT_LHS] = scratch;
-    p->offset[SMEM_DOT_RHS] = scratch + lhs;
-    p->total = scratch + lhs + rhs;
-    for (int i = 0; i < p->nbufs; i++)
+    p->offset[SMEM_DOT_LHS] = below;
+    p->offset[SMEM_DOT_RHS] = below + lhs;
+    p->total = below + lhs + rhs > scratch ? below + lhs + rhs : scratch;
+    for (int i = 0; i < p->nbufs; i++) {
         p->bufs[i].offset = p->offset[p->bufs[i].array];
+        p->bufs[i].after_dots &= p->tiles_dead_after >= 0;
+    }
     f->smem = p;
     f->shared_bytes = p->total;
     *over_loc = pl.over_loc;
@@ -297,5 +337,7 @@ void smem_plan_print(StrBuf *sb, const SmemPlan *p) {
         if (b->stage_count > 1)
             sb_printf(sb, " stages %d", b->stage_count);
         sb_printf(sb, " = %lld bytes", (long long)smem_nbytes(b));
+        if (en->after_dots)
+            sb_puts(sb, " (over the dead dot tiles)");
     }
 }

@@ -245,6 +245,32 @@ def test_stages_give_way_to_the_shared_memory_limit():
     assert 4 * 52224 <= k.metadata.shared <= 232448
 
 
+def test_epilogue_scratch_over_the_dead_tiles(device, monkeypatch):
+    """The accumulator's conversion after the K loop (to a layout of 16-byte
+    stores, as Triton's epilogue) lies over the loop's dead tiles: 128 x 256
+    x 64 f16 in 4 stages takes its 196608 bytes of tiles and no more, and
+    the product is right on ragged M, N and K (every program converts)."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    M, N, K = 136, 264, 200
+    torch.manual_seed(5)
+    a = torch.randn(M, K).half()
+    b = torch.randn(K, N).half()
+    c = torch.full((M, N), float("nan")).half()
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    args = (ad, bd, cd, M, N, K, K, 1, N, 1, N, 1)
+    cfg = dict(BM=128, BN=256, BK=64, FIRST=0, num_warps=8, num_stages=4)
+    tutorial_matmul_kernel[(2, 2)](*args, **cfg)
+    ref = a.double() @ b.double()
+    assert (cd.cpu().double() - ref).abs().max().item() <= 2e-3 * ref.abs().max().item()
+    k = tutorial_matmul_kernel.warmup(*args, **cfg, grid=(2, 2))
+    layout = k.asm["ssa-layout"]
+    assert "mt_smem +0: convert_layout [128 x 256] f16" in layout
+    assert "(over the dead dot tiles)" in layout and "stages 4" in layout
+    assert k.metadata.shared == 4 * (128 * 64 + 64 * 256) * 2
+    assert "scratch over them */" in k.asm["cuda"]
+
+
 def test_num_stages_is_checked():
     x = torch.zeros((8, 8), dtype=torch.float16)
     with pytest.raises(ValueError, match="num_stages must be a non-negative integer"):
