@@ -14,11 +14,12 @@
  * is accepted and ignored: keeping the order is one of the orders it
  * allows), join broadcasts its operands and adds a last dim of 2, split
  * needs a last dim of 2 (a 2-vector splits into scalars), trans without
- * dims swaps the last two, cat needs can_reorder=True and vectors.  A
- * permutation other than swapping the last two dims is refused here with
- * a located error: the IR's trans is that swap, and the CUDA backend holds
- * blocks of rank 2 at most.  flip with dim=None flips the last dim (its
- * documented meaning; Triton 3.6 itself fails on None). */
+ * dims swaps the last two, cat needs can_reorder=True and vectors.  The
+ * IR's trans is that swap; any other permutation is built from it: each
+ * dim in turn moves to the end, as the swap of a [before, dim, after]
+ * view's last two dims between row-major reshapes.  flip with dim=None
+ * flips the last dim (its documented meaning; Triton 3.6 itself fails on
+ * None). */
 #include "mt.h"
 
 #include <string.h>
@@ -155,6 +156,37 @@ int h_ravel(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* x with dim j moved to the end: the swap of the last two dims of x seen
+ * as [before j, j, after j] (no before: [j, after]); only reshapes when
+ * the dim or what follows it has one element. */
+static int move_to_end(Elab *E, ValId x, int j, Loc loc, ValId *out) {
+    Type t = val_type(E->f, x);
+    int32_t moved[MT_MAX_RANK], view[3];
+    int64_t before = 1, after = 1;
+    int n = 0;
+    for (int i = 0; i < t.rank; i++) {
+        if (i != j)
+            moved[n++] = t.shape[i];
+        if (i < j)
+            before *= t.shape[i];
+        if (i > j)
+            after *= t.shape[i];
+    }
+    moved[n] = t.shape[j];
+    ValId r = x;
+    if (after > 1 && t.shape[j] > 1) {
+        int nv = 0;
+        if (before > 1)
+            view[nv++] = (int32_t)before;
+        view[nv++] = t.shape[j];
+        view[nv++] = (int32_t)after;
+        if (reshape_to(E, x, nv, view, loc, &r) < 0 ||
+            elab_emit(E, OP_TRANS, loc, &r, 1, 0, 0, &r) < 0)
+            return -1;
+    }
+    return reshape_to(E, r, t.rank, moved, loc, out);
+}
+
 /* x with its dims in the order dims[0..n) (Triton's semantic.permute). */
 static int permute(Elab *E, ValId x, int n, const int64_t *dims, Loc loc, CV *out) {
     Type t = val_type(E->f, x);
@@ -173,12 +205,23 @@ static int permute(Elab *E, ValId x, int n, const int64_t *dims, Loc loc, CV *ou
         swap = swap && dims[i] == (i < n - 2 ? i : 2 * n - 3 - i);
     }
     ValId r = x;
-    if (!identity && !swap)
-        return elab_err(E, loc, MT_ERR_UNSUPPORTED,
-                        "permute of a rank-%d tensor other than swapping its last two "
-                        "dims is not supported", n);
-    if (!identity && elab_emit(E, OP_TRANS, loc, &x, 1, 0, 0, &r) < 0)
+    if (swap && !identity && elab_emit(E, OP_TRANS, loc, &x, 1, 0, 0, &r) < 0)
         return -1;
+    /* each dim in the wanted order moves to the end in turn; where[k] is
+     * the input dim now at position k */
+    int where[MT_MAX_RANK];
+    for (int i = 0; i < n; i++)
+        where[i] = i;
+    for (int i = 0; !swap && i < n; i++) {
+        int j = 0;
+        while (where[j] != dims[i])
+            j++;
+        if (move_to_end(E, r, j, loc, &r) < 0)
+            return -1;
+        for (int k = j; k + 1 < n; k++)
+            where[k] = where[k + 1];
+        where[n - 1] = (int)dims[i];
+    }
     *out = cv_tensor(r);
     return 0;
 }

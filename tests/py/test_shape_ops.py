@@ -109,6 +109,29 @@ def test_permute_identity_is_no_op(device):
 
 
 @triton.jit
+def permute4_kernel(x, o, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr,
+                    S3: tl.constexpr, P0: tl.constexpr, P1: tl.constexpr, P2: tl.constexpr,
+                    P3: tl.constexpr):
+    N: tl.constexpr = S0 * S1 * S2 * S3
+    v = tl.load(x + tl.arange(0, N)).reshape(S0, S1, S2, S3)
+    tl.store(o + tl.arange(0, N), tl.permute(v, (P0, P1, P2, P3)).reshape(N))
+
+
+@pytest.mark.parametrize("shape,perm", [((2, 2, 8, 64), (3, 2, 1, 0)),
+                                        ((4, 4, 4, 16), (1, 3, 0, 2)),
+                                        ((2, 4, 8, 1), (2, 0, 3, 1)),
+                                        ((4, 2, 2, 8), (0, 2, 1, 3))])
+def test_permute_of_any_order(device, shape, perm):
+    """A permutation other than the last two dims' swap: each dim moved to
+    the end in turn, as swaps between reshapes (test_core's trans_4d)."""
+    n = shape[0] * shape[1] * shape[2] * shape[3]
+    x = torch.arange(n, dtype=torch.int32)
+    o = torch.zeros(n, dtype=torch.int32, device=device)
+    permute4_kernel[(1,)](x.to(device), o, *shape, *perm, num_warps=8)
+    assert torch.equal(o.cpu(), x.reshape(shape).permute(perm).reshape(n))
+
+
+@triton.jit
 def join_split_kernel(x, y, o, N: tl.constexpr):
     a = tl.load(x + tl.arange(0, N))
     b = tl.load(y + tl.arange(0, N))
