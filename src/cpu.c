@@ -441,17 +441,12 @@ static void flush_live(CpuEmit *e, const Op *w) {
     e->nlive = 0;
 }
 
-/* Does op write memory (a store, an atomic, or a region op holding one)? */
-static bool writes_memory(const Op *op) {
-    if (op->code == OP_STORE || (op_info[op->code].kind == K_MEMORY && op->code != OP_LOAD))
-        return true;
-    Region *rs[2];
-    for (int k = 0, n = op_regions(op, rs); k < n; k++)
-        for (int i = 0; i < rs[k]->nops; i++)
-            if (writes_memory(rs[k]->ops[i]))
-                return true;
-    return false;
+static bool is_memory_write(const Op *op) {
+    return op->code == OP_STORE || (op_info[op->code].kind == K_MEMORY && op->code != OP_LOAD);
 }
+
+/* Does op write memory (a store, an atomic, or a region op holding one)? */
+static bool writes_memory(const Op *op) { return op_holds(op, is_memory_write); }
 
 /* ----------------------------------------------------- elementwise ops */
 

@@ -328,6 +328,17 @@ int op_regions(const Op *op, Region *out[2]) {
     return n;
 }
 
+bool op_holds(const Op *op, bool (*is)(const Op *)) {
+    if (is(op))
+        return true;
+    Region *rs[2];
+    for (int k = 0, n = op_regions(op, rs); k < n; k++)
+        for (int i = 0; i < rs[k]->nops; i++)
+            if (op_holds(rs[k]->ops[i], is))
+                return true;
+    return false;
+}
+
 /* tlscan.c's reduce and scan: results typed from operand 0's shape (a
  * reduce drops the axis), one per operand with its element type; 2n
  * scalar combine parameters (the left partial's n, then the right's),

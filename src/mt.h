@@ -618,6 +618,8 @@ Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry);
 /* The regions of op in the order they run (while: condition, body; if:
  * then, else); returns how many (0 for an op without regions). */
 int op_regions(const Op *op, Region *out[2]);
+/* Whether `is` holds for op or for an op in its regions, at any depth. */
+bool op_holds(const Op *op, bool (*is)(const Op *));
 /* Is v an operand or a yield of an op of r or of a region inside it? */
 bool region_uses(const Region *r, ValId v);
 /* How many carried or combine parameters (Op.iters) an op has: a reduce

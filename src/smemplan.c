@@ -227,17 +227,7 @@ static bool fewer_stages(Region *r) {
 
 static int plan_once(Func *f, Loc *over_loc);
 
-/* A dot, or a region op with one inside. */
-static bool holds_dot(const Op *op) {
-    if (op->code == OP_DOT)
-        return true;
-    Region *rs[2];
-    for (int k = 0, n = op_regions(op, rs); k < n; k++)
-        for (int i = 0; i < rs[k]->nops; i++)
-            if (holds_dot(rs[k]->ops[i]))
-                return true;
-    return false;
-}
+static bool is_dot(const Op *op) { return op->code == OP_DOT; }
 
 /* Deep dot pipelines give up stages until everything fits. */
 int smem_plan(Func *f) {
@@ -264,7 +254,7 @@ static int plan_once(Func *f, Loc *over_loc) {
     Planner pl = {f, p, 0, {0, 0}, false, false, 0};
     int last_dot = -1;
     for (int i = 0; i < f->body.nops; i++)
-        if (holds_dot(f->body.ops[i]))
+        if (op_holds(f->body.ops[i], is_dot))
             last_dot = i;
     for (int i = 0; i < f->body.nops; i++) {
         pl.after_dots = last_dot >= 0 && i > last_dot;
