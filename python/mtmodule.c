@@ -55,6 +55,23 @@ static int is_compile_status(mt_status st) {
     }
 }
 
+/* Triton's CompilationError is raised from the front end's own exception,
+ * and code (Triton's tests among it) reads the message off __cause__: a
+ * ValueError of the diagnostic's message, without location and source
+ * line, stands in for it. */
+static void set_cause(PyObject *exc, const char *msg) {
+    const char *at = strstr(msg, "error: ");
+    at = at ? at + strlen("error: ") : msg;
+    const char *end = strchr(at, '\n');
+    PyObject *text = PyUnicode_DecodeUTF8(at, end ? end - at : (Py_ssize_t)strlen(at), "replace");
+    PyObject *cause = text ? PyObject_CallOneArg(PyExc_ValueError, text) : NULL;
+    Py_XDECREF(text);
+    if (cause)
+        PyException_SetCause(exc, cause); /* steals the reference */
+    else
+        PyErr_Clear();
+}
+
 /* Raises the Python exception that matches status st, with the library's
  * message (the full diagnostic for compile errors). */
 PyObject *raise_status(mt_context *ctx, mt_status st) {
@@ -83,6 +100,7 @@ PyObject *raise_status(mt_context *ctx, mt_status st) {
             PyObject_SetAttrString(exc, "status", s);
         }
         Py_XDECREF(f); Py_XDECREF(l); Py_XDECREF(c); Py_XDECREF(s);
+        set_cause(exc, msg);
         PyErr_SetObject(compilation_error, exc);
         Py_DECREF(exc);
         return NULL;

@@ -89,6 +89,7 @@ const char *cv_kind_name(Elab *E, CV v) {
     case CV_ELLIPSIS: return "ellipsis";
     case CV_TENSOR: return elab_type_text(E, cv_type(E, v));
     case CV_BLOCKPTR: return "block pointer";
+    case CV_TENSORDESC: return "tensor descriptor";
     default: return "value";
     }
 }
@@ -445,10 +446,31 @@ static int float_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
     }
 }
 
+/* seq * n and n * seq: the sequence repeated (empty for n <= 0). */
+static int repeat_seq(Elab *E, CV seq, int64_t n, Loc loc, CV *out) {
+    if (n < 0)
+        n = 0;
+    if (n && (int64_t)seq.n * n > MAX_SEQUENCE)
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED,
+                        "compile-time sequence of %lld elements is longer than %d",
+                        (long long)seq.n * n, MAX_SEQUENCE);
+    CV t = cv_tuple(E, (int)(seq.n * n));
+    t.is_list = seq.is_list;
+    for (int64_t i = 0; i < t.n; i++)
+        t.items[i] = seq.items[i % seq.n];
+    *out = t;
+    return 0;
+}
+
 /* A Python binary operator on two compile-time values: + concatenates
- * strings and same-kind sequences, the rest is arithmetic. */
+ * strings and same-kind sequences, * repeats a sequence, the rest is
+ * arithmetic. */
 int ct_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
     const char *os = optok_str(op);
+    if (op == OT_STAR && a.kind == CV_TUPLE && cv_is_intlike(b))
+        return repeat_seq(E, a, b.i, loc, out);
+    if (op == OT_STAR && b.kind == CV_TUPLE && cv_is_intlike(a))
+        return repeat_seq(E, b, a.i, loc, out);
     /* sequences */
     if (op == OT_PLUS && ((a.kind == CV_STR && b.kind == CV_STR) ||
                           (a.kind == CV_TUPLE && b.kind == CV_TUPLE)) &&

@@ -166,7 +166,7 @@ int h_identity(Elab *E, Call *c, CV *out) {
 
 int h_grid_axis(Elab *E, Call *c, CV *out) {
     if (c->i[0] < 0 || c->i[0] > 2)
-        return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s axis must be 0, 1 or 2, got %lld",
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s axis must be 0, 1, or 2 but got %lld",
                         c->b->display, (long long)c->i[0]);
     return emit_op(E, c, NULL, 0, c->i[0], 0, out);
 }

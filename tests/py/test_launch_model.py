@@ -40,8 +40,12 @@ def test_program_id_axis_out_of_range_is_located():
     def bad_axis(out):
         tl.store(out, tl.program_id(3))
 
-    with pytest.raises(triton.CompilationError, match="axis"):
+    with pytest.raises(triton.CompilationError, match="axis") as e:
         bad_axis[(1,)](torch.zeros(1, dtype=torch.int32))
+    # Triton's message, on __cause__ where Triton's tests read it
+    cause = e.value.__cause__
+    assert isinstance(cause, ValueError)
+    assert str(cause) == "tl.program_id axis must be 0, 1, or 2 but got 3"
 
 
 # ------------------------------------------------- non-contiguous tensors

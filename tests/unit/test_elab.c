@@ -844,7 +844,7 @@ static const BadCase bad_cases[] = {
     {"out, n", "*fp32,i32", "    tl.store(out, n - out)\n", MT_ERR_TYPE,
      "k.py:13:19: error: unsupported operator '-' on a pointer"},
     {"out", "*fp32", "    x = tl.program_id(3)\n", MT_ERR_TYPE,
-     "k.py:13:23: error: tl.program_id axis must be 0, 1 or 2, got 3"},
+     "k.py:13:23: error: tl.program_id axis must be 0, 1, or 2 but got 3"},
     {"out", "*fp32", "    x = tl.arange(0, 4)\n    y = tl.arange(0, 8)\n    z = x + y\n",
      MT_ERR_TYPE, "k.py:15:9: error: cannot broadcast shapes 4 and 8"},
     {"out", "*fp32", "    x = tl.foo(1)\n", MT_ERR_UNSUPPORTED,

@@ -13,6 +13,8 @@
 # RUN: %not %mytriton compile %s --kernel recursive --signature '*fp32,24' 2>&1 | %FileCheck %s --check-prefix=WORK
 # RUN: %mytriton compile %s --kernel recursive --signature '*fp32,5' | %FileCheck %s --check-prefix=SMALL
 # RUN: %not %mytriton compile %s --kernel doubling --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=STR
+# RUN: %not %mytriton compile %s --kernel repeating --signature '*fp32' 2>&1 | %FileCheck %s --check-prefix=SEQ
+# RUN: %mytriton compile %s --kernel repeated --signature '*fp32' | %FileCheck %s --check-prefix=REP
 import mytriton as triton
 import mytriton.language as tl
 
@@ -71,3 +73,18 @@ def doubling(out):
         t = t + t
     tl.store(out, len(t) * 1.0)
 # STR: resources.py:[[@LINE-2]]:13: error: compile-time string of 1048576 elements is longer than 1000000
+
+
+@triton.jit
+def repeating(out):
+    t = [0] * 1000 * 1001
+# SEQ: resources.py:[[@LINE-1]]:9: error: compile-time sequence of 1001000 elements is longer than 1000000
+    tl.store(out, len(t) * 1.0)
+
+
+@triton.jit
+def repeated(out):
+    t = [1, 2] * 3 + [5] * -1
+    u = 2 * (4,) * 2
+    tl.store(out, len(t) * 100.0 + t[5] * 10.0 + len(u))
+# REP: store out, 624.0, none

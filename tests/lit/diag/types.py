@@ -74,7 +74,7 @@ def k_rank5(out, n):
 @triton.jit
 def k_program_id3(out, n):
     tl.store(out, tl.program_id(3))
-# PID3: {{^}}{{.*}}types.py:[[@LINE-1]]:33: error: tl.program_id axis must be 0, 1 or 2, got 3{{$}}
+# PID3: {{^}}{{.*}}types.py:[[@LINE-1]]:33: error: tl.program_id axis must be 0, 1, or 2 but got 3{{$}}
 # PID3-NEXT: {{^}}    tl.store(out, tl.program_id(3)){{$}}
 # PID3-NEXT: {{^}}                                ^{{$}}
 # PID3-NOT: {{[^[:space:]]}}
