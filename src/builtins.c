@@ -36,7 +36,7 @@
  * handler reads Call.args (print, min/max, the loop ranges, ...). */
 enum { IN_TL = 1, IN_TRITON = 2, IN_PY = 4, IN_METHOD = 8, UNBOUND = 16, IN_DTYPE = 32,
        IN_LIBDEVICE = 64, /* tl.extra.cuda.libdevice (tlmath.c) */
-       IN_CUDA = 128 /* tl.extra.cuda */ };
+       IN_CUDA = 128 /* tl.extra.cuda */, IN_DESC = 256 /* tensor descriptor methods */ };
 
 static int h_py_min_max(Elab *E, Call *c, CV *out);
 static int h_nonetype(Elab *E, Call *c, CV *out);
@@ -409,6 +409,32 @@ static const Builtin builtins[] = {
         "block of a strided parent tensor"},
     {"tl.advance", TL_, h_advance, OP_COUNT, 2, {ANY("base"), ANY("offsets")},
         "advance(base, offsets): the block pointer moved by offsets (one per dim)"},
+    /* memory: tensor descriptors (tldesc.c) */
+    {"tl.make_tensor_descriptor", TL_, h_make_tensor_descriptor, OP_COUNT, 4,
+        {ANY("base"), ANY("shape"), ANY("strides"), ANY("block_shape"), ANY("padding_option")},
+        "make_tensor_descriptor(base, shape, strides, block_shape, padding_option='zero'): a "
+        "descriptor of a strided tensor whose loads and stores move blocks of block_shape, "
+        "bounds-checked on every dim"},
+    {"tl.load_tensor_descriptor", TL_, h_desc_load, OP_COUNT, 2, {ANY("desc"), ANY("offsets")},
+        "load_tensor_descriptor(desc, offsets): desc.load(offsets)"},
+    {"tl.store_tensor_descriptor", TL_, h_desc_store, OP_COUNT, 3,
+        {ANY("desc"), ANY("offsets"), ANY("value")},
+        "store_tensor_descriptor(desc, offsets, value): desc.store(offsets, value)"},
+    {"tensor_descriptor.load", IN_DESC, h_desc_load, OP_COUNT, 2, {ANY("self"), ANY("offsets")},
+        NULL},
+    {"tensor_descriptor.store", IN_DESC, h_desc_store, OP_COUNT, 3,
+        {ANY("self"), ANY("offsets"), ANY("value")}, NULL},
+#define DESC_ATOMIC(name, op)                                                              \
+    {"tensor_descriptor." #name, IN_DESC, h_desc_atomic, op, 3,                            \
+        {ANY("self"), ANY("offsets"), ANY("value")}, NULL},
+    DESC_ATOMIC(atomic_add, OP_ATOMIC_ADD) DESC_ATOMIC(atomic_min, OP_ATOMIC_MIN)
+    DESC_ATOMIC(atomic_max, OP_ATOMIC_MAX) DESC_ATOMIC(atomic_and, OP_ATOMIC_AND)
+    DESC_ATOMIC(atomic_or, OP_ATOMIC_OR) DESC_ATOMIC(atomic_xor, OP_ATOMIC_XOR)
+#undef DESC_ATOMIC
+    {"tensor_descriptor.gather", IN_DESC, h_desc_gather, OP_LOAD, 3,
+        {ANY("self"), ANY("x_offsets"), ANY("y_offset")}, NULL},
+    {"tensor_descriptor.scatter", IN_DESC, h_desc_scatter, OP_STORE, 4,
+        {ANY("self"), ANY("value"), ANY("x_offsets"), ANY("y_offset")}, NULL},
 #define DTYPE_ROW(name) {"dtype." #name, IN_DTYPE, h_dtype_method, OP_COUNT, 1, {ANY("self")}, NULL},
     DTYPE_METHODS(DTYPE_ROW)
 #undef DTYPE_ROW
@@ -1040,6 +1066,15 @@ int builtin_getattr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
     if (obj.kind == CV_TENSOR) {
         int rc = tensor_attr(E, obj, name, loc, out);
         if (rc <= 0)
+            return rc;
+    }
+    if (obj.kind == CV_TENSORDESC) {
+        int b = find_builtin(IN_DESC, name), rc;
+        if (b >= 0) {
+            *out = bind_method(E, b, obj);
+            return 0;
+        }
+        if ((rc = tl_desc_attr(E, obj, name, loc, out)) <= 0)
             return rc;
     }
     if (obj.kind == CV_BLOCKPTR && !strcmp(name, "advance")) { /* bp.advance(...) */

@@ -195,14 +195,31 @@ typedef struct Carried {
 } Carried;
 
 /* Values whose parts (items) are carried and joined one by one. */
-static bool cv_has_parts(CV v) { return v.kind == CV_TUPLE || v.kind == CV_BLOCKPTR; }
+static bool cv_has_parts(CV v) {
+    return v.kind == CV_TUPLE || v.kind == CV_BLOCKPTR || v.kind == CV_TENSORDESC;
+}
+
+/* Whether part i of such a value is part of its type: a block pointer's
+ * block_shape and order, a tensor descriptor's block_shape and padding
+ * (items base, shape x r, strides x r, then these); they must be equal
+ * wherever the value is joined. */
+static bool part_is_type(CV v, int i) {
+    if (v.kind == CV_BLOCKPTR)
+        return i >= 1 + 3 * ((v.n - 1) / 5);
+    if (v.kind == CV_TENSORDESC)
+        return i >= 1 + 2 * ((v.n - 2) / 3);
+    return false;
+}
 
 /* Whether part i of such a value may change in a loop: any item of a
  * tuple; of a block pointer (items base, shape x r, strides x r, offsets x
  * r, block_shape x r, order x r) only the offsets, which tl.advance moves
  * (the rest stays what it was, so a constant stride keeps its axis facts
- * and the block shape stays known). */
+ * and the block shape stays known); of a tensor descriptor any item but
+ * its type's. */
 static bool part_may_change(CV v, int i) {
+    if (v.kind == CV_TENSORDESC)
+        return !part_is_type(v, i);
     if (v.kind != CV_BLOCKPTR)
         return true;
     int r = (v.n - 1) / 5;
@@ -260,9 +277,14 @@ static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, 
         for (int i = 0; i < shape.n; i++) {
             if (!part_may_change(shape, i)) {
                 if (!same_ct(shape.items[i], v.items[i]))
-                    return elab_err(E, loc, MT_ERR_UNSUPPORTED,
-                                    "loop-carried block pointer '%s' changes more than its "
-                                    "offsets in the loop; only tl.advance may move it", name);
+                    return shape.kind == CV_BLOCKPTR
+                               ? elab_err(E, loc, MT_ERR_UNSUPPORTED,
+                                          "loop-carried block pointer '%s' changes more than "
+                                          "its offsets in the loop; only tl.advance may move "
+                                          "it", name)
+                               : elab_err(E, loc, MT_ERR_TYPE,
+                                          "loop-carried %s '%s' changes its block shape or "
+                                          "padding in the loop", cv_kind_name(E, shape), name);
                 continue;
             }
             if (carry_yield(E, name, shape.items[i], v.items[i], op, pos, loc) < 0)
@@ -583,9 +605,15 @@ static int join_value(Elab *E, Joins *j, const char *name, CV tv, CV ev, Loc loc
     if (cv_has_parts(tv) && ev.kind == tv.kind && tv.n == ev.n) {
         *out = tv;
         out->items = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(tv.n + 1));
-        for (int i = 0; i < tv.n; i++)
+        for (int i = 0; i < tv.n; i++) {
+            if (part_is_type(tv, i) && !same_ct(tv.items[i], ev.items[i]))
+                return elab_err(E, loc, MT_ERR_TYPE,
+                                "'%s' is a %s of another block shape (or order, or padding) "
+                                "in each branch of a runtime 'if'", name,
+                                cv_kind_name(E, tv));
             if (join_value(E, j, name, tv.items[i], ev.items[i], loc, &out->items[i]) < 0)
                 return -1;
+        }
         return 0;
     }
     bool tn = tv.kind == CV_TENSOR || cv_is_num(tv), en = ev.kind == CV_TENSOR || cv_is_num(ev);

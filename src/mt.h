@@ -1306,8 +1306,10 @@ Func *elaborate(Ctx *c, const ElabInput *in);
 typedef enum CVKind {
     CV_NONE, CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_TUPLE, CV_DTYPE, CV_MODULE,
     CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR,
-    CV_BLOCKPTR /* tlblockptr.c: items hold base, shape, strides, offsets,
-                   block_shape, order (n = 1 + 5 * rank) */
+    CV_BLOCKPTR, /* tlblockptr.c: items hold base, shape, strides, offsets,
+                    block_shape, order (n = 1 + 5 * rank) */
+    CV_TENSORDESC /* tldesc.c: items hold base, shape, strides, block_shape,
+                     padding (n = 2 + 3 * rank) */
 } CVKind;
 
 typedef enum ModKind {
@@ -1506,7 +1508,7 @@ typedef int (*BuiltinFn)(Elab *E, Call *c, CV *out);
 typedef struct Builtin {
     const char *display; /* in messages; the part after the last '.' is
                             the name in each namespace of `flags` */
-    uint8_t flags;
+    uint16_t flags;
     BuiltinFn fn;
     OpCode op;           /* what the generic handlers emit; OP_COUNT: none */
     int nreq;            /* leading parameters that are required */
@@ -1572,6 +1574,9 @@ int h_broadcast(Elab *E, Call *c, CV *out);
 int h_broadcast_to(Elab *E, Call *c, CV *out);
 int h_expand_dims(Elab *E, Call *c, CV *out);
 int tl_shape_transpose(Elab *E, ValId x, Loc loc, CV *out);
+/* x as a block of `rank` dims `shape` in row-major order (x itself when it
+ * has that shape already) */
+int tl_shape_reshape(Elab *E, ValId x, int rank, const int32_t *shape, Loc loc, ValId *out);
 /* tlmath.c: Triton's math set, libdevice, tl.PropagateNan. */
 int h_math_f32_f64(Elab *E, Call *c, CV *out);
 int h_math_f32(Elab *E, Call *c, CV *out);
@@ -1624,6 +1629,44 @@ int h_mem_load(Elab *E, Call *c, CV *out);
 int h_mem_store(Elab *E, Call *c, CV *out);
 /* tl.multiple_of, tl.max_contiguous, tl.max_constancy: the row's op */
 int h_hint(Elab *E, Call *c, CV *out);
+/* A strided block in memory, as block pointers and tensor descriptors
+ * (tldesc.c) address it: `rank` items each of shape (i64 or i32 scalars or
+ * ints), strides (i64 scalars or ints) and offsets (i32 scalars or ints),
+ * the block's compile-time dims, and the dims whose bounds mask the
+ * access. */
+typedef struct BlockRef {
+    CV base; /* a scalar pointer */
+    int rank;
+    const CV *shape, *strides, *offsets;
+    int64_t block[MT_MAX_RANK];
+    unsigned checked;
+} BlockRef;
+enum { PAD_NONE, PAD_ZERO, PAD_NAN };
+/* shapes or strides (i64) or offsets (i32) as Triton converts them: ints
+ * or integer scalars, a list of them or one */
+int block_scalars(Elab *E, CV v, Loc loc, bool i64, const char *what, CV *parts, int *n);
+int block_ref_load(Elab *E, const BlockRef *b, int padding, const int64_t hints[2], Loc loc,
+                   ValId *out);
+int block_ref_store(Elab *E, const BlockRef *b, ValId v, const int64_t hints[2], Loc loc);
+/* the pointers and mask (0: none) of the block in its access view (the
+ * block up to rank 2, [rows, last dim] above) */
+int block_ref_addresses(Elab *E, const BlockRef *b, Loc loc, ValId *ptr, ValId *mask);
+/* base + sum of pos[d] * strides[d] and the mask of 0 <= pos[d] (dims
+ * of checked[0]) and pos[d] < shape[d] (checked[1]), for i64 positions
+ * already shaped */
+int strided_addresses(Elab *E, CV base, int r, const CV *pos, const CV *shape,
+                      const CV *strides, const unsigned checked[2], Loc loc, ValId *ptr,
+                      ValId *mask);
+/* tldesc.c: tensor descriptors (tl.make_tensor_descriptor, their loads,
+ * stores, atomics, gathers and scatters, and attributes) */
+int h_make_tensor_descriptor(Elab *E, Call *c, CV *out);
+int h_desc_load(Elab *E, Call *c, CV *out);
+int h_desc_store(Elab *E, Call *c, CV *out);
+int h_desc_atomic(Elab *E, Call *c, CV *out);   /* the row's op */
+int h_desc_gather(Elab *E, Call *c, CV *out);
+int h_desc_scatter(Elab *E, Call *c, CV *out);
+/* desc.<name> for the attributes that are not methods: 1 when none */
+int tl_desc_attr(Elab *E, CV desc, const char *name, Loc loc, CV *out);
 /* tldebug.c: printing, assertions and debug mode's overflow checks */
 int h_device_print(Elab *E, Call *c, CV *out); /* tl.device_print, print */
 int h_static_print(Elab *E, Call *c, CV *out);

@@ -12,7 +12,11 @@
  * RewriteTensorPointer pass makes (base + sum over dims of
  * (offset_d + arange(0, block_d)) * stride_d, in i64), the boundary masks
  * (0 <= offset_d + i < shape_d on the checked dims) and the padding value
- * as the masked load's `other`.  Loads and stores through tensors of
+ * as the masked load's `other`.  The strided block access (BlockRef) is
+ * shared with tensor descriptors (tldesc.c); a block of rank 3 or 4 is
+ * accessed in its [rows, last dim] view and reshaped to and from the
+ * block, so that it lives between shape ops only, as blocks of those ranks
+ * do.  Loads and stores through tensors of
  * pointers go on to tlops.c's handlers after the checks Triton makes on
  * their block-pointer-only arguments.  Memory hints (cache modifier,
  * eviction policy, volatile) become the load and store ops' AS_MEMHINT
@@ -107,7 +111,7 @@ static int bp_scalar(Elab *E, CV v, Loc loc, bool i64, CV *out) {
 }
 
 /* A list of shapes, strides or offsets into parts[0 .. *n). */
-static int bp_scalars(Elab *E, CV v, Loc loc, bool i64, const char *what, CV *parts, int *n) {
+int block_scalars(Elab *E, CV v, Loc loc, bool i64, const char *what, CV *parts, int *n) {
     const CV *items;
     if (list_like(E, v, loc, what, &items, n) < 0)
         return -1;
@@ -141,9 +145,9 @@ int h_make_block_ptr(Elab *E, Call *c, CV *out) {
     CV shape[MT_MAX_RANK], strides[MT_MAX_RANK], offs[MT_MAX_RANK];
     int64_t block[MT_MAX_RANK], order[MT_MAX_RANK];
     int ns, nt, no, nb, nr;
-    if (bp_scalars(E, c->a[1], c->locs[1], true, "shape", shape, &ns) < 0 ||
-        bp_scalars(E, c->a[2], c->locs[2], true, "strides", strides, &nt) < 0 ||
-        bp_scalars(E, c->a[3], c->locs[3], false, "offsets", offs, &no) < 0)
+    if (block_scalars(E, c->a[1], c->locs[1], true, "shape", shape, &ns) < 0 ||
+        block_scalars(E, c->a[2], c->locs[2], true, "strides", strides, &nt) < 0 ||
+        block_scalars(E, c->a[3], c->locs[3], false, "offsets", offs, &no) < 0)
         return -1;
     CV base = c->a[0];
     if (base.kind != CV_TENSOR || !cv_type(E, base).is_ptr || cv_type(E, base).rank)
@@ -199,7 +203,7 @@ int h_advance(Elab *E, Call *c, CV *out) {
     CV delta[MT_MAX_RANK];
     int n;
     if (need_blockptr(E, bp, c->locs[0], c->b->display) < 0 ||
-        bp_scalars(E, c->a[1], c->locs[1], false, "offsets", delta, &n) < 0)
+        block_scalars(E, c->a[1], c->locs[1], false, "offsets", delta, &n) < 0)
         return -1;
     int r = bp_rank(bp);
     if (n != r)
@@ -285,7 +289,6 @@ static int str_option(Elab *E, Call *c, int i, const char *what, const char *con
                     allowed);
 }
 
-enum { PAD_NONE, PAD_ZERO, PAD_NAN };
 static const char *const paddings[] = {"", "zero", "nan"};
 
 /* cache_modifier=, eviction_policy= and (loads) volatile= as the op's
@@ -327,52 +330,86 @@ static void set_hints(Elab *E, Op *op, const int64_t h[2]) {
 
 /* --------------------------------------------------- addresses and masks */
 
-/* The pointers of a block pointer's block and the mask of its checked
- * dims (0: none), as RewriteTensorPointer builds them: per dim the i64
- * positions offset + arange(0, block) along that dim, times the stride,
- * summed onto the base. */
-static int bp_addresses(Elab *E, CV bp, unsigned checked, Loc loc, ValId *ptr, ValId *mask) {
-    int r = bp_rank(bp);
+/* The shape a strided block is accessed in: the block itself up to rank
+ * 2; from rank 3 on the [rows, last dim] view of it (rows enumerate the
+ * leading dims in row-major order), since blocks of rank > 2 live only
+ * between shape ops and the access is reshaped to and from the block. */
+static int access_view(const int64_t *block, int r, int32_t view[2]) {
+    if (r <= 2) {
+        for (int d = 0; d < r; d++)
+            view[d] = (int32_t)block[d];
+        return r;
+    }
+    int64_t rows = 1;
+    for (int d = 0; d + 1 < r; d++)
+        rows *= block[d];
+    view[0] = (int32_t)rows;
+    view[1] = (int32_t)block[r - 1];
+    return 2;
+}
+
+/* The i64 positions offset + 0 .. block[d] - 1 along dim d, shaped for
+ * the access view: an arange expanded into the other dims, or at rank > 2
+ * for a leading dim offset + (row / inner) % block[d] of the view's rows.
+ * The offset is added before the expansion, on the vector. */
+static int dim_positions(Elab *E, const int64_t *block, int r, int d, CV off, Loc loc,
+                         CV *out) {
+    int32_t view[2];
+    int vr = access_view(block, r, view);
+    bool leading = r > 2 && d + 1 < r;
+    ValId ar, x;
+    if (elab_emit(E, OP_ARANGE, loc, NULL, 0, 0, leading ? view[0] : block[d], &ar) < 0 ||
+        elab_cast(E, ar, DT_I64, loc, &x) < 0)
+        return -1;
+    CV p = cv_tensor(x);
+    if (leading) {
+        int64_t inner = 1;
+        for (int k = d + 1; k + 1 < r; k++)
+            inner *= block[k];
+        if ((inner > 1 && cv_binop(E, OT_DSLASH, p, cv_int(inner), loc, &p) < 0) ||
+            (d > 0 && cv_binop(E, OT_PERCENT, p, cv_int(block[d]), loc, &p) < 0))
+            return -1;
+    }
+    if (off.kind == CV_TENSOR && !val_is_const(E->f, off.v)) {
+        ValId o;
+        if (elab_cast(E, off.v, DT_I64, loc, &o) < 0 ||
+            cv_binop(E, OT_PLUS, p, cv_tensor(o), loc, &p) < 0)
+            return -1;
+    } else if (bp_int(E, off) != 0 &&
+               cv_binop(E, OT_PLUS, p, cv_int(bp_int(E, off)), loc, &p) < 0) {
+        return -1;
+    }
+    int at = r > 2 ? (leading ? 0 : 1) : d; /* the view dim the positions run along */
+    for (int k = 0; k < vr; k++)
+        if (k != at && elab_expand_dims(E, p.v, k, loc, &p.v) < 0)
+            return -1;
+    *out = p;
+    return 0;
+}
+
+int strided_addresses(Elab *E, CV base, int r, const CV *pos, const CV *shape,
+                      const CV *strides, const unsigned checked[2], Loc loc, ValId *ptr,
+                      ValId *mask) {
     CV sum = cv_none(), m = cv_none();
     for (int d = 0; d < r; d++) {
-        int64_t b = bp_int(E, *bp_item(bp, BP_BLOCK, d));
-        ValId ar, pos;
-        if (elab_emit(E, OP_ARANGE, loc, NULL, 0, 0, b, &ar) < 0 ||
-            elab_cast(E, ar, DT_I64, loc, &pos) < 0)
-            return -1;
-        CV off = *bp_item(bp, BP_OFFSET, d), p = cv_tensor(pos);
-        if (off.kind == CV_TENSOR && !val_is_const(E->f, off.v)) {
-            ValId o;
-            if (elab_cast(E, off.v, DT_I64, loc, &o) < 0 ||
-                cv_binop(E, OT_PLUS, p, cv_tensor(o), loc, &p) < 0)
-                return -1;
-        } else if (bp_int(E, off) != 0 &&
-                   cv_binop(E, OT_PLUS, p, cv_int(bp_int(E, off)), loc, &p) < 0) {
-            return -1;
-        }
-        for (int k = 0; k < d; k++)
-            if (elab_expand_dims(E, p.v, 0, loc, &p.v) < 0)
-                return -1;
-        for (int k = d + 1; k < r; k++)
-            if (elab_expand_dims(E, p.v, k, loc, &p.v) < 0)
-                return -1;
         CV term;
-        if (cv_binop(E, OT_STAR, p, *bp_item(bp, BP_STRIDE, d), loc, &term) < 0 ||
+        if (cv_binop(E, OT_STAR, pos[d], strides[d], loc, &term) < 0 ||
             (sum.kind != CV_NONE && cv_binop(E, OT_PLUS, sum, term, loc, &term) < 0))
             return -1;
         sum = term;
-        if (!(checked & (1u << d)))
-            continue;
-        CV lo, hi, in;
-        if (cv_compare(E, OT_GE, p, cv_int(0), loc, &lo) < 0 ||
-            cv_compare(E, OT_LT, p, *bp_item(bp, BP_SHAPE, d), loc, &hi) < 0 ||
-            cv_binop(E, OT_AMP, lo, hi, loc, &in) < 0 ||
-            (m.kind != CV_NONE && cv_binop(E, OT_AMP, m, in, loc, &in) < 0))
-            return -1;
-        m = in;
+        for (int side = 0; side < 2; side++) {
+            CV in;
+            if (!(checked[side] & (1u << d)))
+                continue;
+            if ((side ? cv_compare(E, OT_LT, pos[d], shape[d], loc, &in)
+                      : cv_compare(E, OT_GE, pos[d], cv_int(0), loc, &in)) < 0 ||
+                (m.kind != CV_NONE && cv_binop(E, OT_AMP, m, in, loc, &in) < 0))
+                return -1;
+            m = in;
+        }
     }
     CV p;
-    if (cv_binop(E, OT_PLUS, bp.items[0], sum, loc, &p) < 0)
+    if (cv_binop(E, OT_PLUS, base, sum, loc, &p) < 0)
         return -1;
     *ptr = p.v;
     *mask = 0;
@@ -385,6 +422,75 @@ static int bp_addresses(Elab *E, CV bp, unsigned checked, Loc loc, ValId *ptr, V
         return 0;
     }
     return elab_emit_typed(E, OP_BROADCAST, loc, &m.v, 1, 0, 0, mt, mask);
+}
+
+/* The pointers of a strided block and the mask of its checked dims (0:
+ * none), in the access view, as RewriteTensorPointer builds them: per dim
+ * the i64 positions offset + index, times the stride, summed onto the
+ * base.  A bound a compile-time offset already meets is not tested. */
+int block_ref_addresses(Elab *E, const BlockRef *b, Loc loc, ValId *ptr, ValId *mask) {
+    CV pos[MT_MAX_RANK];
+    unsigned checked[2] = {b->checked, b->checked}; /* the low and the high bound */
+    for (int d = 0; d < b->rank; d++) {
+        if (dim_positions(E, b->block, b->rank, d, b->offsets[d], loc, &pos[d]) < 0)
+            return -1;
+        /* a compile-time offset (and shape) decides a bound here */
+        CV off = b->offsets[d], shape = b->shape[d];
+        bool ct_off = off.kind == CV_INT || (off.kind == CV_TENSOR && val_is_const(E->f, off.v));
+        if (ct_off && bp_int(E, off) >= 0)
+            checked[0] &= ~(1u << d);
+        if (ct_off && shape.kind == CV_INT && bp_int(E, off) + b->block[d] <= shape.i)
+            checked[1] &= ~(1u << d);
+    }
+    return strided_addresses(E, b->base, b->rank, pos, b->shape, b->strides, checked, loc, ptr,
+                             mask);
+}
+
+/* The block as a value of its own shape, the access view's load reshaped
+ * (rank > 2); masked-off elements are 0 or NaN by padding (PAD_NONE:
+ * undefined, as Triton leaves them). */
+int block_ref_load(Elab *E, const BlockRef *b, int padding, const int64_t h[2], Loc loc,
+                   ValId *out) {
+    DType d = (DType)cv_type(E, b->base).dtype;
+    ValId a[3] = {0, 0, 0};
+    if (block_ref_addresses(E, b, loc, &a[0], &a[1]) < 0)
+        return -1;
+    if (a[1] && padding != PAD_NONE &&
+        cv_convert(E, padding == PAD_NAN ? cv_float(NAN) : cv_int(0), d == DT_I1 ? DT_I8 : d,
+                   loc, &a[2]) < 0)
+        return -1;
+    if (elab_emit(E, OP_LOAD, loc, a, 3, h[0], h[1], out) < 0)
+        return -1;
+    if (b->rank <= 2)
+        return 0;
+    int32_t shape[MT_MAX_RANK];
+    for (int k = 0; k < b->rank; k++)
+        shape[k] = (int32_t)b->block[k];
+    return tl_shape_reshape(E, *out, b->rank, shape, loc, out);
+}
+
+/* v, of the block's shape and the pointee type, stored through the block
+ * (reshaped to the access view first at rank > 2). */
+int block_ref_store(Elab *E, const BlockRef *b, ValId v, const int64_t h[2], Loc loc) {
+    int32_t view[2];
+    int vr = access_view(b->block, b->rank, view);
+    if (b->rank > 2 && tl_shape_reshape(E, v, vr, view, loc, &v) < 0)
+        return -1;
+    ValId a[3] = {0, v, 0};
+    if (block_ref_addresses(E, b, loc, &a[0], &a[2]) < 0)
+        return -1;
+    return elab_emit(E, OP_STORE, loc, a, 3, h[0], h[1], NULL);
+}
+
+/* A block pointer's parts as a BlockRef checked on `checked`. */
+static BlockRef bp_ref(Elab *E, CV bp, unsigned checked) {
+    BlockRef b = {.base = bp.items[0], .rank = bp_rank(bp), .checked = checked};
+    b.shape = bp_item(bp, BP_SHAPE, 0);
+    b.strides = bp_item(bp, BP_STRIDE, 0);
+    b.offsets = bp_item(bp, BP_OFFSET, 0);
+    for (int d = 0; d < b.rank; d++)
+        b.block[d] = bp_int(E, *bp_item(bp, BP_BLOCK, d));
+    return b;
 }
 
 /* -------------------------------------------------- loads and stores */
@@ -403,14 +509,9 @@ static int bp_load(Elab *E, Call *c, int padding, const int64_t h[2], CV *out) {
     unsigned dims;
     if (boundary_dims(E, c, 3, bp_rank(bp), &dims) < 0)
         return -1;
-    ValId a[3] = {0, 0, 0}, r;
-    if (bp_addresses(E, bp, dims, c->loc, &a[0], &a[1]) < 0)
-        return -1;
-    if (a[1] && padding != PAD_NONE &&
-        cv_convert(E, padding == PAD_NAN ? cv_float(NAN) : cv_int(0), d == DT_I1 ? DT_I8 : d,
-                   c->loc, &a[2]) < 0)
-        return -1;
-    if (elab_emit(E, OP_LOAD, c->loc, a, 3, h[0], h[1], &r) < 0)
+    BlockRef b = bp_ref(E, bp, dims);
+    ValId r;
+    if (block_ref_load(E, &b, padding, h, c->loc, &r) < 0)
         return -1;
     /* Triton loads a block pointer to bool as int8 */
     if (d == DT_I1 && elab_cast(E, r, DT_I8, c->loc, &r) < 0)
@@ -452,11 +553,9 @@ static int bp_store(Elab *E, Call *c, const int64_t h[2], CV *out) {
     unsigned dims;
     if (boundary_dims(E, c, 3, rank, &dims) < 0)
         return -1;
-    ValId a[3] = {0, v, 0};
-    if (bp_addresses(E, bp, dims, c->loc, &a[0], &a[2]) < 0)
-        return -1;
+    BlockRef b = bp_ref(E, bp, dims);
     *out = cv_none();
-    return elab_emit(E, OP_STORE, c->loc, a, 3, h[0], h[1], NULL);
+    return block_ref_store(E, &b, v, h, c->loc);
 }
 
 /* tl.load: through a block pointer here, else tlops.c's h_load once the

@@ -96,10 +96,8 @@ static int block_shape(Elab *E, Call *c, int n, const int64_t *v, int32_t *shape
     return 0;
 }
 
-/* x as a block of `rank` dims `shape` in row-major order; x itself when
- * the shape is already that. */
-static int reshape_to(Elab *E, ValId x, int rank, const int32_t *shape, Loc loc,
-                      ValId *out) {
+int tl_shape_reshape(Elab *E, ValId x, int rank, const int32_t *shape, Loc loc,
+                     ValId *out) {
     Type t = val_type(E->f, x);
     Type want = type_block(type_elem(t), rank, shape);
     if (type_eq(t, want)) {
@@ -136,7 +134,7 @@ int h_reshape(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "%s() cannot change the number of elements: %lld to %lld",
                         c->b->display, (long long)type_numel(t), (long long)numel);
-    if (reshape_to(E, x, n, shape, c->loc, &r) < 0)
+    if (tl_shape_reshape(E, x, n, shape, c->loc, &r) < 0)
         return -1;
     *out = cv_tensor(r);
     return 0;
@@ -150,7 +148,7 @@ int h_ravel(Elab *E, Call *c, CV *out) {
                         elab_type_text(E, t));
     int32_t n = (int32_t)type_numel(t);
     ValId r;
-    if (reshape_to(E, c->t[0], 1, &n, c->loc, &r) < 0)
+    if (tl_shape_reshape(E, c->t[0], 1, &n, c->loc, &r) < 0)
         return -1;
     *out = cv_tensor(r);
     return 0;
@@ -180,11 +178,11 @@ static int move_to_end(Elab *E, ValId x, int j, Loc loc, ValId *out) {
             view[nv++] = (int32_t)before;
         view[nv++] = t.shape[j];
         view[nv++] = (int32_t)after;
-        if (reshape_to(E, x, nv, view, loc, &r) < 0 ||
+        if (tl_shape_reshape(E, x, nv, view, loc, &r) < 0 ||
             elab_emit(E, OP_TRANS, loc, &r, 1, 0, 0, &r) < 0)
             return -1;
     }
-    return reshape_to(E, r, t.rank, moved, loc, out);
+    return tl_shape_reshape(E, r, t.rank, moved, loc, out);
 }
 
 /* x with its dims in the order dims[0..n) (Triton's semantic.permute). */
@@ -357,7 +355,7 @@ int h_interleave(Elab *E, Call *c, CV *out) {
         for (int i = 0; i < t.rank - 1; i++)
             shape[i] = t.shape[i];
         shape[t.rank - 2] *= 2;
-        if (reshape_to(E, r, t.rank - 1, shape, c->loc, &r) < 0)
+        if (tl_shape_reshape(E, r, t.rank - 1, shape, c->loc, &r) < 0)
             return -1;
     }
     *out = cv_tensor(r);

@@ -15,8 +15,8 @@
 # CHECK: [[P:%[0-9]+]] = addptr x, %{{[0-9]+}} : block<16x32 x ptr<f32>>
 # CHECK: [[M:%[0-9]+]] = broadcast [[IN]] : block<16x32 x bool>
 # CHECK: [[V:%[0-9]+]] = load [[P]], [[M]], 0.0 : block<16x32 x f32>
-# CHECK: mul [[ROWS]], [[SHN]] : block<16x1 x i64>
 # CHECK: add %{{[0-9]+}}, 32 : vector<32 x i64>
+# CHECK: mul [[ROWS]], [[SHN]] : block<16x1 x i64>
 # CHECK: cmp_lt %{{[0-9]+}}, [[SHN]] : block<1x32 x bool>
 # CHECK: [[Q:%[0-9]+]] = addptr out, %{{[0-9]+}} : block<16x32 x ptr<f32>>
 # CHECK: store [[Q]], [[V]], %{{[0-9]+}}
