@@ -137,8 +137,9 @@ typedef struct mt_compile_options {
     const char *filename;  /* for diagnostics and #line; NULL: "<kernel>" */
     const char *kernel;    /* name of the kernel function */
     /* Triton AOT signature: one comma-separated entry per parameter, in
-     * order: *fp32 *i32 *i1 *i64 for pointers, i32 i64 fp32 i1 for scalars,
-     * and a literal (256, -1.5, True, 'ieee') for each tl.constexpr. */
+     * order: *fp32 *i32 *i1 *i64 for pointers (*kfp32: to constant data,
+     * as tl.const), i32 i64 fp32 i1 for scalars, and a literal (256, -1.5,
+     * True, 'ieee') for each tl.constexpr. */
     const char *signature;
     int num_warps;         /* threads per program = 32 * num_warps; 0: 4 */
     mt_backend backend;

@@ -56,15 +56,18 @@ static int is_compile_status(mt_status st) {
 }
 
 /* Triton's CompilationError is raised from the front end's own exception,
- * and code (Triton's tests among it) reads the message off __cause__: a
- * ValueError of the diagnostic's message, without location and source
- * line, stands in for it. */
+ * and code (Triton's tests among it) reads the message off __cause__ or
+ * error_message: a ValueError of the diagnostic's message, without
+ * location and source line, stands in for the first, the message itself
+ * is the second. */
 static void set_cause(PyObject *exc, const char *msg) {
     const char *at = strstr(msg, "error: ");
     at = at ? at + strlen("error: ") : msg;
     const char *end = strchr(at, '\n');
     PyObject *text = PyUnicode_DecodeUTF8(at, end ? end - at : (Py_ssize_t)strlen(at), "replace");
     PyObject *cause = text ? PyObject_CallOneArg(PyExc_ValueError, text) : NULL;
+    if (text && PyObject_SetAttrString(exc, "error_message", text) < 0)
+        PyErr_Clear();
     Py_XDECREF(text);
     if (cause)
         PyException_SetCause(exc, cause); /* steals the reference */

@@ -713,6 +713,7 @@ static int tensor_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
         if (elab_emit(E, OP_ADDPTR, loc, pa, 2, 0, 0, &r) < 0)
             return -1;
         *out = cv_tensor(r);
+        out->ptr_const = base.ptr_const;
         return 0;
     }
 general:;

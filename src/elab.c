@@ -586,6 +586,18 @@ static bool is_constexpr_ann(const Node *a) {
     }
 }
 
+/* `tl.const` (or its string form): a pointer parameter to constant data,
+ * Triton's const pointer type. */
+static bool is_const_ann(const Node *a) {
+    if (!a)
+        return false;
+    if (a->kind == ND_NAME || a->kind == ND_ATTR)
+        return a->name && !strcmp(a->name, "const");
+    return a->kind == ND_STR && a->sval &&
+           (!strcmp(a->sval, "tl.const") || !strcmp(a->sval, "const") ||
+            !strcmp(a->sval, "triton.language.const"));
+}
+
 /* A @jit helper is inlined: its body runs in a fresh scope with its
  * parameters bound, and its `return` value is the call's value. */
 static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
@@ -968,7 +980,9 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         /* Triton's ":1" on an integer: the argument is 1 (still passed) */
         if (se->kind != SIG_PTR && se->hint == 1 && dtype_is_int(se->dtype))
             v = const_int(E.f, se->dtype, 1);
-        elab_scope_set(&E, pname, cv_tensor(v));
+        CV pv = cv_tensor(v);
+        pv.ptr_const = se->kind == SIG_PTR && (se->is_const || is_const_ann(p->annotation));
+        elab_scope_set(&E, pname, pv);
     }
     if (elab_exec_block(&E, fn->body, fn->nbody) < 0 || HAS_ERROR(c))
         return NULL;

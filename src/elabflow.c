@@ -257,7 +257,9 @@ static CV carry_rebuild(Elab *E, CV shape, const ValId *vals, int *pos) {
     }
     if (shape.kind != CV_TENSOR && !cv_is_num(shape))
         return shape;
-    return cv_tensor(vals[(*pos)++]);
+    CV v = cv_tensor(vals[(*pos)++]);
+    v.ptr_const = shape.kind == CV_TENSOR && shape.ptr_const;
+    return v;
 }
 
 
@@ -299,6 +301,11 @@ static int carry_yield(Elab *E, const char *name, CV shape, CV v, const Op *op, 
                             "the loop", name);
         return 0;
     }
+    if (shape.kind == CV_TENSOR && v.kind == CV_TENSOR && shape.ptr_const != v.ptr_const)
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "loop-carried variable '%s' changes type from %s%s to %s%s", name,
+                        shape.ptr_const ? "const " : "", elab_type_text(E, cv_type(E, shape)),
+                        v.ptr_const ? "const " : "", elab_type_text(E, cv_type(E, v)));
     int k = (*pos)++;
     return yield_value(E, name, v, val_type(E->f, op->iters[k]), loc, &op->yields[k]);
 }
@@ -593,6 +600,23 @@ static int join_materialise(Elab *E, CV x, Type like, Region *r, Loc loc, ValId 
     return rc;
 }
 
+/* Pointers that differ only in constness where they join, in Triton's
+ * words for each kind of join. */
+static int const_mismatch(Elab *E, const char *name, Type t, bool tc, bool ec, Loc loc) {
+    const char *txt = elab_type_text(E, t);
+    const char *a = arena_printf(E->c->arena, "%s%s", tc ? "const " : "", txt);
+    const char *b = arena_printf(E->c->arena, "%s%s", ec ? "const " : "", txt);
+    if (!strcmp(name, "the conditional expression"))
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "Ternary expression with dynamic condition has inconsistent types %s "
+                        "and %s", a, b);
+    if (!strcmp(name, "the returned value"))
+        return elab_err(E, loc, MT_ERR_TYPE, "Return type mismatch: %s and %s", a, b);
+    return elab_err(E, loc, MT_ERR_TYPE,
+                    "Mismatched type for %s between then block (%s) and else block (%s)", name,
+                    a, b);
+}
+
 /* The value `name` has after a runtime if whose branches left tv and ev:
  * the same value stays; numbers and tensors become one result of the if,
  * of one type (a number takes the type of a tensor on the other side);
@@ -635,7 +659,13 @@ static int join_value(Elab *E, Joins *j, const char *name, CV tv, CV ev, Loc loc
                         "'%s' is %s in the then branch and %s in the else branch of a "
                         "runtime 'if'; both must have one type",
                         name, elab_type_text(E, a), elab_type_text(E, b));
-    return join_push(E, j, t, e, out);
+    bool tc = tv.kind == CV_TENSOR && tv.ptr_const, ec = ev.kind == CV_TENSOR && ev.ptr_const;
+    if (tc != ec) /* constness is part of Triton's pointer type */
+        return const_mismatch(E, name, a, tc, ec, loc);
+    if (join_push(E, j, t, e, out) < 0)
+        return -1;
+    out->ptr_const = tc;
+    return 0;
 }
 
 /* Placeholders -(k + 1) become the if's results. */

@@ -1267,6 +1267,7 @@ typedef struct SigEntry {
     DType dtype;    /* SIG_PTR: pointee; SIG_SCALAR: type */
     ConstVal value; /* SIG_CONST */
     int32_t hint;   /* SIG_PTR/SIG_SCALAR ":16" divisibility hint; 0 none */
+    bool is_const;  /* SIG_PTR: "*k": to constant data (tl.const) */
 } SigEntry;
 
 /* Parses "*fp32, i32, 256, -1.5, True, 'ieee'".  Errors are reported with
@@ -1321,6 +1322,8 @@ typedef struct CV CV;
 struct CV {
     uint8_t kind;
     uint8_t is_list;  /* CV_TUPLE: a list */
+    uint8_t ptr_const; /* CV_TENSOR of pointers: to constant data (tl.const);
+                          stores through it are refused */
     int16_t sub;      /* dtype, module kind, builtin row */
     int n;            /* tuple length, string length */
     int64_t i;

@@ -143,6 +143,12 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
         bool is_ptr = *t == '*';
         if (is_ptr)
             t++;
+        /* Triton's "*kfp32": a pointer to constant data ("*k" before a type
+         * name: no dtype starts with k) */
+        if (is_ptr && *t == 'k') {
+            e.is_const = true;
+            t++;
+        }
         const char *colon = memchr(t, ':', (size_t)(end - t));
         const char *tend = colon ? colon : end;
         DType d;

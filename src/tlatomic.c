@@ -101,11 +101,20 @@ static int operand(Elab *E, Call *c, int i, DType d, ValId *out) {
 }
 
 /* tl.atomic_add & co: pointer, val, mask=None, sem=None, scope=None. */
+/* Triton refuses every atomic through a pointer to constant data. */
+static int writable(Elab *E, Call *c) {
+    if (c->a[0].kind == CV_TENSOR && c->a[0].ptr_const)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "Cannot store to a constant pointer");
+    return 0;
+}
+
 int h_atomic_rmw(Elab *E, Call *c, CV *out) {
     OpCode code = c->b->op;
     ValId p = c->t[0], v, m = 0, r;
     DType d = (DType)val_type(E->f, p).dtype;
     const char *op = short_op(code);
+    if (writable(E, c) < 0)
+        return -1;
     if (d == DT_F16 && code != OP_ATOMIC_ADD)
         return elab_err(E, c->loc, MT_ERR_TYPE, "atomic_%s does not support fp16", op);
     if (d == DT_BF16 && code != OP_ATOMIC_ADD)
@@ -142,6 +151,8 @@ int h_atomic_rmw(Elab *E, Call *c, CV *out) {
 int h_atomic_cas(Elab *E, Call *c, CV *out) {
     ValId p = c->t[0], cmp, v, r;
     DType d = (DType)val_type(E->f, p).dtype;
+    if (writable(E, c) < 0)
+        return -1;
     if (!atomic_dtype_ok(OP_ATOMIC_CAS, d))
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "atomic_cas only supports elements with width {16, 32, 64}, got %s",

@@ -587,6 +587,8 @@ int h_mem_store(Elab *E, Call *c, CV *out) {
     int64_t h[2];
     if (mem_hints(E, c, true, h) < 0)
         return -1;
+    if (c->a[0].kind == CV_TENSOR && c->a[0].ptr_const)
+        return elab_err(E, c->locs[0], MT_ERR_TYPE, "Cannot store to a constant pointer");
     CV p = c->a[0];
     if (p.kind == CV_BLOCKPTR)
         return bp_store(E, c, h, out);

@@ -54,6 +54,14 @@ class constexpr:
         return bool(self.value)
 
 
+class const:
+    """Marks a pointer parameter as pointing to constant data
+    (``in_ptr: tl.const``): stores and atomics through it, or through
+    pointers computed from it, are compile errors, and constness is part of
+    the pointer's type where values join (if, conditional expression,
+    return), as in Triton."""
+
+
 class dtype:
     """A scalar element type, under Triton's names: ``tl.float16.name`` is
     ``"fp16"``, ``str(tl.int32)`` is ``"int32"``, ``repr`` is
@@ -334,7 +342,7 @@ for _name, _doc in _NAMES["libdevice"]:
 # Python code, refused inside kernels.
 SUPPORTED_DTYPES = tuple(n for n, _ in _NAMES["dtype"])
 
-__all__ = ["constexpr", "dtype", "tensor", "str_to_ty", "PropagateNan", "extra"] + sorted(
+__all__ = ["constexpr", "const", "dtype", "tensor", "str_to_ty", "PropagateNan", "extra"] + sorted(
     ({n for n, _ in _NAMES["tl"]} | set(_DTYPES)) - {"constexpr"})
 
 del _name, _doc

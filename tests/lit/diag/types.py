@@ -9,6 +9,9 @@
 # RUN: %not %mytriton compile %s --kernel k_rank5 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RANK5
 # RUN: %not %mytriton compile %s --kernel k_program_id3 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=PID3
 # RUN: %not %mytriton compile %s --kernel k_i64_overflow --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=OVF
+# Triton's "*k": a pointer to constant data refuses stores, like tl.const.
+# RUN: %not %mytriton compile %s --kernel k_const_store --signature '*kfp32,*fp32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=KSTORE
+# RUN: %mytriton compile %s --kernel k_const_store --signature '*fp32,*kfp32' --emit ssa | %FileCheck %s --check-prefix=KLOAD
 import mytriton as triton
 import mytriton.language as tl
 
@@ -87,3 +90,10 @@ def k_i64_overflow(out, n):
 # OVF-NEXT: {{^}}    tl.store(out, n + 9223372036854775807 * 2){{$}}
 # OVF-NEXT: {{^}}                      ^{{$}}
 # OVF-NOT: {{[^[:space:]]}}
+
+
+@triton.jit
+def k_const_store(out, src):
+    tl.store(out, tl.load(src))
+# KSTORE: {{^}}{{.*}}types.py:[[@LINE-1]]:14: error: Cannot store to a constant pointer{{$}}
+# KLOAD: load src
