@@ -591,6 +591,90 @@ static int classify_torch(JITObject *self, Call *c, int i) {
     return classify_torch_as(self, c, i, c->bound[i], -1);
 }
 
+/* triton.tools.tensor_descriptor.TensorDescriptor (Triton's or ours). */
+static int is_tensor_descriptor(PyObject *o) {
+    return !strcmp(Py_TYPE(o)->tp_name, "TensorDescriptor") &&
+           PyObject_HasAttrString(o, "block_shape");
+}
+
+/* An integer sequence attribute of a descriptor as a tuple of n ints (n
+ * < 0: any length, set). */
+static PyObject *int_tuple(JITObject *self, int i, PyObject *o, const char *attr, int *n) {
+    PyObject *v = PyObject_GetAttrString(o, attr);
+    PyObject *t = v ? PySequence_Tuple(v) : NULL;
+    Py_XDECREF(v);
+    if (!t)
+        return NULL;
+    Py_ssize_t len = PyTuple_GET_SIZE(t);
+    int bad = *n >= 0 && len != *n;
+    for (Py_ssize_t k = 0; k < len && !bad; k++)
+        bad = !PyLong_Check(PyTuple_GET_ITEM(t, k));
+    if (bad) {
+        arg_error(self, i, PyExc_ValueError,
+                  *n >= 0 ? "a tensor descriptor's shape, strides and block_shape must be "
+                            "int sequences of one length, got "
+                          : "a tensor descriptor's block_shape must be ints, got ",
+                  t);
+        Py_DECREF(t);
+        return NULL;
+    }
+    *n = (int)len;
+    return t;
+}
+
+/* A TensorDescriptor: its base classified as a tensor (kept in keep[i]),
+ * bound[i] stays the descriptor for the launch to read its shape and
+ * strides; what the kernel relies on is checked (Triton's constructor
+ * checks it too, but fields can be reassigned). */
+static int classify_desc(JITObject *self, Call *c, int i) {
+    PyObject *o = c->bound[i];
+    PyObject *base = PyObject_GetAttrString(o, "base");
+    if (!base)
+        return -1;
+    if (!torch_tensor_type || !PyObject_TypeCheck(base, (PyTypeObject *)torch_tensor_type)) {
+        arg_error(self, i, PyExc_TypeError, "a tensor descriptor's base must be a torch tensor, got ",
+                  (PyObject *)Py_TYPE(base));
+        Py_DECREF(base);
+        return -1;
+    }
+    c->bound[i] = base;
+    int rc = classify_torch(self, c, i);
+    c->bound[i] = o;
+    c->keep[i] = base;
+    if (rc < 0)
+        return -1;
+    if (!(c->kind[i] & AK_HINT16))
+        return arg_error(self, i, PyExc_ValueError,
+                         "a tensor descriptor's base must be 16-byte aligned, got the tensor ",
+                         base);
+    int n = -1;
+    PyObject *block = int_tuple(self, i, o, "block_shape", &n);
+    PyObject *shape = block ? int_tuple(self, i, o, "shape", &n) : NULL;
+    PyObject *strides = shape ? int_tuple(self, i, o, "strides", &n) : NULL;
+    int ok = strides && n >= 1 && PyLong_AsLongLong(PyTuple_GET_ITEM(strides, n - 1)) == 1;
+    Py_XDECREF(block);
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    if (!ok)
+        return PyErr_Occurred() ? -1
+                                : arg_error(self, i, PyExc_ValueError,
+                                            "a tensor descriptor's last stride must be 1, got ",
+                                            o);
+    c->kind[i] |= AK_DESC;
+    return 0;
+}
+
+/* The key item of a descriptor: (class, block shape, padding). */
+static PyObject *desc_key(JITObject *self, Call *c, int i) {
+    int n = -1;
+    PyObject *block = int_tuple(self, i, c->bound[i], "block_shape", &n);
+    PyObject *pad = block ? PyObject_GetAttrString(c->bound[i], "padding") : NULL;
+    PyObject *item = pad ? Py_BuildValue("(iOO)", c->kind[i], block, pad) : NULL;
+    Py_XDECREF(block);
+    Py_XDECREF(pad);
+    return item;
+}
+
 /* triton.reinterpret(tensor, dtype): a TensorWrapper (registered by
  * Python) whose torch tensor `base` is passed as a pointer to `_mt_dtype`
  * (the mt_dtype of its tl dtype), whatever the tensor's own dtype. */
@@ -735,6 +819,8 @@ static int classify_runtime(JITObject *self, Call *c, int i) {
         return classify_ndarray(self, c, i);
     if (tensor_wrapper_cls && PyObject_TypeCheck(o, (PyTypeObject *)tensor_wrapper_cls))
         return classify_wrapper(self, c, i);
+    if (is_tensor_descriptor(o))
+        return classify_desc(self, c, i);
     int found = classify_cuda_array(self, c, i);
     if (found <= 0)
         return found;
@@ -972,7 +1058,8 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
                 Py_DECREF(key);
                 return NULL;
             }
-            item = PyLong_FromLong(c->kind[i]);
+            item = (c->kind[i] & AK_DESC) == AK_DESC ? desc_key(self, c, i)
+                                                    : PyLong_FromLong(c->kind[i]);
         }
         if (!item) {
             Py_DECREF(key);

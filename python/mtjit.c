@@ -105,6 +105,50 @@ static PyObject *jit_setup(JITObject *self, PyObject *args) {
 
 /* ---------------------------------------------------- lookup and launch */
 
+/* The Python parameter of a descriptor part's name ("d__shape_1") and the
+ * part (DESC_SHAPE + 1); *idx stays NULL for any other name. */
+static int desc_part(JITObject *self, const char *pn, PyObject **idx, int *part) {
+    static const struct { const char *tag; int base; } tags[] = {
+        {"__shape_", DESC_SHAPE}, {"__stride_", DESC_STRIDE}};
+    for (int t = 0; t < 2; t++) {
+        const char *at = strstr(pn, tags[t].tag);
+        int k = at ? atoi(at + strlen(tags[t].tag)) : -1;
+        if (!at || k < 0 || k > 4)
+            continue;
+        PyObject *name = PyUnicode_FromStringAndSize(pn, at - pn);
+        if (!name)
+            return -1;
+        *idx = PyDict_GetItemWithError(self->name_index, name);
+        Py_DECREF(name);
+        if (!*idx)
+            return PyErr_Occurred() ? -1 : 0;
+        *part = tags[t].base + k;
+        return 0;
+    }
+    return 0;
+}
+
+/* Part (DESC_SHAPE + k or DESC_STRIDE + k) of the descriptor d: the int
+ * shape[k] (it must fit an i32) or strides[k]. */
+static int desc_value(PyObject *d, int part, ArgValue *out) {
+    int stride = part >= DESC_STRIDE, k = part - (stride ? DESC_STRIDE : DESC_SHAPE);
+    PyObject *seq = PyObject_GetAttrString(d, stride ? "strides" : "shape");
+    PyObject *v = seq ? PySequence_GetItem(seq, k) : NULL;
+    Py_XDECREF(seq);
+    long long x = v ? PyLong_AsLongLong(v) : -1;
+    Py_XDECREF(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (!stride && (x < 0 || x > INT32_MAX)) {
+        PyErr_Format(PyExc_ValueError,
+                     "a tensor descriptor's shape must fit int32 (Triton's type for it), got %lld",
+                     x);
+        return -1;
+    }
+    out->i = x;
+    return 0;
+}
+
 /* The kernel for key: a dict hit, or a compile through Python. */
 static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_only) {
     PyObject *k = PyDict_GetItemWithError(self->cache, key);
@@ -139,10 +183,16 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
         return NULL;
     }
     KernelObject *ko = (KernelObject *)r;
-    /* Map each kernel parameter to its Python parameter by name. */
+    /* Map each kernel parameter to its Python parameter by name; a tensor
+     * descriptor's parts are NAME__shape_K and NAME__stride_K. */
     for (int j = 0; j < ko->nparams; j++) {
         const char *pn = mt_kernel_param_name(ko->k, j);
         PyObject *idx = pn ? PyDict_GetItemString(self->name_index, pn) : NULL;
+        ko->argpart[j] = 0;
+        if (!idx && pn && desc_part(self, pn, &idx, &ko->argpart[j]) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
         if (!idx) {
             PyErr_Format(PyExc_RuntimeError, "compiled kernel parameter '%s' is not a parameter of %s",
                          pn ? pn : "?", jit_name(self));
@@ -171,6 +221,8 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
     for (int j = 0; j < ko->nparams; j++) {
         int i = ko->argidx[j];
         ArgValue v = c->val[i];
+        if (ko->argpart[j] && desc_value(c->bound[i], ko->argpart[j], &v) < 0)
+            return NULL;
         /* an int or bool for a float-annotated scalar (`d: tl.float32`
          * given 2): its value, not its bits (jit.py refuses the reverse) */
         if (ko->pack[j] != PK_PTR && dtype_is_float((mt_dtype)ko->pack[j]) &&
@@ -194,8 +246,10 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
         mt_extent ext[MAX_PARAMS];
         for (int j = 0; j < ko->nparams; j++) {
             ext[j] = (mt_extent){NULL, NULL};
-            if ((c->kind[ko->argidx[j]] & AK_PTR) &&
-                arg_extent(c->bound[ko->argidx[j]], &ext[j]) < 0)
+            int i = ko->argidx[j];
+            int desc = (c->kind[i] & AK_DESC) == AK_DESC; /* its base is kept */
+            if ((c->kind[i] & AK_PTR) && !ko->argpart[j] &&
+                arg_extent(desc ? c->keep[i] : c->bound[i], &ext[j]) < 0)
                 return NULL;
         }
         mt_launch_options lo = MT_LAUNCH_OPTIONS_INIT;

@@ -253,6 +253,7 @@ static void kernel_dealloc(KernelObject *self) {
     mt_kernel_destroy(self->k);
     PyMem_Free(self->pack);
     PyMem_Free(self->argidx);
+    PyMem_Free(self->argpart);
     Py_XDECREF(self->signature);
     Py_XDECREF(self->ctxobj);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -326,6 +327,8 @@ static PyObject *arg_signatures(void) {
             {AK_SCALAR(t) + AK_ONE, is_int ? "%s:1" : NULL},
             {AK_PTR + AK_SCALAR(t), "*%s"},
             {AK_PTR + AK_SCALAR(t) + AK_HINT16, "*%s:16"},
+            /* jit.py adds the block shape and padding */
+            {AK_DESC + AK_SCALAR(t) + AK_HINT16, "tensordesc<%s"},
         };
         for (size_t r = 0; d && r < sizeof rows / sizeof rows[0]; r++) {
             if (!rows[r].fmt)
@@ -612,6 +615,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     ko->stages_only = stages_only;
     ko->pack = NULL;
     ko->argidx = NULL;
+    ko->argpart = NULL;
     ko->signature = PyUnicode_FromString(signature);
     if (!ko->signature) {
         Py_DECREF(ko);
@@ -620,7 +624,8 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     ko->nparams = mt_kernel_num_params(k);
     ko->pack = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->pack);
     ko->argidx = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->argidx);
-    if (!ko->pack || !ko->argidx) {
+    ko->argpart = PyMem_Calloc((size_t)ko->nparams + 1, sizeof *ko->argpart);
+    if (!ko->pack || !ko->argidx || !ko->argpart) {
         Py_DECREF(ko);
         return PyErr_NoMemory();
     }
@@ -806,7 +811,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyObject *stages = stage_tuple(), *sigs = arg_signatures();
     int bad = !stages || !sigs || PyModule_AddObjectRef(m, "STAGES", stages) < 0 ||
               PyModule_AddObjectRef(m, "ARG_SIGNATURES", sigs) < 0 ||
-              PyModule_AddIntConstant(m, "ARG_CLASS_MASK", AK_CLASS_MASK) < 0;
+              PyModule_AddIntConstant(m, "ARG_CLASS_MASK", AK_CLASS_MASK) < 0 ||
+              PyModule_AddIntConstant(m, "ARG_DESC", AK_DESC) < 0;
     Py_XDECREF(stages);
     Py_XDECREF(sigs);
     if (bad)

@@ -40,10 +40,15 @@ enum {
     AK_PTR = 16,
     AK_HINT16 = 32,
     AK_ONE = 64,        /* an integer equal to 1 (Triton's ":1") */
+    /* a tensor descriptor made on the host (the class of its base, a
+     * pointer, with AK_ONE, which pointers never carry otherwise); its key
+     * item is (class, block shape, padding), its value the base's address */
+    AK_DESC = AK_PTR | AK_ONE,
     AK_CLASS_MASK = 127, /* the class without the device slot */
     AK_DEVICE_SHIFT = 7
 };
 #define AK_SCALAR(d) ((int)(d) + 1) /* the class of a value of mt_dtype d */
+enum { DESC_SHAPE = 1, DESC_STRIDE = 8 }; /* KernelObject.argpart */
 
 /* How a launch writes one kernel parameter into its argument slot,
  * decided once per Kernel from mt_kernel_param_dtype/_is_pointer: a
@@ -142,6 +147,8 @@ typedef struct {
     int nparams;
     unsigned char *pack;  /* per parameter: PK_PTR or its mt_dtype */
     int *argidx;     /* Python parameter index of each kernel parameter */
+    int *argpart;    /* 0, or the part of a tensor descriptor argument a
+                        kernel parameter is: DESC_SHAPE + k, DESC_STRIDE + k */
     int stages_only;
     PyObject *signature; /* str: the signature it was compiled for */
 } KernelObject;

@@ -193,6 +193,14 @@ static int read_signature(Ctx *c, const char *sig, AotKernel *k) {
     sb_init(&consts);
     sb_init(&text);
     for (int i = 0; i < n; i++) {
+        if (es[i].kind == SIG_DESC) {
+            sb_free(&consts);
+            sb_free(&text);
+            return diag_error(c, (Loc){0, 0}, MT_ERR_UNSUPPORTED,
+                              "tensor descriptor parameters (entry %d of the signature) are "
+                              "not supported ahead of time; pass a pointer, shapes and strides "
+                              "and make the descriptor in the kernel", i + 1);
+        }
         if (es[i].kind == SIG_CONST) {
             sb_clear(&text);
             put_const(&text, &es[i].value);

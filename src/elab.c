@@ -970,6 +970,13 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
                        pname);
             return NULL;
         }
+        if (se->kind == SIG_DESC) {
+            CV d;
+            if (tl_desc_param(&E, pname, se, p->loc, &d) < 0)
+                return NULL;
+            elab_scope_set(&E, pname, d);
+            continue;
+        }
         if (!valid_dtype(se->dtype)) {
             diag_error(c, p->loc, MT_ERR_SIGNATURE, "invalid type for parameter '%s'", pname);
             return NULL;

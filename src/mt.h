@@ -1252,7 +1252,11 @@ int cpu_emit_debug(CpuEmit *e, Op *op);   /* print, assert */
 /* ----------------------------------------------------------------- sig.c */
 
 /* One entry of a signature: a runtime parameter type or a constexpr. */
-typedef enum SigKind { SIG_PTR, SIG_SCALAR, SIG_CONST } SigKind;
+/* SIG_DESC: "tensordesc<fp16[64, 64]>" (",nan" before '>' for NaN
+ * padding), a tensor descriptor made on the host: runtime parameters
+ * NAME (the base, 16-byte aligned), NAME__shape_0 .. (i32, one per dim)
+ * and NAME__stride_0 .. (i64, all dims but the last, whose stride is 1) */
+typedef enum SigKind { SIG_PTR, SIG_SCALAR, SIG_CONST, SIG_DESC } SigKind;
 typedef enum CKind { CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_NONE, CK_DTYPE } CKind;
 
 typedef struct ConstVal {
@@ -1268,6 +1272,8 @@ typedef struct SigEntry {
     ConstVal value; /* SIG_CONST */
     int32_t hint;   /* SIG_PTR/SIG_SCALAR ":16" divisibility hint; 0 none */
     bool is_const;  /* SIG_PTR: "*k": to constant data (tl.const) */
+    uint8_t desc_rank, desc_nan; /* SIG_DESC: dims, NaN padding */
+    int32_t desc_block[5];       /* SIG_DESC: the block shape */
 } SigEntry;
 
 /* Parses "*fp32, i32, 256, -1.5, True, 'ieee'".  Errors are reported with
@@ -1668,6 +1674,8 @@ int h_desc_store(Elab *E, Call *c, CV *out);
 int h_desc_atomic(Elab *E, Call *c, CV *out);   /* the row's op */
 int h_desc_gather(Elab *E, Call *c, CV *out);
 int h_desc_scatter(Elab *E, Call *c, CV *out);
+/* a "tensordesc<...>" parameter: its parts added as parameters of E->f */
+int tl_desc_param(Elab *E, const char *name, const SigEntry *se, Loc loc, CV *out);
 /* desc.<name> for the attributes that are not methods: 1 when none */
 int tl_desc_attr(Elab *E, CV desc, const char *name, Loc loc, CV *out);
 /* tldebug.c: printing, assertions and debug mode's overflow checks */

@@ -6,7 +6,9 @@
  * integer's value, is a multiple of it; as in Triton, ":1" on an integer
  * says more, the value is 1, and the compiler folds it) is a runtime parameter; a
  * literal is the value of a tl.constexpr parameter.  Output: an arena array
- * of SigEntry.  Errors point into the signature string itself: while
+ * of SigEntry; "tensordesc<fp16[64, 64]>" is a tensor descriptor made on
+ * the host (SigEntry's SIG_DESC), as Triton spells its type.  Errors point
+ * into the signature string itself: while
  * parsing, the Ctx's file and source are swapped for "<signature>" and the
  * signature text so the caret lands under the bad entry. */
 #include "mt.h"
@@ -106,6 +108,47 @@ static int sig_error(Ctx *c, const char *sig, const char *at, const char *fmt,
     return -1;
 }
 
+/* "tensordesc<fp16[64, 64]>" or "tensordesc<fp32[8, 32],nan>" in
+ * [start, end): a descriptor of 1 to 5 dims of powers of two. */
+static int parse_desc(Ctx *c, const char *sig, const char *start, const char *end,
+                      SigEntry *e) {
+    const char *t = start + strlen("tensordesc<"), *lb = memchr(t, '[', (size_t)(end - t));
+    const char *bad = "malformed tensor descriptor '%.*s' (expected tensordesc<fp16[64, 64]>)";
+    if (!lb || end[-1] != '>' || !lookup_type(t, (size_t)(lb - t), (DType *)&e->dtype))
+        return sig_error(c, sig, start, bad, start, (int)(end - start));
+    const char *q = lb + 1;
+    int r = 0;
+    for (;;) {
+        while (*q == ' ')
+            q++;
+        if (!isdigit((unsigned char)*q) || r == 5)
+            return sig_error(c, sig, start, bad, start, (int)(end - start));
+        int64_t d = 0;
+        while (isdigit((unsigned char)*q) && d <= (1 << 30))
+            d = d * 10 + (*q++ - '0');
+        if (d < 1 || d > (1 << 30) || (d & (d - 1)))
+            return sig_error(c, sig, start,
+                             "tensor descriptor block dims must be powers of two in '%.*s'",
+                             start, (int)(end - start));
+        e->desc_block[r++] = (int32_t)d;
+        while (*q == ' ')
+            q++;
+        if (*q == ']')
+            break;
+        if (*q++ != ',')
+            return sig_error(c, sig, start, bad, start, (int)(end - start));
+    }
+    const char *rest = q + 1;
+    size_t nrest = (size_t)(end - 1 - rest);
+    if (nrest == 4 && !strncmp(rest, ",nan", 4))
+        e->desc_nan = 1;
+    else if (nrest && !(nrest == 5 && !strncmp(rest, ",zero", 5)))
+        return sig_error(c, sig, start, bad, start, (int)(end - start));
+    e->kind = SIG_DESC;
+    e->desc_rank = (uint8_t)r;
+    return 0;
+}
+
 int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
     SigEntry *v = NULL;
     int nv = 0, cap = 0;
@@ -119,11 +162,16 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
             p++;
         const char *start = p;
         char quote = 0;
-        while (*p && (quote || *p != ',')) {
+        int depth = 0; /* inside tensordesc<...[...]> */
+        while (*p && (quote || depth || *p != ',')) {
             if (quote && *p == quote)
                 quote = 0;
             else if (!quote && (*p == '\'' || *p == '"'))
                 quote = *p;
+            else if (!quote && (*p == '<' || *p == '['))
+                depth++;
+            else if (!quote && (*p == '>' || *p == ']') && depth)
+                depth--;
             p++;
         }
         if (quote)
@@ -139,6 +187,16 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
         }
         SigEntry e;
         memset(&e, 0, sizeof e);
+        if ((size_t)(end - start) > strlen("tensordesc<") &&
+            !strncmp(start, "tensordesc<", strlen("tensordesc<"))) {
+            if (parse_desc(c, sig, start, end, &e) < 0)
+                return -1;
+            VEC_PUSH(c->arena, v, nv, cap, e);
+            if (!*p)
+                break;
+            p++;
+            continue;
+        }
         const char *t = start;
         bool is_ptr = *t == '*';
         if (is_ptr)

@@ -175,6 +175,46 @@ int h_make_tensor_descriptor(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* A parameter given as "tensordesc<T[b0, ...]>": its runtime parts as
+ * parameters (mt.h's SIG_DESC: the base, i32 shapes, i64 strides of all
+ * dims but the last, whose stride is 1), bound as one descriptor. */
+int tl_desc_param(Elab *E, const char *name, const SigEntry *se, Loc loc, CV *out) {
+    int r = se->desc_rank;
+    int64_t bytes = (int64_t)se->desc_block[r - 1] * (dtype_info[se->dtype].bits / 8);
+    if (bytes < 16)
+        return elab_err(E, loc, MT_ERR_SIGNATURE,
+                        "Descriptor block shape must have at least 16 bytes in the last "
+                        "dimension, but got %d * %d = %lld bytes (parameter '%s')",
+                        se->desc_block[r - 1], dtype_info[se->dtype].bits / 8, (long long)bytes,
+                        name);
+    if (r > MT_MAX_RANK)
+        return elab_err(E, loc, MT_ERR_UNSUPPORTED,
+                        "tensor descriptors of %d dims are not supported (blocks have at most "
+                        "%d dims; parameter '%s')", r, MT_MAX_RANK, name);
+    if (se->desc_nan && !dtype_is_float(se->dtype))
+        return elab_err(E, loc, MT_ERR_SIGNATURE,
+                        "Padding option `nan` is not supported for integer blocks (parameter "
+                        "'%s')", name);
+    CV desc = cv_tuple(E, 2 + 3 * r);
+    desc.kind = CV_TENSORDESC;
+    ValId base = func_add_param(E->f, name, type_ptr(se->dtype));
+    val(E->f, base)->divisibility = 16; /* TensorDescriptor asserts it, the launch checks */
+    desc.items[0] = cv_tensor(base);
+    for (int k = 0; k < r; k++) {
+        const char *sn = arena_printf(E->c->arena, "%s__shape_%d", name, k);
+        desc.items[1 + k] = cv_tensor(func_add_param(E->f, sn, type_scalar(DT_I32)));
+        if (k + 1 < r) {
+            const char *tn = arena_printf(E->c->arena, "%s__stride_%d", name, k);
+            desc.items[1 + r + k] = cv_tensor(func_add_param(E->f, tn, type_scalar(DT_I64)));
+        }
+        desc.items[1 + 2 * r + k] = cv_int(se->desc_block[k]);
+    }
+    desc.items[2 * r] = cv_int(1);
+    desc.items[1 + 3 * r] = cv_int(se->desc_nan ? PAD_NAN : PAD_ZERO);
+    *out = desc;
+    return 0;
+}
+
 /* ------------------------------------------------------ the accesses */
 
 static int need_desc(Elab *E, Call *c) {

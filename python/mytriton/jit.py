@@ -404,6 +404,11 @@ class JITFunction(_C.JITFunction):
                 entries.append(_literal(value, name))
             else:  # the key's argument class, spelled by the extension
                 spelled = _C.ARG_SIGNATURES[kind & _C.ARG_CLASS_MASK]
+                if kind & _C.ARG_DESC == _C.ARG_DESC:  # "tensordesc<fp16[64, 64]>"
+                    block = ", ".join(str(int(b)) for b in value.block_shape)
+                    pad = ",nan" if value.padding == "nan" else ""
+                    entries.append(f"{spelled}[{block}]{pad}>")
+                    continue
                 if i in self.annotated and not spelled.startswith("*"):
                     ann = self.annotated[i]
                     if spelled == "fp32" and not ann.is_floating():  # a float for `n: tl.int64`

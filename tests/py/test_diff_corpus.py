@@ -29,10 +29,11 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 
 # cases without their GPU recording yet (none of these sessions' device
 # calls could start a machine): until it is made, mytriton must run them.
-# descriptor_load_store and descriptor_gather matched a dry run under
-# Triton's interpreter (TRITON_INTERPRET=1 ... record) on both host
-# backends; the interpreter has no descriptor atomics.
-AWAITING_GPU = {"descriptor_atomic", "descriptor_gather", "descriptor_load_store"}
+# descriptor_load_store, descriptor_gather and descriptor_host matched a
+# dry run under Triton's interpreter (TRITON_INTERPRET=1 ... record) on
+# both host backends; the interpreter has no descriptor atomics.
+AWAITING_GPU = {"descriptor_atomic", "descriptor_gather", "descriptor_host",
+                "descriptor_load_store"}
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases()

@@ -361,12 +361,15 @@ def test_argument_classes_come_from_the_extension():
     sigs = _C.ARG_SIGNATURES
     # every spelling a signature entry can take, exactly once: each dtype
     # as a scalar and a pointer, ":16" on pointers and integers, ":1" on
-    # integers
+    # integers, and the start of a tensor descriptor's type (jit.py adds
+    # the block shape)
     types = ["i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
              "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
     ints = [t for t in types if t[0] in "iu" and t != "i1"]
     assert sorted(sigs.values()) == sorted(
-        types + [t + h for t in ints for h in (":16", ":1")] + ["*" + t + h for t in types for h in ("", ":16")])
+        types + [t + h for t in ints for h in (":16", ":1")] + ["*" + t + h for t in types for h in ("", ":16")]
+        + ["tensordesc<" + t for t in types])
+    assert all(k & _C.ARG_DESC == _C.ARG_DESC for k, v in sigs.items() if v.startswith("tensordesc"))
     assert all(0 < k <= _C.ARG_CLASS_MASK for k in sigs)
     t = [torch.zeros(4, dtype=dt) for dt in (torch.float32, torch.int32, torch.bool,
                                               torch.int64)]

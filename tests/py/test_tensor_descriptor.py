@@ -382,3 +382,123 @@ def test_error_cause_carries_tritons_message():
         err_kernel.compile(x, torch.zeros(64, dtype=torch.int16), 8, WHICH=0, stages_only=True)
     assert "Descriptor block shape must have at least 16 bytes" in str(e.value.__cause__)
     assert "error:" not in str(e.value.__cause__)
+
+
+# ------------------------------------------------- descriptors from the host
+
+from mytriton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+
+@triton.jit
+def host_copy_kernel(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    om = tl.program_id(0) * BM - 8
+    on = tl.program_id(1) * BN - 8
+    dst.store([om, on], src.load([om, on]))
+
+
+@triton.jit
+def host_window_kernel(src, dst, om, on):
+    dst.store([0, 0], src.load([om, on]))
+
+
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_host_descriptor_pads_and_clips(device, pad):
+    x = (torch.arange(37 * 44, dtype=torch.float32).reshape(37, 44) - 100).to(device)
+    y = torch.full((37, 44), -1.0, device=device)
+    src = TensorDescriptor(x, x.shape, x.stride(), [16, 16], pad)
+    host_copy_kernel[(4, 4)](src, TensorDescriptor.from_tensor(y, [16, 16]), BM=16, BN=16)
+    assert torch.equal(y.cpu(), x.cpu())  # every in-bounds element once, no more
+    for om, on in [(-8, -12), (30, 40)]:
+        edge = torch.full((16, 16), -1.0, device=device)
+        host_window_kernel[(1,)](src, TensorDescriptor.from_tensor(edge, [16, 16]), om, on)
+        torch.testing.assert_close(edge.cpu(), window_model(x.cpu(), om, on, 16, 16, pad),
+                                   equal_nan=True, rtol=0, atol=0)
+
+
+def test_host_descriptor_signature_and_key(device):
+    """Triton's type spelling, NaN padding on top; one compile per block
+    shape and padding, none for another tensor of the same kind."""
+    @triton.jit
+    def key_kernel(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+        dst.store([0, 0], src.load([0, 0]))
+
+    x = torch.zeros(32, 32, device=device)
+    y = torch.zeros(32, 32, device=device)
+    key_kernel[(1,)](TensorDescriptor.from_tensor(x, [16, 16]),
+                     TensorDescriptor.from_tensor(y, [16, 16]), BM=16, BN=16)
+    first = key_kernel.last_compiled
+    assert first.signature == "tensordesc<fp32[16, 16]>, tensordesc<fp32[16, 16]>, 16, 16"
+    z = torch.zeros(48, 64, device=device)
+    key_kernel[(1,)](TensorDescriptor.from_tensor(z, [16, 16]),
+                     TensorDescriptor.from_tensor(y, [16, 16]), BM=16, BN=16)
+    assert key_kernel.last_compiled is first
+    key_kernel[(1,)](TensorDescriptor(x, x.shape, x.stride(), [16, 16], "nan"),
+                     TensorDescriptor.from_tensor(y, [16, 16]), BM=16, BN=16)
+    assert key_kernel.last_compiled.signature.startswith("tensordesc<fp32[16, 16],nan>,")
+    key_kernel[(1,)](TensorDescriptor.from_tensor(x, [8, 32]),
+                     TensorDescriptor.from_tensor(y, [8, 32]), BM=8, BN=32)
+    assert key_kernel.last_compiled.signature.startswith("tensordesc<fp32[8, 32]>,")
+
+
+@triton.jit
+def host_cube_kernel(src, dst):
+    dst.store([0, 0, 0], src.load([1, 0, 4]))
+
+
+def test_host_descriptor_rank3_and_views(device):
+    c = torch.arange(5 * 6 * 20, dtype=torch.int32).reshape(5, 6, 20).to(device)
+    out = torch.full((4, 8, 16), -1, dtype=torch.int32, device=device)
+    host_cube_kernel[(1,)](TensorDescriptor.from_tensor(c, [4, 8, 16]),
+                           TensorDescriptor.from_tensor(out, [4, 8, 16]))
+    want = torch.zeros(4, 8, 16, dtype=torch.int32)
+    want[:4, :6, :16] = c.cpu()[1:5, :, 4:20]
+    assert torch.equal(out.cpu(), want)
+
+
+@triton.jit
+def host_meta_kernel(d, out):
+    k = tl.arange(0, 4)
+    v = tl.where(k == 0, d.shape[0], tl.where(k == 1, d.shape[1],
+                 tl.where(k == 2, d.strides[0], d.strides[1])))
+    tl.store(out + k, v)
+
+
+def test_host_descriptor_attributes(device):
+    wide = torch.zeros(40, 64, dtype=torch.float16, device=device)
+    view = wide[3:30, 8:40]
+    out = torch.zeros(4, dtype=torch.int64, device=device)
+    host_meta_kernel[(1,)](TensorDescriptor(view, list(view.shape), list(view.stride()), [8, 8]),
+                           out)
+    assert out.cpu().tolist() == [27, 32, 64, 1]
+
+
+def test_host_descriptor_errors():
+    x = torch.zeros(32, 32)
+    y = torch.zeros(32, 32)
+    good = TensorDescriptor.from_tensor(y, [16, 16])
+    with pytest.raises(AssertionError, match="base must be 16-byte aligned"):
+        TensorDescriptor.from_tensor(x.view(-1)[1:].view(31, 33)[:, :32], [16, 16])
+    with pytest.raises(ValueError, match="Shape element 1 must be a power of 2"):
+        TensorDescriptor.from_tensor(x, [16, 12])
+    with pytest.raises(AssertionError, match="Last dimension must be contiguous"):
+        TensorDescriptor(x, [32, 32], [16, 2], [16, 16])
+    # fields reassigned after the checks: the launch checks what it relies on
+    d = TensorDescriptor.from_tensor(x, [16, 16])
+    d.base = x.view(-1)[1:]
+    with pytest.raises(ValueError, match="16-byte aligned"):
+        host_copy_kernel[(1, 1)](d, good, BM=16, BN=16)
+    d = TensorDescriptor.from_tensor(x, [16, 16])
+    d.strides = [1, 32]
+    with pytest.raises(ValueError, match="last stride must be 1"):
+        host_copy_kernel[(1, 1)](d, good, BM=16, BN=16)
+    d = TensorDescriptor.from_tensor(x, [16, 16])
+    d.shape = [32, 2**31]
+    with pytest.raises(ValueError, match="must fit int32"):
+        host_copy_kernel[(1, 1)](d, good, BM=16, BN=16)
+    d = TensorDescriptor.from_tensor(x, [16, 16])
+    d.base = x.numpy()
+    with pytest.raises(TypeError, match="base must be a torch tensor"):
+        host_copy_kernel[(1, 1)](d, good, BM=16, BN=16)
+    # Triton's 16-byte rule for the block's last dim, at compile time
+    with pytest.raises(triton.CompilationError, match="at least 16 bytes in the last dimension"):
+        host_copy_kernel[(1, 1)](TensorDescriptor.from_tensor(x, [16, 2]), good, BM=16, BN=16)

@@ -109,6 +109,47 @@ static void test_sig_every_dtype(void **state) {
     assert_int_equal(mt_dtype_size(MT_DTYPE_COUNT), 0);
 }
 
+/* Triton's descriptor type and "*k", beside the other entries; every
+ * malformed descriptor is a located error, never a read past the entry. */
+static void test_sig_descriptors_and_const_pointers(void **state) {
+    (void)state;
+    Ctx c;
+    SigEntry *e;
+    int n;
+    assert_int_equal(parse_sig("tensordesc<fp16[64, 32]>, *kfp32:16, tensordesc<bf16[1,2,4,8,16],nan>, "
+                               "tensordesc<i8[16],zero>, 3",
+                               &e, &n, &c), 0);
+    assert_int_equal(n, 5);
+    assert_int_equal(e[0].kind, SIG_DESC);
+    assert_int_equal(e[0].dtype, DT_F16);
+    assert_int_equal(e[0].desc_rank, 2);
+    assert_int_equal(e[0].desc_block[0], 64);
+    assert_int_equal(e[0].desc_block[1], 32);
+    assert_int_equal(e[0].desc_nan, 0);
+    assert_int_equal(e[1].kind, SIG_PTR);
+    assert_true(e[1].is_const);
+    assert_int_equal(e[1].hint, 16);
+    assert_int_equal(e[2].desc_rank, 5);
+    assert_int_equal(e[2].desc_block[4], 16);
+    assert_int_equal(e[2].desc_nan, 1);
+    assert_int_equal(e[3].dtype, DT_I8);
+    assert_int_equal(e[4].kind, SIG_CONST);
+    done(&c);
+    static const char *const bad[] = {
+        "tensordesc<fp16[64, 32]", "tensordesc<fp16[64 32]>", "tensordesc<fp17[64]>",
+        "tensordesc<fp16[]>", "tensordesc<fp16[64,]>", "tensordesc<fp16[12]>",
+        "tensordesc<fp16[1,2,4,8,16,32]>", "tensordesc<fp16[64],inf>", "tensordesc<fp16 64>",
+        "tensordesc<fp16[0]>", "tensordesc<fp16[99999999999999]>", "tensordesc<>, i32",
+        "tensordesc<fp16[64]>>", "tensordesc<fp16[[64]]>",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse_sig(bad[i], &e, &n, &c), -1);
+        assert_int_equal(c.status, MT_ERR_SIGNATURE);
+        assert_non_null(strstr(sb_str(&c.err), "tensor descriptor"));
+        done(&c);
+    }
+}
+
 static void test_sig_errors_are_located(void **state) {
     (void)state;
     Ctx c;
@@ -804,6 +845,7 @@ int main(void) {
         cmocka_unit_test(test_sig_types_and_literals),
         cmocka_unit_test(test_sig_every_dtype),
         cmocka_unit_test(test_sig_errors_are_located),
+        cmocka_unit_test(test_sig_descriptors_and_const_pointers),
         cmocka_unit_test(test_pipeline_snapshots_in_order),
         cmocka_unit_test(test_resource_pass),
         cmocka_unit_test(test_stage_names),

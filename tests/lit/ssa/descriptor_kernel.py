@@ -27,6 +27,19 @@
 # CHECK: [[V3:%[0-9]+]] = reshape [[V]] : block<2x4x8 x f32>
 # CHECK: [[FLAT:%[0-9]+]] = reshape [[V3]] : vector<64 x f32>
 # CHECK: store %{{[0-9]+}}, [[FLAT]], none
+# A descriptor made on the host is a signature entry of Triton's spelling,
+# its parts parameters of their own (the last stride is the constant 1).
+# RUN: %mytriton compile %s --kernel host_kernel --signature 'tensordesc<fp16[16, 64]>, tensordesc<fp16[16, 64],nan>' --emit ssa-opt | %FileCheck %s --check-prefix=HOST
+# HOST: mul %{{[0-9]+}}, a__stride_0 : block<16x1 x i64>
+# HOST: cmp_lt %{{[0-9]+}}, a__shape_0 : block<16x1 x bool>
+# HOST: cmp_lt %{{[0-9]+}}, a__shape_1 : block<1x64 x bool>
+# HOST: addptr a, %{{[0-9]+}} : block<16x64 x ptr<f16>>
+# HOST: load %{{[0-9]+}}, %{{[0-9]+}}, f16(0.0) : block<16x64 x f16>
+# HOST: load %{{[0-9]+}}, %{{[0-9]+}}, f16(nan) : block<16x64 x f16>
+# RUN: %not %mytriton compile %s --kernel host_kernel --signature 'tensordesc<fp16[16, 64]>, tensordesc<fp16[16 64]>' 2>&1 | %FileCheck %s --check-prefix=BAD
+# BAD: <signature>:1:27: error: malformed tensor descriptor 'tensordesc<fp16[16 64]>' (expected tensordesc<fp16[64, 64]>)
+# RUN: %not %mytriton compile %s --kernel host_kernel --signature 'tensordesc<fp16[16, 64]>, tensordesc<i32[16, 64],nan>' 2>&1 | %FileCheck %s --check-prefix=NANI
+# NANI: error: Padding option `nan` is not supported for integer blocks (parameter 'b')
 import mytriton as triton
 import mytriton.language as tl
 
@@ -37,3 +50,10 @@ def desc3_kernel(x, out, A, B, C, oa, BA: tl.constexpr, BB: tl.constexpr, BC: tl
     v = d.load([oa, 0, 0])
     o = tl.make_tensor_descriptor(out, [BA * BB * BC], [1], [BA * BB * BC])
     o.store([0], v.reshape(BA * BB * BC))
+
+
+@triton.jit
+def host_kernel(a, b):
+    x = a.load([tl.program_id(0) * 16, 0])
+    y = b.load([tl.program_id(0) * 16, 0])
+    a.store([0, 0], x + y)

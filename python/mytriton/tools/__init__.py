@@ -1,0 +1,1 @@
+"""triton.tools: the host-side helpers kernels take as arguments."""
