@@ -262,6 +262,30 @@ static PyObject *launch(JITObject *self, KernelObject *ko, Call *c, const uint32
     Py_RETURN_NONE;
 }
 
+/* A launch between knobs.runtime's hooks: what the enter hook returns (the
+ * launch metadata) goes to the exit hook, as in Triton's launcher. */
+static PyObject *launch_with_hooks(JITObject *self, KernelObject *ko, Call *c,
+                                   const uint32_t grid[3]) {
+    PyObject *bound = PyTuple_New(c->nbound);
+    if (!bound)
+        return NULL;
+    for (int i = 0; i < c->nbound; i++)
+        PyTuple_SET_ITEM(bound, i, Py_NewRef(c->bound[i]));
+    PyObject *md = PyObject_CallFunction(launch_enter, "OO(III)N", (PyObject *)self,
+                                         (PyObject *)ko, grid[0], grid[1], grid[2], bound);
+    if (!md)
+        return NULL;
+    PyObject *r = launch(self, ko, c, grid);
+    if (r && launch_exit) {
+        PyObject *x = PyObject_CallOneArg(launch_exit, md);
+        if (!x)
+            Py_CLEAR(r);
+        Py_XDECREF(x);
+    }
+    Py_DECREF(md);
+    return r;
+}
+
 static PyObject *jit_run(JITObject *self, PyObject *gridobj, PyObject *args, PyObject *kw) {
     Call c;
     uint32_t grid[3];
@@ -271,7 +295,12 @@ static PyObject *jit_run(JITObject *self, PyObject *gridobj, PyObject *args, PyO
     if (key) {
         KernelObject *ko = lookup(self, key, &c, 0);
         Py_DECREF(key);
-        if (ko) {
+        if (ko && launch_enter) {
+            r = launch_with_hooks(self, ko, &c, grid);
+            if (r)
+                Py_SETREF(r, Py_NewRef((PyObject *)ko));
+            Py_DECREF(ko);
+        } else if (ko) {
             r = launch(self, ko, &c, grid);
             if (r) /* Triton's launch returns the compiled kernel */
                 Py_SETREF(r, Py_NewRef((PyObject *)ko));

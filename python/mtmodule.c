@@ -677,6 +677,23 @@ static PyObject *mod_register_tensor_wrapper(PyObject *mod, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
+PyObject *launch_enter, *launch_exit;
+
+/* _set_launch_hooks(enter, exit): enter(jit, kernel, grid, args) before
+ * each launch returns what exit(that) gets after it; None, None: none. */
+static PyObject *mod_set_launch_hooks(PyObject *mod, PyObject *a) {
+    PyObject *enter, *exit_;
+    if (!PyArg_ParseTuple(a, "OO", &enter, &exit_))
+        return NULL;
+    Py_CLEAR(launch_enter);
+    Py_CLEAR(launch_exit);
+    if (enter != Py_None) {
+        launch_enter = Py_NewRef(enter);
+        launch_exit = Py_NewRef(exit_);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *mod_register_dtype(PyObject *mod, PyObject *cls) {
     Py_XSETREF(dtype_cls, Py_NewRef(cls));
     Py_RETURN_NONE;
@@ -721,6 +738,7 @@ static PyMethodDef module_methods[] = {
     {"_register_constexpr", (PyCFunction)mod_register, METH_O, NULL},
     {"_register_dtype", (PyCFunction)mod_register_dtype, METH_O, NULL},
     {"_register_tensor_wrapper", (PyCFunction)mod_register_tensor_wrapper, METH_O, NULL},
+    {"_set_launch_hooks", (PyCFunction)mod_set_launch_hooks, METH_VARARGS, NULL},
     {"_pack_scalar", (PyCFunction)mod_pack_scalar, METH_VARARGS,
      "_pack_scalar(type, value) -> bytes: a scalar as a launch passes it"},
     {"language_names", (PyCFunction)mod_language_names, METH_NOARGS,

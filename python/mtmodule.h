@@ -116,6 +116,9 @@ extern ContextObject *the_context;
 extern PyObject *constexpr_cls;     /* tl.constexpr, registered by Python */
 extern PyObject *dtype_cls;         /* tl.dtype, registered by Python */
 extern PyObject *tensor_wrapper_cls; /* triton.TensorWrapper, registered by Python */
+/* knobs.runtime.launch_enter_hook / launch_exit_hook, through jit.py's
+ * wrappers (NULL: none set, the launch calls no Python) */
+extern PyObject *launch_enter, *launch_exit;
 extern PyObject *true_key, *false_key, *float_tag; /* key markers */
 extern PyObject *torch_tensor_type, *torch_dtypes[MT_DTYPE_COUNT], *torch_stream_fn;
 extern PyObject *np_ndarray_type, *np_dtypes[MT_DTYPE_COUNT]; /* NULL where absent */

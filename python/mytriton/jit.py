@@ -445,8 +445,6 @@ class JITFunction(_C.JITFunction):
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
                       device: int, stages_only: int, debug: int = 0,
                       num_stages: int = 0, checked: int = 0) -> Any:
-        for f in [self, *self._helpers()]:
-            _refuse_unimplemented(f)
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         if backend == "cuda":
@@ -556,27 +554,10 @@ class KernelParam:
 # means something else).
 _JIT_OPTIONS = ("version", "repr", "launch_metadata", "do_not_specialize",
                 "do_not_specialize_on_alignment", "debug", "noinline")
-_JIT_NOT_YET = {
-    "launch_metadata": "launch metadata hooks (launch_metadata=)",
-}
-
-
 def _check_jit_options(options: dict) -> None:
     for key in options:
         if key not in _JIT_OPTIONS:
             raise TypeError(f"jit() got an unexpected keyword argument '{key}'")
-
-
-def _refuse_unimplemented(f: "JITFunction") -> None:
-    """Raised when a kernel that uses (or calls a helper that uses) an
-    option mytriton does not implement is compiled: the decoration itself
-    is fine, as it is for a module that never launches the kernel."""
-    for key, value in f.options.items():
-        if key in _JIT_NOT_YET and value not in (None, False):
-            where = f"{inspect.getsourcefile(f.fn)}:{f._def_line()}: "
-            raise NotImplementedError(f"{where}not supported: {_JIT_NOT_YET[key]}; "
-                                      f"@jit({key}=...) of '{f.__name__}' is not "
-                                      "implemented by mytriton")
 
 
 def jit(fn: Callable | None = None, **options: Any) -> Any:
@@ -589,11 +570,11 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     is mytriton's checked mode on the host backend (bounds of every access,
     integer division by zero, i32 overflow of index arithmetic: a
     LaunchError with status MT_ERR_CHECK); noinline=True helpers are inlined (Triton's call
-    computes the same); repr= names the compiled kernel (``.name``); a
-    kernel using launch_metadata (or calling a helper that does) is
-    refused, with the function's file and line, when it is compiled, until
-    mytriton implements it; any other keyword is a TypeError that names
-    it."""
+    computes the same); repr= names the compiled kernel (``.name``);
+    launch_metadata=fn adds fn(grid, kernel.metadata, args) to the launch
+    metadata that knobs.runtime.launch_enter_hook / launch_exit_hook get
+    (called only while a hook is set, as in Triton); any other keyword is
+    a TypeError that names it."""
     _check_jit_options(options)
     if fn is None:
         return lambda f: JITFunction(f, **options)

@@ -17,6 +17,11 @@ settings mytriton really honours exist here:
   runtime.debug  Triton's debug mode for every launch (device assertions,
               overflow checks): the environment variable TRITON_DEBUG,
               which the launcher reads at every launch
+  runtime.launch_enter_hook, runtime.launch_exit_hook  callables run
+              before and after every launch with its metadata (a LazyDict
+              of name, function, stream and the kernel's launch_metadata=),
+              as profilers use them; while none is set a launch calls no
+              Python
 
   language.fp32_default  the input_precision of an fp32 tl.dot that names
               none ("tf32", "tf32x3", "ieee"; None: Triton's rule, tf32
@@ -114,8 +119,68 @@ class autotuning_knobs(base_knobs):
                      lambda self, v: self._put("print", v))
 
 
+class LazyDict:
+    """Triton's launch metadata: the kernel's name, function and stream,
+    and what the kernel's @jit(launch_metadata=fn) adds,
+    fn(grid, kernel.metadata, {name: argument}), computed on get()."""
+
+    def __init__(self, data):
+        self.data = data
+        self.extras = []
+
+    def add(self, fn, args):
+        self.extras.append((fn, args))
+
+    def get(self):
+        for fn, args in self.extras:
+            self.data.update(fn(*args))
+        self.extras.clear()
+        return self.data
+
+
+def _launch_enter(jit_fn, kernel, grid, args):
+    """Called by the extension before a launch while a hook is set: the
+    metadata the enter hook gets, and the exit hook after the launch."""
+    hook = runtime.launch_enter_hook
+    if hook is None:
+        return None
+    md = LazyDict({"name": kernel.name, "function": None, "stream": None})
+    fn = jit_fn.options.get("launch_metadata")
+    if fn is not None:
+        md.add(fn, (grid, kernel.metadata, dict(zip(jit_fn.arg_names, args))))
+    hook(md)
+    return md
+
+
+def _launch_exit(md):
+    hook = runtime.launch_exit_hook
+    if hook is not None:
+        hook(md)
+
+
 class runtime_knobs(base_knobs):
-    _names = ("debug",)
+    """debug (TRITON_DEBUG); launch_enter_hook / launch_exit_hook, called
+    around every launch with the launch metadata (a LazyDict; None when no
+    enter hook is set), as Triton's launcher calls them."""
+
+    _names = ("debug", "launch_enter_hook", "launch_exit_hook")
+    _hooks = {}
+
+    def _hook(self, name):
+        return runtime_knobs._hooks.get(name)
+
+    def _set_hook(self, name, value):
+        if value is not None and not callable(value):
+            raise TypeError(f"knobs.runtime.{name} must be callable or None")
+        runtime_knobs._hooks[name] = value
+        from . import _C
+        on = any(v is not None for v in runtime_knobs._hooks.values())
+        _C._set_launch_hooks(_launch_enter if on else None, _launch_exit if on else None)
+
+    launch_enter_hook = property(lambda self: self._hook("launch_enter_hook"),
+                                 lambda self, v: self._set_hook("launch_enter_hook", v))
+    launch_exit_hook = property(lambda self: self._hook("launch_exit_hook"),
+                                lambda self, v: self._set_hook("launch_exit_hook", v))
 
     @property
     def debug(self):

@@ -105,16 +105,53 @@ def test_jit_options_are_honoured_or_refused():
     assert triton.jit(do_not_specialize=["out"], version=2, debug=False)(k).fn is k
     with pytest.raises(TypeError, match="unexpected keyword argument 'reprr'"):
         triton.jit(reprr=str)
-    # decorating is fine (a module may define what it never launches);
-    # compiling is refused, at the function's file and line
+    # launch_metadata= feeds knobs.runtime's launch hooks (test_launch_hooks)
     hooked = triton.jit(launch_metadata=lambda grid, meta, args: {})(k)
-    line = k.__code__.co_firstlineno
-    with pytest.raises(NotImplementedError,
-                       match=rf"test_keywords.py:{line}: not supported: launch metadata hooks "
-                             r"\(launch_metadata=\); @jit\(launch_metadata=...\) of 'k'"):
-        hooked.compile(torch.zeros(1), stages_only=True)
+    assert hooked.compile(torch.zeros(1), stages_only=True).name == "k"
     # debug mode is honoured (tests/py/test_debug.py)
     assert triton.jit(debug=True)(k).compile(torch.zeros(1), stages_only=True).name == "k"
+
+
+def _flops(grid, metadata, args):
+    return {"flops": 2 * args["n"], "grid": grid, "warps": metadata.num_warps}
+
+
+@triton.jit(launch_metadata=_flops)
+def hooked_kernel(out, n):
+    tl.store(out, n)
+
+
+def test_launch_hooks():
+    """Triton's knobs.runtime.launch_enter_hook / launch_exit_hook: called
+    around every launch with the same metadata, the kernel's
+    launch_metadata= evaluated on get(); nothing is called without them."""
+    from mytriton import knobs
+    seen = []
+    out = torch.zeros(1, dtype=torch.int32)
+    hooked_kernel[(1,)](out, 5)  # no hooks: launch_metadata is not called
+    knobs.runtime.launch_enter_hook = lambda md: seen.append(("enter", md, dict(md.get())))
+    knobs.runtime.launch_exit_hook = lambda md: seen.append(("exit", md))
+    try:
+        hooked_kernel[(2, 1, 1)](out, 21)
+    finally:
+        knobs.runtime.launch_enter_hook = None
+        knobs.runtime.launch_exit_hook = None
+    hooked_kernel[(1,)](out, 7)
+    assert [s[0] for s in seen] == ["enter", "exit"] and seen[0][1] is seen[1][1]
+    data = seen[0][2]
+    assert data["name"] == "hooked_kernel" and data["flops"] == 42
+    assert data["grid"] == (2, 1, 1) and data["warps"] == 4
+    assert out.item() == 7
+    with pytest.raises(TypeError, match="callable"):
+        knobs.runtime.launch_enter_hook = 3
+    # an exception in a hook is the launch's
+    knobs.runtime.launch_enter_hook = lambda md: 1 / 0
+    try:
+        with pytest.raises(ZeroDivisionError):
+            hooked_kernel[(1,)](out, 9)
+    finally:
+        knobs.runtime.launch_enter_hook = None
+    assert out.item() == 7
 
 
 @triton.jit(noinline=True)
