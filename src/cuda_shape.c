@@ -148,31 +148,54 @@ static const char *source_index(Emit *e, const Op *op, const char *const *c) {
     }
 }
 
-static const char *resolve(Emit *e, const Roots *r, ValId x, const char *flat);
+/* The composition of the maps down to the roots.  Each virtual value's
+ * flat index is read once per dim, so substituting its text would grow
+ * the index exponentially with the chain (a rank-4 permute is eight shape
+ * ops): a flat index that is not a plain name is bound to a local of the
+ * element loop's body (lets) and the maps read the name. */
+typedef struct Chain {
+    const Roots *r;
+    const char *lets; /* declarations the index needs, in order */
+} Chain;
+
+static const char *resolve(Emit *e, Chain *ch, ValId x, const char *flat);
 
 /* The scratch index of the element op d's map gives for coordinates c. */
-static const char *resolve_op(Emit *e, const Roots *r, const Op *d, const char *const *c) {
+static const char *resolve_op(Emit *e, Chain *ch, const Op *d, const char *const *c) {
     const char *g = source_index(e, d, c);
     if (!g || d->nargs == 1)
-        return g ? resolve(e, r, d->args[0], g) : NULL;
-    int64_t b = root_base(r, d->args[0]);
+        return g ? resolve(e, ch, d->args[0], g) : NULL;
+    int64_t b = root_base(ch->r, d->args[0]);
     return b ? ce_fmt(e, "%lld + %s", (long long)b, g) : g;
 }
 
+static bool plain_name(const char *s) {
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
 /* The scratch index of element `flat` (row-major) of x. */
-static const char *resolve(Emit *e, const Roots *r, ValId x, const char *flat) {
-    int64_t b = root_base(r, x);
+static const char *resolve(Emit *e, Chain *ch, ValId x, const char *flat) {
+    int64_t b = root_base(ch->r, x);
     if (!is_virtual(e->f, x))
         return b ? ce_fmt(e, "%lld + %s", (long long)b, flat) : flat;
+    if (!plain_name(flat)) {
+        const char *name = ce_fmt(e, "mt_f%d", e->tmp++);
+        ch->lets = ce_fmt(e, "%sint %s = %s; ", ch->lets, name, flat);
+        flat = name;
+    }
     Type t = val_type(e->f, x);
     const char *c[MT_MAX_RANK];
     int64_t stride = 1;
     for (int i = t.rank - 1; i >= 0; i--) {
-        const char *q = stride == 1 ? flat : ce_fmt(e, "(%s) / %lld", flat, (long long)stride);
-        c[i] = t.shape[i] == 1 ? "0" : i == 0 ? q : ce_fmt(e, "(%s) %% %d", q, t.shape[i]);
+        const char *q = stride == 1 ? flat : ce_fmt(e, "%s / %lld", flat, (long long)stride);
+        c[i] = t.shape[i] == 1 ? "0" : i == 0 ? q : ce_fmt(e, stride == 1 ? "%s %% %d" : "(%s) %% %d", q, t.shape[i]);
         stride *= t.shape[i];
     }
-    return resolve_op(e, r, val(e->f, x)->def, c);
+    return resolve_op(e, ch, val(e->f, x)->def, c);
 }
 
 /* ------------------------------------------------ free shape ops
@@ -382,19 +405,25 @@ int ce_emit_gather(Emit *e, Op *op) {
         r = ce_dist_of(e, res);
     for (int i = 0; i < rt.rank; i++)
         c[i] = ce_value_coord(e, &r, i, CE_SLOT);
-    const char *idx = resolve_op(e, &roots, op, c);
+    Chain ch = {&roots, ""};
+    const char *idx = resolve_op(e, &ch, op, c);
     if (!idx)
         return diag_error(e->c, op->loc, MT_ERR_UNSUPPORTED,
                           "the CUDA backend cannot lower '%s'", op_info[op->code].name);
     idx = ce_smem_text(e, buf, "0", "0", idx);
     e->name[res] = ce_fmt(e, "v%d", res);
     if (rt.rank == 0) {
+        if (*ch.lets)
+            ce_line(e, "%s", ch.lets);
         ce_line(e, "%s v%d = %s[%s];", ct, res, sm, idx);
     } else {
         ce_line(e, "%s v%d[%d];", ct, res, r.nE);
         ce_unroll(e);
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
-        ce_line(e, "    v%d[%s] = %s[%s];", res, CE_SLOT, sm, idx);
+        if (*ch.lets)
+            ce_line(e, "    { %sv%d[%s] = %s[%s]; }", ch.lets, res, CE_SLOT, sm, idx);
+        else
+            ce_line(e, "    v%d[%s] = %s[%s];", res, CE_SLOT, sm, idx);
         e->dist[res] = r;
         e->has_dist[res] = true;
     }
