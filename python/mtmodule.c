@@ -29,6 +29,7 @@
 /* ------------------------------------------------------------ module state */
 
 PyObject *compilation_error;
+static PyObject *assertion_failure; /* mytriton.CompileTimeAssertionFailure */
 PyObject *launch_error; /* mytriton.LaunchError */
 PyObject *triton_error; /* mytriton.TritonError, the base of our errors */
 ContextObject *the_context;
@@ -89,7 +90,11 @@ PyObject *raise_status(mt_context *ctx, mt_status st) {
         PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
         if (!text)
             return NULL;
-        PyObject *exc = PyObject_CallOneArg(compilation_error, text);
+        /* a failed tl.static_assert is its own class, as in Triton: the
+         * autotuner skips a config that fails one */
+        PyObject *cls = strstr(msg, "error: static assertion failed") ? assertion_failure
+                                                                        : compilation_error;
+        PyObject *exc = PyObject_CallOneArg(cls, text);
         Py_DECREF(text);
         if (!exc)
             return NULL;
@@ -104,7 +109,7 @@ PyObject *raise_status(mt_context *ctx, mt_status st) {
         }
         Py_XDECREF(f); Py_XDECREF(l); Py_XDECREF(c); Py_XDECREF(s);
         set_cause(exc, msg);
-        PyErr_SetObject(compilation_error, exc);
+        PyErr_SetObject(cls, exc);
         Py_DECREF(exc);
         return NULL;
     }
@@ -789,6 +794,13 @@ PyMODINIT_FUNC PyInit__C(void) {
         "(file:line:col: error: ..., the source line and a caret); "
         ".filename, .lineno, .col and .status give its parts.",
         triton_error, NULL);
+    assertion_failure = compilation_error ? PyErr_NewExceptionWithDoc(
+        "mytriton.CompileTimeAssertionFailure",
+        "A tl.static_assert failed while compiling (Triton's "
+        "triton.compiler.errors.CompileTimeAssertionFailure).",
+        compilation_error, NULL) : NULL;
+    if (!assertion_failure)
+        goto fail;
     PyObject *launch_bases = PyTuple_Pack(2, triton_error, PyExc_RuntimeError);
     launch_error = launch_bases ? PyErr_NewExceptionWithDoc(
         "mytriton.LaunchError",
@@ -820,6 +832,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     }
     if (PyModule_AddObjectRef(m, "TritonError", triton_error) < 0 ||
         PyModule_AddObjectRef(m, "CompilationError", compilation_error) < 0 ||
+        PyModule_AddObjectRef(m, "CompileTimeAssertionFailure", assertion_failure) < 0 ||
         PyModule_AddObjectRef(m, "LaunchError", launch_error) < 0 ||
         PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0 ||
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||

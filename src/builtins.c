@@ -49,6 +49,8 @@ static int h_getattr(Elab *E, Call *c, CV *out);
 static int h_cuda_threads(Elab *E, Call *c, CV *out);
 static int h_type(Elab *E, Call *c, CV *out);
 static int h_dtype_method(Elab *E, Call *c, CV *out);
+static int h_isinstance(Elab *E, Call *c, CV *out);
+static int h_class(Elab *E, Call *c, CV *out);
 
 /* The methods of a dtype value (x.dtype.is_floating()), each a predicate
  * on the dtype, as Triton's tl.dtype defines them. */
@@ -207,6 +209,15 @@ static const Builtin builtins[] = {
     {"tl.extra.cuda.num_warps", IN_CUDA, h_cuda_threads, OP_COUNT, 0, {{0}},
         "num_warps() -> constexpr: the kernel's num_warps"},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
+    {"isinstance", IN_PY, h_isinstance, OP_COUNT, 2, {ANY("obj"), ANY("class_or_tuple")}, NULL},
+    /* classes, for isinstance() only */
+    {"tl.tensor", TL_ | UNBOUND, h_class, OP_COUNT, 0, {{0}},
+        "tensor: the class of blocks, runtime scalars and block pointers"},
+    {"tl.tensor_descriptor", TL_ | UNBOUND, h_class, OP_COUNT, 0, {{0}},
+        "tensor_descriptor: the class of tensor descriptors"},
+    {"tl.tensor_descriptor_base", TL_ | UNBOUND, h_class, OP_COUNT, 0, {{0}},
+        "tensor_descriptor_base: the base class of tensor descriptors"},
+    {"tl.dtype", TL_ | UNBOUND, h_class, OP_COUNT, 0, {{0}}, "dtype: the class of dtypes"},
     {"print", IN_PY | UNBOUND, h_device_print, OP_COUNT, 0, {{0}}, NULL},
     /* shape ops (tlshape.c) */
     {"tl.reshape", TLM | UNBOUND, h_reshape, OP_RESHAPE, 1, {{0}},
@@ -876,6 +887,56 @@ static int h_type(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->locs[0], MT_ERR_UNSUPPORTED,
                         "type() is only supported on compile-time numbers, strings and None");
     }
+}
+
+/* Whether x is an instance of the class row `row` (Triton unwraps
+ * constexprs before calling Python's isinstance, so a compile-time 3 is
+ * an int and nothing is a tl.constexpr).  -1: the row is not a class. */
+static int instance_of(const CV *x, int row) {
+    const char *n = builtins[row].display;
+    if (!strcmp(n, "int"))
+        return x->kind == CV_INT || x->kind == CV_BOOL;
+    if (!strcmp(n, "float"))
+        return x->kind == CV_FLOAT;
+    if (!strcmp(n, "bool"))
+        return x->kind == CV_BOOL;
+    if (!strcmp(n, "str"))
+        return x->kind == CV_STR;
+    if (!strcmp(n, "NoneType"))
+        return x->kind == CV_NONE;
+    if (!strcmp(n, "tl.constexpr"))
+        return 0;
+    if (!strcmp(n, "tl.tensor"))
+        return x->kind == CV_TENSOR || x->kind == CV_BLOCKPTR;
+    if (!strcmp(n, "tl.tensor_descriptor") || !strcmp(n, "tl.tensor_descriptor_base"))
+        return x->kind == CV_TENSORDESC;
+    if (!strcmp(n, "tl.dtype"))
+        return x->kind == CV_DTYPE;
+    return -1;
+}
+
+/* isinstance(obj, class_or_tuple), decided at compile time. */
+static int h_isinstance(Elab *E, Call *c, CV *out) {
+    CV cls = c->a[1];
+    int n = cls.kind == CV_TUPLE ? cls.n : 1;
+    bool yes = false;
+    for (int i = 0; i < n; i++) {
+        CV k = cls.kind == CV_TUPLE ? cls.items[i] : cls;
+        int r = k.kind == CV_BUILTIN ? instance_of(&c->a[0], k.sub) : -1;
+        if (r < 0)
+            return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                            "isinstance() arg 2 must be a type or tuple of types, got %s",
+                            cv_kind_name(E, k));
+        yes |= r;
+    }
+    *out = cv_bool(yes);
+    return 0;
+}
+
+static int h_class(Elab *E, Call *c, CV *out) {
+    return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
+                    "%s cannot be constructed in a kernel (use it in isinstance())",
+                    c->b->display);
 }
 
 /* ------------------------------------------------------------ loop headers */

@@ -660,13 +660,8 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
                 break;
             }
         }
-        if (is_constexpr_ann(p->annotation) && vals[i].kind == CV_TENSOR) {
-            rc = elab_err(E, loc, MT_ERR_TYPE,
-                          "argument '%s' of '%s' is a tl.constexpr and needs a "
-                          "compile-time value",
-                          p->name, tf->name);
-            break;
-        }
+        /* a helper's tl.constexpr annotation binds nothing: Triton
+         * passes a tensor through (tutorial 06's offs_m) */
         elab_scope_set(E, p->name, vals[i]);
     }
     bool saved_ret = E->returned;

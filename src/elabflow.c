@@ -317,9 +317,10 @@ static int find_carries(Elab *E, Node **body, int nbody, const char *skip, Carri
     cs->names = arena_alloc(E->c->arena, sizeof(char *) * (size_t)(assigned.n + 1));
     cs->shapes = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(assigned.n + 1));
     for (int i = 0; i < assigned.n; i++) {
+        /* the index is rebound each iteration: an assignment in the body
+         * holds for the rest of that iteration only, as in Python */
         if (skip && !strcmp(assigned.names[i], skip))
-            return elab_err(E, assigned.locs[i], MT_ERR_UNSUPPORTED,
-                            "assignment to the runtime loop index '%s' is not supported", skip);
+            continue;
         Binding *b = elab_scope_find(E->scope, assigned.names[i]);
         if (!b)
             continue;

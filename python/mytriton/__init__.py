@@ -19,7 +19,7 @@ from . import _C
 from . import language
 from ._C import CompilationError, LaunchError, TritonError
 from .jit import CompiledKernel, JITFunction, jit
-from . import knobs, runtime, testing
+from . import compiler, knobs, runtime, testing
 from .runtime.allocation import set_allocator
 from .runtime.autotuner import Config, KernelInterface, autotune, heuristics
 from .triton_alias import install_as_triton

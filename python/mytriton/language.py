@@ -264,6 +264,21 @@ class tensor:
         _outside("tensor")
 
 
+class tensor_descriptor_base:
+    """Type of tensor descriptors inside a kernel (for isinstance)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _outside("tensor_descriptor_base")
+
+
+class tensor_descriptor(tensor_descriptor_base):
+    """A tensor descriptor made in a kernel (tl.make_tensor_descriptor) or
+    passed from the host (for isinstance)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _outside("tensor_descriptor")
+
+
 def _outside(name: str) -> None:
     raise RuntimeError(
         f"tl.{name} can only be used inside a @mytriton.jit kernel; "

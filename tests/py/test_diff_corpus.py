@@ -31,9 +31,10 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # calls could start a machine): until it is made, mytriton must run them.
 # descriptor_load_store, descriptor_gather and descriptor_host matched a
 # dry run under Triton's interpreter (TRITON_INTERPRET=1 ... record) on
-# both host backends; the interpreter has no descriptor atomics.
+# both host backends; the interpreter has no descriptor atomics.  So did
+# python_isinstance_helpers.
 AWAITING_GPU = {"descriptor_atomic", "descriptor_gather", "descriptor_host",
-                "descriptor_load_store"}
+                "descriptor_load_store", "python_isinstance_helpers"}
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases()

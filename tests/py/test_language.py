@@ -35,7 +35,9 @@ def test_groups_and_usage():
         "float8e4b15", "float8e4b8", "float8e5b16", "void"}
     assert {n for n, _ in NAMES["triton"]} == {"cdiv", "jit"}
     for name, usage in NAMES["tl"] + NAMES["method"] + NAMES["libdevice"]:
-        assert usage.startswith(name + "("), (name, usage)
+        # a class kernels only name (for isinstance) reads "name: what it is"
+        is_class = usage.startswith(name + ": ") and isinstance(getattr(tl, name), type)
+        assert usage.startswith(name + "(") or is_class, (name, usage)
 
 
 @pytest.mark.parametrize("name", [n for n, _ in NAMES["tl"]])
@@ -68,8 +70,11 @@ def test_every_triton_function_is_exposed(name):
                                   if (n not in tl._DTYPES or n in tl.SUPPORTED_DTYPES)
                                   and n != "str_to_ty"])  # a host-side helper
 def test_nothing_the_compiler_rejects(name):
-    if name in ("dtype", "tensor"):
-        # types for annotations, which kernels never evaluate
+    if name == "const":
+        # an annotation, which kernels never evaluate
+        compile_body(f"    x: tl.{name} = 1\n")
+    elif name in ("dtype", "tensor"):
+        # types for annotations, and classes for isinstance
         compile_body(f"    x: tl.{name} = 1\n")
     else:
         compile_body(f"    x = tl.{name}\n")

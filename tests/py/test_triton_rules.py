@@ -132,3 +132,101 @@ def test_store_over_what_other_threads_read(device, dt):
     add_rows_in_place_kernel[(1,)](x.to(device), y.to(device), zd, N=N)
     tol = {torch.float16: 2e-2, torch.float32: 1e-2, torch.float64: 1e-9}[dt]
     assert (zd.cpu().double() - want).abs().max().item() <= tol
+
+
+# ---------------------------------------------------------------- tutorial 06
+# Fused attention (Triton's tutorial 06) needs isinstance() on a helper's
+# argument, a tensor bound to a helper's tl.constexpr parameter, an
+# assignment to the loop index, and an autotuner that skips the configs a
+# tl.static_assert refuses.
+
+@triton.jit
+def _first_row(src, BLOCK: tl.constexpr):
+    if isinstance(src, tl.tensor_descriptor):
+        return src.load([0])
+    else:
+        return tl.load(src + tl.arange(0, BLOCK))
+
+
+@triton.jit
+def isinstance_kernel(x, out, flags, BLOCK: tl.constexpr, USE_DESC: tl.constexpr):
+    if USE_DESC:
+        src = tl.make_tensor_descriptor(x, [BLOCK], [1], [BLOCK])
+    else:
+        src = x
+    tl.store(out + tl.arange(0, BLOCK), _first_row(src, BLOCK) * 2)
+    # constexprs are unwrapped before the test, as in Triton
+    tl.store(flags + 0, isinstance(BLOCK, int))
+    tl.store(flags + 1, isinstance(BLOCK, tl.constexpr))
+    tl.store(flags + 2, isinstance(x, tl.tensor))
+    tl.store(flags + 3, isinstance(x, (float, tl.tensor_descriptor_base)))
+    tl.store(flags + 4, isinstance(tl.float16, tl.dtype))
+    tl.store(flags + 5, isinstance(True, int))
+    tl.store(flags + 6, isinstance(None, (int, float)))
+    tl.store(flags + 7, isinstance(src, tl.tensor_descriptor))
+
+
+@pytest.mark.parametrize("use_desc", [False, True])
+def test_isinstance_decides_at_compile_time(device, use_desc):
+    x = torch.arange(16, dtype=torch.float32, device=device)
+    out = torch.zeros(16, device=device)
+    flags = torch.full((8,), -1, dtype=torch.int32, device=device)
+    isinstance_kernel[(1,)](x, out, flags, BLOCK=16, USE_DESC=use_desc)
+    assert torch.equal(out.cpu(), x.cpu() * 2)
+    assert flags.tolist() == [1, 0, 1, 0, 1, 1, 0, int(use_desc)]
+
+
+@triton.jit
+def isinstance_of_a_number_kernel(x):
+    tl.store(x, isinstance(x, (tl.tensor, 3)))
+
+
+def test_isinstance_needs_a_class():
+    assert_compile_error(isinstance_of_a_number_kernel, (torch.zeros(1),), needle="isinstance(",
+                         pattern=r"isinstance\(\) arg 2 must be a type or tuple of types, got int")
+
+
+@triton.jit
+def _scaled(v, offs: tl.constexpr, scale: tl.constexpr):
+    return v * scale + offs
+
+
+@triton.jit
+def loop_index_kernel(out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for i in range(0, n, 4):
+        i = tl.multiple_of(i, 4)  # holds for the rest of this iteration
+        acc += i
+        i = i + 1
+        acc += i * 0.5
+    # a tensor bound to a helper's tl.constexpr parameter (Triton ignores
+    # the annotation for helpers)
+    tl.store(out + offs, _scaled(acc, offs, 2.0))
+
+
+def test_loop_index_assignment_and_tensor_constexpr_argument(device):
+    out = torch.zeros(8, device=device)
+    loop_index_kernel[(1,)](out, 10, BLOCK=8)
+    want = sum(i + (i + 1) * 0.5 for i in range(0, 10, 4))
+    assert out.tolist() == [want * 2 + j for j in range(8)]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 16})],
+                 key=["n"], reset_to_zero=["x"])
+@triton.jit
+def asserting_kernel(x, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 32)
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + 1, mask=offs < n)
+
+
+def test_autotune_skips_configs_a_static_assert_refuses(device):
+    from mytriton.compiler.errors import CompilationError, CompileTimeAssertionFailure
+    x = torch.zeros(16, device=device)
+    asserting_kernel[(1,)](x, 16)
+    assert x.tolist() == [1.0] * 16
+    assert asserting_kernel.best_config.kwargs == {"BLOCK": 16}
+    assert issubclass(CompileTimeAssertionFailure, CompilationError)
+    with pytest.raises(CompileTimeAssertionFailure, match="static assertion failed"):
+        asserting_kernel.fn[(1,)](x, 16, BLOCK=64)

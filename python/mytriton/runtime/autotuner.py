@@ -12,8 +12,8 @@ config (after `prune_configs_by`) is launched and timed with the
 benchmarker (`do_bench`: mytriton.testing.do_bench unless given; wall
 clock on the host backend, CUDA events on a GPU); the fastest is kept in
 memory, and each later call with that key launches it directly.  Configs
-that cannot run (OutOfResources, or a compile error whose status is
-MT_ERR_RESOURCE) time as infinity.  `reset_to_zero` tensors are zeroed
+that cannot run (OutOfResources, a compile error whose status is
+MT_ERR_RESOURCE, or a failed tl.static_assert) time as infinity.  `reset_to_zero` tensors are zeroed
 before every timed launch and once more after tuning; `restore_value`
 tensors are copied before and put back after each.
 
@@ -218,7 +218,7 @@ class Autotuner(KernelInterface):
     # ---- timing ----
 
     def _bench(self, *args: Any, config: Config, **meta: Any) -> List[float]:
-        from .._C import CompilationError, LaunchError
+        from .._C import CompilationError, CompileTimeAssertionFailure, LaunchError
         if knobs.autotuning.print:
             print(f"Autotuning kernel {self.base_fn.__name__} with config {config}")
         conflicts = meta.keys() & config.kwargs.keys()
@@ -242,8 +242,10 @@ class Autotuner(KernelInterface):
         try:
             return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
         except (OutOfResources, CompilationError, LaunchError) as e:
-            # a config too big for the device, found compiling or launching
-            if not isinstance(e, OutOfResources) and getattr(e, "status", "") != "MT_ERR_RESOURCE":
+            # a config too big for the device, found compiling or launching,
+            # or one its kernel's tl.static_assert refuses (as in Triton)
+            if (not isinstance(e, (OutOfResources, CompileTimeAssertionFailure))
+                    and getattr(e, "status", "") != "MT_ERR_RESOURCE"):
                 raise
             if knobs.autotuning.print:
                 print(f"Autotuning failed with {e}")

@@ -6,7 +6,6 @@
 # RUN: %not %mytriton compile %s --kernel k_chained --signature '*fp32,i32,i32,4' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=CHAIN
 # RUN: %not %mytriton compile %s --kernel k_undefined --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=UNDEF
 # RUN: %not %mytriton compile %s --kernel k_step0 --signature '*fp32,i32,0' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=STEP0
-# RUN: %not %mytriton compile %s --kernel k_assign_index --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=IDX
 # RUN: %not %mytriton compile %s --kernel k_carry_type --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=CARRY
 # RUN: %not %mytriton compile %s --kernel k_big_literal --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=BIG
 # RUN: %not %mytriton compile %s --kernel k_exp_bool --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=EXPB
@@ -87,17 +86,6 @@ def k_step0(out, n, STEP: tl.constexpr):
 # STEP0-NEXT: {{^}}    for i in range(0, n, STEP):{{$}}
 # STEP0-NEXT: {{^}}                         ^{{$}}
 # STEP0-NOT: {{[^[:space:]]}}
-
-
-@triton.jit
-def k_assign_index(out, n):
-    for i in range(n):
-        i = i + 1
-        tl.store(out + i, 1.0)
-# IDX: {{^}}{{.*}}rejected.py:[[@LINE-2]]:9: error: assignment to the runtime loop index 'i' is not supported{{$}}
-# IDX-NEXT: {{^}}        i = i + 1{{$}}
-# IDX-NEXT: {{^}}        ^{{$}}
-# IDX-NOT: {{[^[:space:]]}}
 
 
 @triton.jit
