@@ -137,6 +137,31 @@ const char *jit_name(JITObject *self) {
     return "kernel";
 }
 
+/* extern_libs={'libdevice': path} (tutorial 07): Triton links that
+ * bitcode; mytriton's libdevice functions are the CUDA math library the
+ * generated C calls (and its host build), so the path is not read.  Any
+ * other library is refused: its functions do not exist here. */
+static int check_extern_libs(JITObject *self, PyObject *v) {
+    if (v == Py_None)
+        return 0;
+    if (!PyDict_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%s(): extern_libs must be a dict of name to path, got %R",
+                     jit_name(self), v);
+        return -1;
+    }
+    PyObject *name, *path;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(v, &pos, &name, &path))
+        if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, "libdevice")) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s(): extern library %R is not supported; only 'libdevice' (CUDA's "
+                         "math library, which mytriton always uses)",
+                         jit_name(self), name);
+            return -1;
+        }
+    return 0;
+}
+
 static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
     int n = self->nparams;
     c->nbound = 0;
@@ -212,6 +237,11 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 if (t < 0 && v != Py_None)
                     return -1;
                 c->checked = t;
+                continue;
+            }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "extern_libs")) {
+                if (check_extern_libs(self, v) < 0)
+                    return -1;
                 continue;
             }
             if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "backend")) {

@@ -221,3 +221,25 @@ def test_repr_names_the_compiled_kernel():
     # without repr=, Triton's JITFunction.repr is the function's name
     assert calls_noinline_kernel.repr(None) == "calls_noinline_kernel"
     assert calls_noinline_kernel.warmup(x, x, x, grid=(1,)).name == "calls_noinline_kernel"
+
+
+@triton.jit
+def asin_kernel(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.extra.cuda.libdevice.asin(tl.load(x + offs, mask=offs < n)),
+             mask=offs < n)
+
+
+def test_extern_libs_libdevice_is_accepted_others_refused():
+    """Tutorial 07 launches with extern_libs={'libdevice': path}: the
+    libdevice functions are CUDA's math library here, always linked."""
+    x = torch.rand(100)
+    y = torch.zeros(100)
+    asin_kernel[(2,)](x, y, 100, BLOCK=64, extern_libs={"libdevice": "/no/such/libdevice.10.bc"})
+    assert torch.allclose(y, torch.asin(x), atol=1e-6)
+    before = y.clone()
+    with pytest.raises(ValueError, match="extern library 'ocml' is not supported"):
+        asin_kernel[(2,)](x, y, 100, BLOCK=64, extern_libs={"ocml": "ocml.bc"})
+    with pytest.raises(TypeError, match="extern_libs must be a dict"):
+        asin_kernel[(2,)](x, y, 100, BLOCK=64, extern_libs=["libdevice"])
+    assert torch.equal(y, before)
