@@ -35,6 +35,7 @@ struct mt_kernel {
     size_t shared_bytes;
     bool wgmma;               /* its text uses sm_90a's wgmma */
     bool launchable;          /* built for its backend (not stages_only) */
+    char *cuda_refusal;       /* cpu backend: why it has no CUDA stages */
     mt_context *ctx;          /* the context that made it */
     HostModule *host;
     CudaModules *cuda;        /* one module per CUDA context it ran in */
@@ -109,6 +110,7 @@ static void kernel_free(mt_kernel *k) {
         free(k->text[s]);
     free(k->arch);
     free(k->name);
+    free(k->cuda_refusal);
     free(k);
 }
 
@@ -354,7 +356,9 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)
         return -1;
-    bool cpu = o->backend == MT_BACKEND_CPU, no_cuda = in.no_cuda;
+    bool cpu = o->backend == MT_BACKEND_CPU, no_cuda = in.no_cuda || f->cuda_refusal;
+    if (f->cuda_refusal && !(k->cuda_refusal = strdup(f->cuda_refusal)))
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     for (int s = 0; s < MT_NSTAGES; s++) /* all but NVRTC's, made on demand */
         if (!k->text[s] && s != MT_STAGE_PTX && s != MT_STAGE_CUBIN &&
             (s != MT_STAGE_MLIR || o->backend == MT_BACKEND_MLIR) &&
@@ -669,6 +673,11 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
     if (stage == MT_STAGE_MLIR && k->backend != MT_BACKEND_MLIR)
         return set_error(ctx, MT_ERR_ARG, "kernel '%s' was not compiled for the MLIR backend: "
                                           "it has no MLIR module", k->name);
+    if (k->cuda_refusal && (stage == MT_STAGE_CUDA || stage == MT_STAGE_SSA_LAYOUT ||
+                            stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN))
+        return set_error(ctx, MT_ERR_UNSUPPORTED,
+                         "kernel '%s' runs on the cpu backend only; the CUDA lowering "
+                         "refuses it:\n%s", k->name, k->cuda_refusal);
     if (k->backend == MT_BACKEND_MLIR && !k->text[stage] &&
         (stage == MT_STAGE_PTX || stage == MT_STAGE_CUBIN)) {
         if (stage == MT_STAGE_CUBIN)

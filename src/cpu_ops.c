@@ -280,9 +280,10 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
     Func *f = e->f;
     ValId a = op->args[0], b = op->args[1], acc = op->args[2], v = op->res[0];
     Type at = val_type(f, a), rt = val_type(f, v);
-    if (rt.rank != 2)
-        return cpu_unsupported(e, op, "of 3-D (batched) tiles");
-    int M = rt.shape[0], N = rt.shape[1], K = at.shape[1];
+    /* rank 3: a batch of B dots over consecutive [M, K], [K, N] and
+     * [M, N] tiles (the operands as contiguous tiles) */
+    int r0 = rt.rank - 2, B = r0 ? rt.shape[0] : 1;
+    int M = rt.shape[r0], N = rt.shape[r0 + 1], K = at.shape[r0 + 1];
     /* the accumulator's tile becomes the result's when nothing else reads
      * it (acc = tl.dot(a, b, acc) in a K loop: no copy at all) */
     if (acc && e->how[acc] == CPU_TILE && e->uses[acc] == 1 && type_eq(val_type(f, acc), rt) &&
@@ -306,18 +307,28 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
     if (rt.dtype == DT_F32) {
         const char *pa = f32_operand(e, a, op->attr[0] == DOT_TF32);
         const char *pb = f32_operand(e, b, op->attr[0] == DOT_TF32);
-        cpu_line(e, "mt_cpu_dot_f32(%d, %d, %d, %s, %d, %s, %d, %s, %d);", M, N, K, pa, K, pb,
-                 N, e->name[v], N);
+        if (r0) {
+            cpu_line(e, "for (int mt_b = 0; mt_b < %d; mt_b++)", B);
+            cpu_line(e, "    mt_cpu_dot_f32(%d, %d, %d, %s + mt_b * %d, %d, %s + mt_b * %d, %d, "
+                        "%s + mt_b * %d, %d);", M, N, K, pa, M * K, K, pb, K * N, N, e->name[v],
+                     M * N, N);
+        } else {
+            cpu_line(e, "mt_cpu_dot_f32(%d, %d, %d, %s, %d, %s, %d, %s, %d);", M, N, K, pa, K,
+                     pb, N, e->name[v], N);
+        }
         return 0;
     }
     /* f64: one FMA per step, k in order, the inner loop across N */
-    const char *ia[2] = {"mt_m", "mt_k"}, *ib[2] = {"mt_k", "mt_n"}, *ir[2] = {"mt_m", "mt_n"};
-    const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, ir));
+    const char *ia[3] = {"mt_b", "mt_m", "mt_k"}, *ib[3] = {"mt_b", "mt_k", "mt_n"},
+               *ir[3] = {"mt_b", "mt_m", "mt_n"};
+    const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, ir + 1 - r0));
+    if (r0)
+        cpu_line(e, "for (int mt_b = 0; mt_b < %d; mt_b++)", B);
     cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
     cpu_line(e, "    for (int mt_k = 0; mt_k < %d; mt_k++)", K);
     cpu_line(e, "        for (int mt_n = 0; mt_n < %d; mt_n++)", N);
-    cpu_line(e, "            %s = fma(%s, %s, %s);", dst, cpu_elem(e, a, ia), cpu_elem(e, b, ib),
-             dst);
+    cpu_line(e, "            %s = fma(%s, %s, %s);", dst, cpu_elem(e, a, ia + 1 - r0),
+             cpu_elem(e, b, ib + 1 - r0), dst);
     return 0;
 }
 

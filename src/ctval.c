@@ -21,6 +21,8 @@
  * elements, so no input allocates without limit. */
 #include "mt.h"
 
+#include <stdio.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -61,6 +63,17 @@ int cv_from_const(Elab *E, const ConstVal *k, Loc loc, CV *out) {
     case CK_NONE: *out = cv_none(); return 0;
     }
     return -1;
+}
+
+/* A block's shape as Triton's messages print it: "[64, 32]". */
+const char *elab_shape_text(Elab *E, Type t) {
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "[");
+    for (int i = 0; i < t.rank && n < (int)sizeof buf; i++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%d", i ? ", " : "", (int)t.shape[i]);
+    if (n < (int)sizeof buf)
+        snprintf(buf + n, sizeof buf - (size_t)n, "]");
+    return arena_strdup(E->c->arena, buf);
 }
 
 const char *elab_type_text(Elab *E, Type t) {

@@ -67,6 +67,12 @@ int diag_verror(Ctx *c, Loc loc, mt_status st, const char *fmt, va_list ap) {
     return -1;
 }
 
+void diag_clear(Ctx *c) {
+    c->status = MT_OK;
+    c->err_loc = (Loc){0, 0};
+    sb_clear(&c->err);
+}
+
 int diag_error(Ctx *c, Loc loc, mt_status st, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -317,8 +317,7 @@ static int eval_subscript(Elab *E, Node *n, CV *out) {
         ni = idx.n;
     }
     ValId x = base.v;
-    int d = 0, rank = val_type(E->f, x).rank;
-    int nslices = 0;
+    int d = 0;
     for (int i = 0; i < ni; i++) {
         CV it = items[i];
         bool full_slice = it.kind == CV_SLICE && it.items[0].kind == CV_NONE &&
@@ -327,11 +326,10 @@ static int eval_subscript(Elab *E, Node *n, CV *out) {
             return elab_err(E, n->loc, MT_ERR_UNSUPPORTED,
                             "unsupported tensor index: only ':' and None are supported "
                             "when indexing a tensor");
-        if (full_slice)
-            nslices++;
     }
-    if (nslices > rank)
-        return elab_err(E, n->loc, MT_ERR_TYPE, "too many indices for a rank-%d tensor", rank);
+    /* a ':' past the last dim is not refused: Triton's __getitem__ passes
+     * over every full slice (test_core's keep_dims reductions index a
+     * scalar pointer with [None, None, :]) */
     for (int i = 0; i < ni; i++) {
         if (items[i].kind == CV_NONE) {
             if (elab_expand_dims(E, x, d, n->loc, &x) < 0)

@@ -112,6 +112,8 @@ typedef struct Ctx {
 int diag_error(Ctx *c, Loc loc, mt_status st, const char *fmt, ...)
     MT_PRINTF(4, 5);
 int diag_verror(Ctx *c, Loc loc, mt_status st, const char *fmt, va_list ap);
+/* Forgets the error (a backend that does not need the failed stage). */
+void diag_clear(Ctx *c);
 #define HAS_ERROR(c) ((c)->status != MT_OK)
 
 /* ----------------------------------------------------------------- lex.c */
@@ -577,6 +579,9 @@ typedef struct Func {
     bool wgmma;        /* some dot uses wgmma: NVRTC needs sm_90a */
     bool checked;      /* checked mode (cuda_check.c): the host text checks
                           accesses, divisors and index arithmetic */
+    const char *cuda_refusal; /* the cpu backend's compile: why the CUDA
+                                 lowering refused the kernel (its
+                                 diagnostic); the CUDA stages are absent */
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */
@@ -1473,6 +1478,7 @@ CV cv_dtype(int d);
 int cv_from_const(Elab *E, const ConstVal *k, Loc loc, CV *out);
 const char *cv_kind_name(Elab *E, CV v); /* "int", "tuple", "vector<8 x f32>" */
 const char *elab_type_text(Elab *E, Type t);
+const char *elab_shape_text(Elab *E, Type t); /* "[64, 32]" */
 /* A compile-time int; else "<what> must be a compile-time integer". */
 int cv_need_int(Elab *E, CV v, Loc loc, const char *what, int64_t *out);
 /* Python truth of a compile-time value; a tensor is an error saying `what`. */

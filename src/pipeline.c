@@ -16,7 +16,10 @@
  *     launch knows (grid size, the device's own thread limit) is checked
  *     at launch, and the shared-memory budget where the buffers are laid
  *     out (cuda.c today).
- *   - the first error stops the pipeline: the Ctx holds it. */
+ *   - the first error stops the pipeline: the Ctx holds it.  One
+ *     exception: the cpu backend lowers the optimised SSA itself, so an
+ *     error of the GPU passes after it (gpu_backend) only takes away its
+ *     CUDA stages; Func.cuda_refusal keeps the diagnostic. */
 #include "mt.h"
 
 /* -------------------------------------------------------- stage names */
@@ -98,6 +101,12 @@ int check_resources(Func *f, Loc kernel_loc) {
     return check_elems_per_thread(f, &f->body);
 }
 
+/* The cpu backend's limits: the program size only, since it keeps whole
+ * tiles in its frame, not elements in a thread's registers. */
+static int check_cpu_resources(Func *f, Loc kernel_loc) {
+    return check_program_size(f, kernel_loc);
+}
+
 /* -------------------------------------------------------- the pipeline */
 
 /* Only a stage with a row in stage_names is delivered: a stage appended
@@ -171,6 +180,21 @@ static int emit_cpu(Func *f, const StageSink *sink) {
     return rc;
 }
 
+/* The passes after the optimised SSA that lower it to CUDA C. */
+static int gpu_backend(Func *f, Loc at, const PipelineInput *in, const StageSink *sink) {
+    if (check_resources(f, at) < 0) return -1;
+    if (transform(f, pass_mem_order) < 0) return -1;
+    if (transform(f, pass_dce) < 0) return -1;
+    if (transform(f, layout_assign) < 0) return -1;
+    if (axis_analyze(f) < 0) return -1;
+    if (plan_dots(f) < 0) return -1;
+    if (smem_plan(f) < 0) return -1;
+    snap_ir(sink, MT_STAGE_SSA_LAYOUT, f, layout_ir_print);
+    if (emit(f, sink) < 0) return -1;
+    if (in->mlir && emit_mlir(f, sink) < 0) return -1;
+    return 0;
+}
+
 Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     SigEntry *sig;
     int nsig;
@@ -194,17 +218,20 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     if (transform(f, pass_cse) < 0) return NULL;
     if (transform(f, pass_dce) < 0) return NULL;
     snap_ir(sink, MT_STAGE_SSA_OPT, f, ir_print);
-    if (check_resources(f, tf ? tf->loc : (Loc){0, 0}) < 0) return NULL;
-    if (in->cpu && emit_cpu(f, sink) < 0) return NULL;
-    if (in->no_cuda) return f;
-    if (transform(f, pass_mem_order) < 0) return NULL;
-    if (transform(f, pass_dce) < 0) return NULL;
-    if (transform(f, layout_assign) < 0) return NULL;
-    if (axis_analyze(f) < 0) return NULL;
-    if (plan_dots(f) < 0) return NULL;
-    if (smem_plan(f) < 0) return NULL;
-    snap_ir(sink, MT_STAGE_SSA_LAYOUT, f, layout_ir_print);
-    if (emit(f, sink) < 0) return NULL;
-    if (in->mlir && emit_mlir(f, sink) < 0) return NULL;
-    return f;
+    Loc at = tf ? tf->loc : (Loc){0, 0};
+    if (in->cpu) {
+        if (check_cpu_resources(f, at) < 0 || emit_cpu(f, sink) < 0)
+            return NULL;
+        if (in->no_cuda)
+            return f;
+        /* the cpu backend runs its own C: where only the CUDA lowering
+         * refuses the kernel (blocks of rank 3, more elements per thread
+         * than registers hold), it still runs, without the CUDA stages */
+        if (gpu_backend(f, at, in, sink) < 0) {
+            f->cuda_refusal = arena_strdup(c->arena, sb_str(&c->err));
+            diag_clear(c);
+        }
+        return f;
+    }
+    return gpu_backend(f, at, in, sink) < 0 ? NULL : f;
 }

@@ -72,16 +72,6 @@ static const char *triton_dtype_name(DType d) {
     return dtype_is_float(d) ? dtype_info[d].short_name : dtype_info[d].tl_name;
 }
 
-static const char *shape_text(Elab *E, Type t) {
-    char buf[64];
-    int n = snprintf(buf, sizeof buf, "[");
-    for (int i = 0; i < t.rank && n < (int)sizeof buf; i++)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%d", i ? ", " : "", (int)t.shape[i]);
-    if (n < (int)sizeof buf)
-        snprintf(buf + n, sizeof buf - (size_t)n, "]");
-    return arena_strdup(E->c->arena, buf);
-}
-
 /* The format string at parameter i as Triton's _str_to_fp_type reads
  * it: a ScaleDotElemType name in any case. */
 static int known_format(Elab *E, Call *c, int i, const char *side) {
@@ -164,7 +154,7 @@ static int check_scale(Elab *E, Call *c, int i, Operand *o, int rows, int k) {
     if (t.rank != 2 || t.shape[0] != rows || t.shape[1] != k / factor)
         return elab_err(E, c->locs[i], MT_ERR_TYPE,
                         "%s_scale must be a tensor of shape [%d, %d]. Got %s", o->side, rows,
-                        k / factor, shape_text(E, t));
+                        k / factor, elab_shape_text(E, t));
     if (t.dtype == DT_F8E4)
         return elab_err(E, c->locs[i], MT_ERR_UNSUPPORTED,
                         "tl.dot_scaled() with float8e4nv scales (one per 16 elements) is not "
@@ -334,7 +324,7 @@ int h_dot_scaled(Elab *E, Call *c, CV *out) {
     if (!(tlhs.rank == trhs.rank && (tlhs.rank == 2 || tlhs.rank == 3)))
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)",
-                        shape_text(E, tlhs), shape_text(E, trhs));
+                        elab_shape_text(E, tlhs), elab_shape_text(E, trhs));
     l.v = c->a[LHS].v;
     r.v = c->a[RHS].v;
     if (known_format(E, c, LHS_FORMAT, "lhs") < 0 || known_format(E, c, RHS_FORMAT, "rhs") < 0 ||
@@ -360,7 +350,7 @@ int h_dot_scaled(Elab *E, Call *c, CV *out) {
     if (ka != kb)
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "Reduction dimension should pack the same number of elements; "
-                        "(lhs: %s vs rhs: %s)", shape_text(E, tlhs), shape_text(E, trhs));
+                        "(lhs: %s vs rhs: %s)", elab_shape_text(E, tlhs), elab_shape_text(E, trhs));
     int k = ka;
     if (lfp4 && !l.k_pack)
         m *= 2;

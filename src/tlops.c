@@ -380,8 +380,9 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
     enum { HI, MID, LO };
     int n = prec == DOT_BF16X6 ? 3 : 2;
     ValId a[3], b[3], r, zero, isnan_, d[3];
-    Type rt = type_block(type_scalar(DT_F32), 2,
-                         (int32_t[]){val_type(E->f, x).shape[0], val_type(E->f, y).shape[1]});
+    Type tx = val_type(E->f, x), ty = val_type(E->f, y);
+    int32_t mn[3] = {tx.shape[0], tx.shape[tx.rank - 2], ty.shape[ty.rank - 1]};
+    Type rt = type_block(type_scalar(DT_F32), tx.rank, mn + (tx.rank == 3 ? 0 : 1));
     if (split_bf16(E, x, n, loc, a) < 0 || split_bf16(E, y, n, loc, b) < 0 ||
         elab_emit_typed(E, OP_ZEROS, loc, NULL, 0, 0, 0, rt, &zero) < 0)
         return -1;
@@ -432,6 +433,21 @@ int h_dot(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "tl.dot() operands must be both float64, float32, float16, bfloat16, "
                         "fp8 or int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
+    if (!(tx.rank == ty.rank && (tx.rank == 2 || tx.rank == 3)))
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)",
+                        elab_shape_text(E, tx), elab_shape_text(E, ty));
+    int kx = tx.shape[tx.rank - 1], ky = ty.shape[ty.rank - 2];
+    if (kx != ky)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "First input shape (%s) and second input shape %s are not compatible "
+                        "for matmul (second index of first shape (%d) must be equal to first "
+                        "index of second shape (%d)",
+                        elab_shape_text(E, tx), elab_shape_text(E, ty), kx, ky);
+    if (tx.rank == 3 && tx.shape[0] != ty.shape[0])
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "tl.dot() batch dimensions differ: %s and %s", elab_shape_text(E, tx),
+                        elab_shape_text(E, ty));
     /* Triton's result type: int32 for int8, float64 for float64 and float32
      * for float32/bfloat16 operands whatever out_dtype says; out_dtype
      * itself for f16 and fp8 */
@@ -467,8 +483,7 @@ int h_dot(Elab *E, Call *c, CV *out) {
         ValId da[3] = {x, y, acc};
         return emit_op(E, c, da, 3, DOT_IEEE, 0, out);
     }
-    if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6) &&
-        tx.rank == 2)
+    if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6))
         return dot_bf16xn(E, x, y, acc, (int)prec, c->loc, out);
     if (dx == dy && (dx == DT_F32 || dx == DT_F16 || dx == DT_BF16)) {
         ValId facc = acc;
@@ -481,11 +496,10 @@ int h_dot(Elab *E, Call *c, CV *out) {
         *out = cv_tensor(r);
         return 0;
     }
-    if (i8 && tx.rank == 2 && tx.shape[1] < 32) /* Triton's check */
+    if (i8 && kx < 32) /* Triton's check */
         return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "int8 tl.dot() needs an inner dimension K >= 32, got %d",
-                        (int)tx.shape[1]);
-    if (i8 && tx.rank == 2 && (int64_t)tx.shape[1] * 128 * 128 > (1 << 24))
+                        "int8 tl.dot() needs an inner dimension K >= 32, got %d", kx);
+    if (i8 && (int64_t)kx * 128 * 128 > (1 << 24))
         return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
                         "int8 tl.dot() with an inner dimension over 1024 is not supported yet");
     if (elab_cast(E, x, DT_F32, c->loc, &x) < 0 || elab_cast(E, y, DT_F32, c->loc, &y) < 0)

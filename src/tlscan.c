@@ -366,9 +366,6 @@ static int with_indices(Elab *E, Call *c, bool is_max, int ti, int ki, ValId rs[
     if (t.rank == 0 || t.is_ptr)
         return elab_err(E, c->locs[0], MT_ERR_TYPE, "%s() expects a block, got %s", fn,
                         elab_type_text(E, t));
-    if (t.rank > 2) /* the index below is built for ranks 1 and 2 */
-        return elab_err(E, c->locs[0], MT_ERR_UNSUPPORTED,
-                        "blocks of rank %d are not supported (at most 2)", t.rank);
     if (!c->have[1] || c->a[1].kind == CV_NONE)
         return elab_err(E, c->have[1] ? c->locs[1] : c->loc, MT_ERR_TYPE,
                         "%s() with indices needs an integer axis, got None", fn);
@@ -387,10 +384,12 @@ static int with_indices(Elab *E, Call *c, bool is_max, int ti, int ki, ValId rs[
     if (elab_emit_typed(E, OP_ARANGE, c->loc, NULL, 0, 0, t.shape[ax],
                         type_block(type_scalar(DT_I32), 1, &t.shape[ax]), &idx) < 0)
         return -1;
-    if (t.rank == 2) {
+    if (t.rank > 1) { /* the index along ax, broadcast over the other dims */
+        for (int d = 0; d < t.rank; d++)
+            if (d != ax && elab_expand_dims(E, idx, d, c->loc, &idx) < 0)
+                return -1;
         Type bt = type_with_elem(t, type_scalar(DT_I32));
-        if (elab_expand_dims(E, idx, 1 - (int)ax, c->loc, &idx) < 0 ||
-            elab_emit_typed(E, OP_BROADCAST, c->loc, &idx, 1, 0, 0, bt, &idx) < 0)
+        if (elab_emit_typed(E, OP_BROADCAST, c->loc, &idx, 1, 0, 0, bt, &idx) < 0)
             return -1;
     }
     xs[1] = idx;

@@ -466,19 +466,24 @@ static int rule_expand(const RuleIn *in, Type *out, char *msg) {
 
 static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, b = in->b;
-    if (!type_is_float(a) || a.rank != 2)
-        return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(a).s);
-    if (!type_is_float(b) || b.rank != 2)
-        return fail(msg, "dot expects a rank-2 f32 block, got %s", tt(b).s);
+    /* rank 3: a batch of dots, [B, M, K] x [B, K, N] */
+    if (!type_is_float(a) || (a.rank != 2 && a.rank != 3))
+        return fail(msg, "dot expects a rank-2 or rank-3 float block, got %s", tt(a).s);
+    if (!type_is_float(b) || b.rank != a.rank)
+        return fail(msg, "dot expects a rank-%d float block, got %s", a.rank, tt(b).s);
     if (a.dtype != b.dtype ||
         (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16 && a.dtype != DT_F64))
         return fail(msg, "dot operands must be both f64, f32, f16 or bf16, got %s and %s",
                     tt(a).s, tt(b).s);
-    if (a.shape[1] != b.shape[0])
+    int r0 = a.rank - 2;
+    if (r0 && a.shape[0] != b.shape[0])
+        return fail(msg, "dot batch dimensions differ: %d and %d", (int)a.shape[0],
+                    (int)b.shape[0]);
+    if (a.shape[r0 + 1] != b.shape[r0])
         return fail(msg, "dot inner dimensions differ: %d and %d",
-                    (int)a.shape[1], (int)b.shape[0]);
-    int32_t mn[2] = {a.shape[0], b.shape[1]};
-    Type r = type_block(type_scalar(a.dtype == DT_F64 ? DT_F64 : DT_F32), 2, mn);
+                    (int)a.shape[r0 + 1], (int)b.shape[r0]);
+    int32_t mn[3] = {a.shape[0], a.shape[r0], b.shape[r0 + 1]};
+    Type r = type_block(type_scalar(a.dtype == DT_F64 ? DT_F64 : DT_F32), a.rank, mn + (r0 ? 0 : 1));
     ValId acc = in->args[2];
     if (acc && !type_eq(val_type(in->f, acc), r))
         return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,

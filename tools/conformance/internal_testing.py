@@ -184,7 +184,14 @@ def to_triton(x, device, dst_type=None):
     return torch.tensor(x, device=device)
 
 
+# torch's and NumPy's spellings Triton canonicalises before str_to_ty
+_CANONICAL = {"bool": "u1", "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
+              "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2fnuz": "fp8e5b16", "half": "fp16",
+              "float": "fp32", "double": "fp64", "int": "i32"}
+
+
 def str_to_triton_dtype(x):
+    x = _CANONICAL.get(x, x)
     return tl.str_to_ty(x, None) if hasattr(tl, "str_to_ty") else getattr(tl, x)
 
 

@@ -1,0 +1,142 @@
+"""Blocks of rank 3 (issue 9): batched tl.dot ([B, M, K] x [B, K, N]),
+loads and stores through rank-3 pointer blocks, broadcasts, reductions
+and argmax along each axis, and ':' past the last dim (Triton's
+__getitem__ passes over it).  The cpu backend runs them (its tiles are
+loops of any rank); the CUDA lowering (GPU and fiber backends) holds at
+most rank 2 in its layouts and refuses them with a located error, which
+the cpu backend's compile records where its CUDA stages would be."""
+import os
+
+import pytest
+import torch
+
+import mytriton as triton
+import mytriton.language as tl
+
+CUDA_LOWERING = os.environ.get("MYTRITON_BACKEND") in ("fiber", "host")
+
+
+def runs_here(device):
+    return device == "cpu" and not CUDA_LOWERING
+
+
+@triton.jit
+def bmm_kernel(q, k, o, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+               PREC: tl.constexpr, OUT: tl.constexpr):
+    b = tl.arange(0, B)[:, None, None]
+    qv = tl.load(q + b * M * K + tl.arange(0, M)[None, :, None] * K + tl.arange(0, K)[None, None, :])
+    kv = tl.load(k + b * K * N + tl.arange(0, K)[None, :, None] * N + tl.arange(0, N)[None, None, :])
+    r = tl.dot(qv, kv, input_precision=PREC, out_dtype=OUT)
+    tl.store(o + b * M * N + tl.arange(0, M)[None, :, None] * N + tl.arange(0, N)[None, None, :], r)
+
+
+CASES = [(torch.float32, torch.float32, tl.float32, "ieee"),
+         (torch.float32, torch.float32, tl.float32, "tf32"),
+         (torch.float16, torch.float16, tl.float16, "ieee"),
+         (torch.float16, torch.float32, tl.float32, "ieee"),
+         (torch.int8, torch.int8, tl.int8, "ieee"),
+         (torch.float64, torch.float64, tl.float64, "ieee")]
+
+
+@pytest.mark.parametrize("B", [1, 4])
+@pytest.mark.parametrize("dt, odt, tl_odt, prec", CASES)
+def test_batched_dot(device, B, dt, odt, tl_odt, prec):
+    M, N, K = 16, 32, 32
+    g = torch.Generator().manual_seed(B)
+    if dt == torch.int8:
+        x = torch.randint(-4, 4, (B, M, K), generator=g, dtype=dt)
+        y = torch.randint(-4, 4, (B, K, N), generator=g, dtype=dt)
+    else:
+        x = torch.randn(B, M, K, generator=g).to(dt)
+        y = torch.randn(B, K, N, generator=g).to(dt)
+    o = torch.zeros(B, M, N, dtype=odt, device=device)
+    args = (x.to(device), y.to(device), o, B, M, N, K, prec, tl_odt)
+    if not runs_here(device):
+        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
+            bmm_kernel[(1,)](*args)
+        assert not o.any()
+        return
+    bmm_kernel[(1,)](*args)
+    ref = torch.matmul(x.double(), y.double())
+    if dt == torch.int8:
+        assert torch.equal(o, ref.to(torch.int32).to(torch.int8))
+    else:
+        tol = {torch.float16: 2e-2, torch.float32: 1e-2 if prec == "tf32" else 1e-4}.get(odt, 1e-12)
+        assert torch.allclose(o.double(), ref, atol=tol * K ** 0.5, rtol=tol)
+
+
+def test_dot_shape_errors_are_tritons():
+    @triton.jit
+    def mixed_rank(x, o):
+        a = tl.load(x + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :])
+        tl.store(o, tl.sum(tl.dot(a[None, :, :], a)))
+
+    @triton.jit
+    def inner(x, o):
+        a = tl.load(x + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :])
+        tl.store(o, tl.sum(tl.dot(a, a)))
+
+    x, o = torch.zeros(1024), torch.zeros(1)
+    with pytest.raises(triton.CompilationError,
+                       match=r"Both inputs must be either 2D or 3D; \(lhs: \[1, 16, 16\] vs "
+                             r"rhs: \[16, 16\]\)"):
+        mixed_rank[(1,)](x, o)
+    with pytest.raises(triton.CompilationError,
+                       match=r"First input shape \(\[16, 32\]\) and second input shape \[16, 32\] "
+                             r"are not compatible for matmul"):
+        inner[(1,)](x, o)
+
+
+@triton.jit
+def reduce_axes_kernel(x, s0, s1, s2, m1, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    ra, rb, rc = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
+    v = tl.load(x + ra[:, None, None] * B * C + rb[None, :, None] * C + rc[None, None, :])
+    tl.store(s0 + rb[:, None] * C + rc[None, :], tl.sum(v, axis=0))
+    tl.store(s1 + ra[:, None] * C + rc[None, :], tl.max(v, axis=1))
+    tl.store(s2 + ra[:, None] * B + rb[None, :], tl.min(v, axis=2))
+    tl.store(m1 + ra[:, None] * C + rc[None, :], tl.argmax(v, axis=1))
+
+
+def test_reductions_along_each_axis(device):
+    if not runs_here(device):
+        pytest.skip("rank-3 blocks run on the cpu backend only (the CUDA lowering refuses "
+                    "them: test_batched_dot checks the error)")
+    A, B, C = 4, 8, 16
+    x = torch.randn(A, B, C)
+    s0, s1, s2 = torch.zeros(B, C), torch.zeros(A, C), torch.zeros(A, B)
+    m1 = torch.zeros(A, C, dtype=torch.int32)
+    reduce_axes_kernel[(1,)](x, s0, s1, s2, m1, A, B, C)
+    assert torch.allclose(s0, x.sum(0), atol=1e-5)
+    assert torch.equal(s1, x.amax(1))
+    assert torch.equal(s2, x.amin(2))
+    assert torch.equal(m1, x.argmax(1).to(torch.int32))
+
+
+@triton.jit
+def keep_dims_scalar_kernel(x, z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    v = tl.load(x + tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
+                tl.arange(0, C)[None, None, :])
+    total = tl.sum(v, axis=None, keep_dims=True)  # [1, 1, 1]
+    tl.store(z[None, None, None, :], total)  # ':' past a scalar's rank, as Triton allows
+
+
+def test_keep_dims_and_a_slice_past_the_rank(device):
+    if not runs_here(device):
+        pytest.skip("rank-3 blocks run on the cpu backend only")
+    x = torch.randn(2, 4, 8)
+    z = torch.zeros(1)
+    keep_dims_scalar_kernel[(1,)](x, z, 2, 4, 8)
+    assert torch.allclose(z, x.sum().reshape(1), atol=1e-5)
+
+
+def test_cpu_compile_records_the_cuda_refusal():
+    if CUDA_LOWERING:
+        pytest.skip("the cpu backend's compile")
+    x = torch.randn(2, 4, 8)
+    k = keep_dims_scalar_kernel[(1,)](x, torch.zeros(1), 2, 4, 8)
+    assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
+    with pytest.raises(triton.CompilationError,
+                       match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"
+                             r".*test_rank3_blocks.py:\d+:\d+: error: blocks of rank 3 are not "
+                             r"supported"):
+        k.asm["cuda"]
