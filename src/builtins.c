@@ -50,6 +50,7 @@ static int h_cuda_threads(Elab *E, Call *c, CV *out);
 static int h_type(Elab *E, Call *c, CV *out);
 static int h_dtype_method(Elab *E, Call *c, CV *out);
 static int h_isinstance(Elab *E, Call *c, CV *out);
+static int h_hasattr(Elab *E, Call *c, CV *out);
 static int h_class(Elab *E, Call *c, CV *out);
 
 /* The methods of a dtype value (x.dtype.is_floating()), each a predicate
@@ -209,6 +210,7 @@ static const Builtin builtins[] = {
     {"tl.extra.cuda.num_warps", IN_CUDA, h_cuda_threads, OP_COUNT, 0, {{0}},
         "num_warps() -> constexpr: the kernel's num_warps"},
     {"type", IN_PY, h_type, OP_COUNT, 1, {ANY("object")}, NULL},
+    {"hasattr", IN_PY, h_hasattr, OP_COUNT, 2, {ANY("obj"), ANY("name")}, NULL},
     {"isinstance", IN_PY, h_isinstance, OP_COUNT, 2, {ANY("obj"), ANY("class_or_tuple")}, NULL},
     /* classes, for isinstance() only */
     {"tl.tensor", TL_ | UNBOUND, h_class, OP_COUNT, 0, {{0}},
@@ -929,6 +931,21 @@ static int h_isinstance(Elab *E, Call *c, CV *out) {
                             cv_kind_name(E, k));
         yes |= r;
     }
+    *out = cv_bool(yes);
+    return 0;
+}
+
+/* hasattr(obj, "name"): whether obj.name would elaborate (its error,
+ * should it fail, is forgotten). */
+static int h_hasattr(Elab *E, Call *c, CV *out) {
+    if (c->a[1].kind != CV_STR)
+        return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                        "hasattr(): attribute name must be a compile-time string, got %s",
+                        cv_kind_name(E, c->a[1]));
+    CV ignored;
+    bool yes = builtin_getattr(E, c->a[0], c->a[1].s, c->loc, &ignored) == 0;
+    if (!yes)
+        diag_clear(E->c);
     *out = cv_bool(yes);
     return 0;
 }

@@ -230,3 +230,20 @@ def test_autotune_skips_configs_a_static_assert_refuses(device):
     assert issubclass(CompileTimeAssertionFailure, CompilationError)
     with pytest.raises(CompileTimeAssertionFailure, match="static assertion failed"):
         asserting_kernel.fn[(1,)](x, 16, BLOCK=64)
+
+
+@triton.jit
+def hasattr_kernel(x, flags, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK))
+    tl.store(flags + 0, hasattr(v, "dtype"))
+    tl.store(flags + 1, hasattr(v, "no_such_attribute"))
+    tl.store(flags + 2, hasattr(tl, "program_id"))
+    tl.store(flags + 3, hasattr(tl, "no_such_function"))
+    tl.store(flags + 4, hasattr(v.dtype, "is_floating"))
+
+
+def test_hasattr_decides_at_compile_time(device):
+    x = torch.zeros(8, device=device)
+    flags = torch.full((5,), -1, dtype=torch.int32, device=device)
+    hasattr_kernel[(1,)](x, flags, BLOCK=8)
+    assert flags.tolist() == [1, 0, 1, 0, 1]

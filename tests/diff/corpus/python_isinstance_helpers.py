@@ -1,7 +1,7 @@
 """Python in kernels as tutorial 06 writes it: isinstance() on a helper's
-argument (a pointer or a tensor descriptor, constexprs unwrapped first), a
-tensor bound to a helper's tl.constexpr parameter, and an assignment to
-the loop index that holds for the rest of the iteration."""
+argument (a pointer or a tensor descriptor, constexprs unwrapped first),
+hasattr(), a tensor bound to a helper's tl.constexpr parameter, and an
+assignment to the loop index that holds for the rest of the iteration."""
 import torch
 import triton
 import triton.language as tl
@@ -33,6 +33,8 @@ def pick(x, out, flags, BLOCK: tl.constexpr, USE_DESC: tl.constexpr):
     tl.store(flags + 2, isinstance(x, tl.tensor))
     tl.store(flags + 3, isinstance(src, (float, tl.tensor_descriptor)))
     tl.store(flags + 4, isinstance(tl.float16, tl.dtype))
+    tl.store(flags + 5, hasattr(x, "dtype"))
+    tl.store(flags + 6, hasattr(tl, "no_such_function"))
 
 
 @triton.jit
@@ -53,7 +55,7 @@ def run(device):
     x = torch.arange(16, dtype=torch.float32, device=device) - 5
     for use_desc in (False, True):
         out = torch.zeros(16, device=device)
-        flags = torch.full((5,), -1, dtype=torch.int32, device=device)
+        flags = torch.full((7,), -1, dtype=torch.int32, device=device)
         pick[(1,)](x, out, flags, BLOCK=16, USE_DESC=use_desc)
         res[f"pick{int(use_desc)}"] = out
         res[f"flags{int(use_desc)}"] = flags
