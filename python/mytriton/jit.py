@@ -29,6 +29,9 @@ __all__ = ["JITFunction", "CompiledKernel", "jit"]
 # Printable stages, named by the library (mt_stage_name); cubin is binary,
 # fetched by name but not listed.
 _STAGES = tuple(s for s in _C.STAGES if s not in ("cubin", "mlir", "cpu"))
+# what a kernel only the cpu backend runs lacks: asking for one raises the
+# CUDA lowering's refusal
+_CUDA_STAGES = ("ssa-layout", "cuda", "ptx")
 
 
 def _dtype_annotation(ann: Any):
@@ -134,18 +137,32 @@ class _Asm(Mapping):
         if self._kernel.backend == "mlir":
             return _STAGES + ("mlir",)
         if self._kernel.backend == "cpu":  # its C (issue 18)
+            if not self._has_cuda():  # a kernel only the cpu backend runs
+                return tuple(s for s in _STAGES if s not in _CUDA_STAGES) + ("cpu",)
             return _STAGES + ("cpu",)
         return _STAGES
 
+    def _has_cuda(self) -> bool:
+        if "cuda" not in self._texts:
+            try:
+                self._texts["cuda"] = self._kernel.stage("cuda")
+            except _C.CompilationError:
+                return False
+        return True
+
     def __getitem__(self, stage: str) -> Any:
         if stage not in self._texts:
-            if stage not in _C.STAGES or stage not in self._stages():
+            if stage not in _C.STAGES or (stage not in self._stages() and
+                                          stage not in _CUDA_STAGES):
                 raise KeyError(stage)
             self._texts[stage] = self._kernel.stage(stage)
         return self._texts[stage]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._stages())
+
+    def __contains__(self, stage: object) -> bool:
+        return stage in self._stages()
 
     def __len__(self) -> int:
         return len(self._stages())

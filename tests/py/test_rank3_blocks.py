@@ -140,3 +140,4 @@ def test_cpu_compile_records_the_cuda_refusal():
                              r".*test_rank3_blocks.py:\d+:\d+: error: blocks of rank 3 are not "
                              r"supported"):
         k.asm["cuda"]
+    assert "cuda" not in k.asm and "cpu" in k.asm and "ssa-opt" in dict(k.asm)
