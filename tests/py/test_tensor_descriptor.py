@@ -502,3 +502,17 @@ def test_host_descriptor_errors():
     # Triton's 16-byte rule for the block's last dim, at compile time
     with pytest.raises(triton.CompilationError, match="at least 16 bytes in the last dimension"):
         host_copy_kernel[(1, 1)](TensorDescriptor.from_tensor(x, [16, 2]), good, BM=16, BN=16)
+
+
+class _NoRepr(torch.Tensor):
+    def __repr__(self):
+        raise AssertionError("the tensor was formatted")
+
+
+def test_host_descriptor_does_not_format_its_tensor():
+    """Tutorial 06 makes four descriptors per call: a check message that
+    formatted the tensor (a device-to-host copy on a GPU) made each call
+    cost milliseconds.  It is formatted only for an error."""
+    x = torch.zeros(64, 64).as_subclass(_NoRepr)
+    TensorDescriptor(x, [64, 64], [64, 1], [16, 16])
+    TensorDescriptor.from_tensor(x, [16, 16])

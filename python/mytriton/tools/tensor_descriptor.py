@@ -45,8 +45,10 @@ class TensorDescriptor:
 
     def __post_init__(self):
         rank = len(self.shape)
-        _require(len(self.strides) == rank and len(self.block_shape) == rank,
-                 f"rank mismatch: {self}")
+        # the message formats the whole tensor (a device-to-host copy on a
+        # GPU): only when it is raised
+        if not (len(self.strides) == rank and len(self.block_shape) == rank):
+            _require(False, f"rank mismatch: {self}")
         _require(rank > 0, "rank must not be zero")
         _require(rank <= 5, "rank cannot be more than 5")
         # torch's tracing tensors have no address to check
