@@ -1551,6 +1551,8 @@ struct Call {
 /* The checks of builtins.c's binder, and the handlers of the tl.*
  * builtins in tlops.c (the rows of builtins.c's table name them). */
 int builtin_need_tensor(Elab *E, CV v, Loc loc, const char *fn, ValId *out);
+/* The row `row` of builtins.c's table. */
+const Builtin *builtin_row(int row);
 /* An axis in [-lim, lim) with lim = rank + extra, made non-negative. */
 int builtin_norm_axis(Elab *E, CV v, int rank, int extra, Loc loc, int64_t *out);
 #define MAX_BLOCK_NUMEL (1 << 24)
@@ -1576,6 +1578,19 @@ int h_jit(Elab *E, Call *c, CV *out);
 int h_effect(Elab *E, Call *c, CV *out);
 int h_pointer_type(Elab *E, Call *c, CV *out);
 int h_assume(Elab *E, Call *c, CV *out);
+/* pybuiltins.c: Python's builtins (min, max, int, isinstance, ...) */
+int h_py_min_max(Elab *E, Call *c, CV *out);
+int h_nonetype(Elab *E, Call *c, CV *out);
+int h_float(Elab *E, Call *c, CV *out);
+int h_int(Elab *E, Call *c, CV *out);
+int h_bool(Elab *E, Call *c, CV *out);
+int h_str(Elab *E, Call *c, CV *out);
+int h_len(Elab *E, Call *c, CV *out);
+int h_getattr(Elab *E, Call *c, CV *out);
+int h_type(Elab *E, Call *c, CV *out);
+int h_isinstance(Elab *E, Call *c, CV *out);
+int h_hasattr(Elab *E, Call *c, CV *out);
+int h_class(Elab *E, Call *c, CV *out);
 /* tlshape.c: the shape builtins; x.T is tl_shape_transpose */
 int h_reshape(Elab *E, Call *c, CV *out);
 int h_ravel(Elab *E, Call *c, CV *out);
