@@ -318,12 +318,27 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
         }
         return 0;
     }
-    /* f64: one FMA per step, k in order, the inner loop across N */
     const char *ia[3] = {"mt_b", "mt_m", "mt_k"}, *ib[3] = {"mt_b", "mt_k", "mt_n"},
                *ir[3] = {"mt_b", "mt_m", "mt_n"};
     const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, ir + 1 - r0));
     if (r0)
         cpu_line(e, "for (int mt_b = 0; mt_b < %d; mt_b++)", B);
+    if (rt.dtype == DT_F16) {
+        /* an f16 accumulator (out_dtype=float16): the dot's sum in f32,
+         * rounded into it once */
+        Type h = type_scalar(DT_F16), s = type_scalar(DT_F32);
+        cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
+        cpu_line(e, "    for (int mt_n = 0; mt_n < %d; mt_n++) {", N);
+        cpu_line(e, "        float mt_s = %s;", ctext_convert(f->arena, dst, h, s));
+        cpu_line(e, "        for (int mt_k = 0; mt_k < %d; mt_k++)", K);
+        cpu_line(e, "            mt_s = fmaf(%s, %s, mt_s);",
+                 ctext_convert(f->arena, cpu_elem(e, a, ia + 1 - r0), h, s),
+                 ctext_convert(f->arena, cpu_elem(e, b, ib + 1 - r0), h, s));
+        cpu_line(e, "        %s = %s;", dst, ctext_convert(f->arena, "mt_s", s, h));
+        cpu_line(e, "    }");
+        return 0;
+    }
+    /* f64: one FMA per step, k in order, the inner loop across N */
     cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
     cpu_line(e, "    for (int mt_k = 0; mt_k < %d; mt_k++)", K);
     cpu_line(e, "        for (int mt_n = 0; mt_n < %d; mt_n++)", N);

@@ -182,6 +182,8 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
     smem_element_text(&lb, &g->B, stage, "dot_k",
                       ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
     Type te = type_scalar(g->A.elem), tf = type_elem(val_type(e->f, g->op->res[0]));
+    if (tf.dtype == DT_F16) /* an f16 accumulator adds in f32 (fma_into) */
+        tf = type_scalar(DT_F32);
     const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), te, tf);
     const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), te, tf);
     if (g->plan->unit == DOT_MMA_TF32) { /* what the tensor cores would take */
@@ -196,6 +198,29 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
     ce_line(e, "}");
     sb_free(&la);
     sb_free(&lb);
+}
+
+/* fma_by_slot into `dst`; an f16 accumulator (out_dtype=float16) adds
+ * the step in f32 and is rounded once after it, as a tensor core rounds
+ * its f16 accumulator once per instruction. */
+static void fma_into(Emit *e, const DotGen *g, const char *stage, const char *dst) {
+    if (val_type(e->f, g->op->res[0]).dtype != DT_F16) {
+        fma_by_slot(e, g, stage, dst);
+        return;
+    }
+    int n = g->r.nE;
+    ce_line(e, "{");
+    e->indent++;
+    ce_line(e, "float mt_w[%d];", n);
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, n, CE_SLOT);
+    ce_line(e, "    mt_w[%s] = mt_f16_to_f32(%s[%s]);", CE_SLOT, dst, CE_SLOT);
+    fma_by_slot(e, g, stage, "mt_w");
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, n, CE_SLOT);
+    ce_line(e, "    %s[%s] = mt_f32_to_f16(mt_w[%s]);", dst, CE_SLOT, CE_SLOT);
+    e->indent--;
+    ce_line(e, "}");
 }
 
 /* The unrolled FMA loop over `stage`.  `into` NULL: the result is a new
@@ -215,7 +240,7 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
         ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, init);
     }
-    if (g->tiled) {
+    if (g->tiled) { /* f32 results only (layout.c's dot_layout) */
         ce_unroll(e);
         ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
         e->indent++;
@@ -236,10 +261,10 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
                       : "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
         ce_mma_compute(e, g->plan, r, stage, dst);
         ce_line(e, "#else");
-        fma_by_slot(e, g, stage, dst);
+        fma_into(e, g, stage, dst);
         ce_line(e, "#endif");
     } else {
-        fma_by_slot(e, g, stage, dst);
+        fma_into(e, g, stage, dst);
     }
     e->dist[res] = *r;
     e->has_dist[res] = true;

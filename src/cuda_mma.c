@@ -246,8 +246,10 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
     e->indent++;
     if (!tf32) {
         load_16bit(e, p, stage, C0, C1, MI, NJ);
-        mma_all(e, p->unit == DOT_MMA_F16 ? "mt_mma_f16" : "mt_mma_bf16", "mt_ra", "mt_rb",
-                dst, E1, MI, NJ);
+        bool f16_acc = val_type(e->f, p->dot->res[0]).dtype == DT_F16;
+        mma_all(e, p->unit == DOT_MMA_BF16 ? "mt_mma_bf16" : f16_acc ? "mt_mma_f16_f16acc"
+                                                                  : "mt_mma_f16",
+                "mt_ra", "mt_rb", dst, E1, MI, NJ);
     } else if (p->unit == DOT_MMA_TF32) {
         load_32bit(e, p, stage, C0, C1, MI, NJ);
         tf32_regs(e, "mt_ra", "mt_fa", 4, MI, false);

@@ -327,6 +327,8 @@ DotUnit dot_unit(Func *f, const Op *dot) {
     }
     if (at.shape[0] % 16 || bt.shape[1] % 8 || at.shape[1] % kstep)
         return DOT_FMA;
+    if (val_type(f, dot->res[0]).dtype == DT_F16) /* f16 accumulators: mma.sync only */
+        return u;
     return u != DOT_MMA_TF32 && u != DOT_MMA_TF32X3 && wgmma_fits(f, at, bt)
                ? (u == DOT_MMA_F16 ? DOT_WGMMA_F16 : DOT_WGMMA_BF16) : u;
 }

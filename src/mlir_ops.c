@@ -829,7 +829,9 @@ int ml_emit_dot(MEmit *m, Op *op) {
         (op->attr[0] != DOT_IEEE && ed != DT_F32 && ed != DT_F16 && ed != DT_BF16))
         return ml_unsupported(m, op);
     int M = at.shape[0], K = at.shape[1], N = bt.shape[1];
-    const char *ty = ml_mtype(ed), *cty = ml_mtype(cd);
+    /* an f16 accumulator (out_dtype=float16) sums in f32, rounded once */
+    DType sd = cd == DT_F16 ? DT_F32 : cd;
+    const char *ty = ml_mtype(ed), *cty = ml_mtype(sd);
     const char *ba = ml_workgroup(m, (int64_t)M * K, ty), *bb = ml_workgroup(m, (int64_t)K * N, ty);
     const char *ma = ml_fmt(m, "memref<%dx%s, #gpu.address_space<workgroup>>", M * K, ty);
     const char *mb = ml_fmt(m, "memref<%dx%s, #gpu.address_space<workgroup>>", K * N, ty);
@@ -846,10 +848,12 @@ int ml_emit_dot(MEmit *m, Op *op) {
                                : ml_const_float(m, cd, 0);
         if (!init)
             return -1;
+        init = ml_convert(m, init, cd, sd);
+        const char *result = sd == cd ? out[s] : ml_tmp(m);
         const char *row = iop(m, "muli", c[0], ml_const_int(m, DT_I32, K));
         const char *k = ml_tmp(m), *sum = ml_tmp(m);
         ml_line(m, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) : i32 {",
-                out[s], k, ml_const_int(m, DT_I32, 0), ml_const_int(m, DT_I32, K),
+                result, k, ml_const_int(m, DT_I32, 0), ml_const_int(m, DT_I32, K),
                 ml_const_int(m, DT_I32, 1), sum, init, cty);
         m->indent++;
         const char *ia = ml_tmp(m), *ib = ml_tmp(m), *x = ml_tmp(m), *y = ml_tmp(m);
@@ -858,8 +862,8 @@ int ml_emit_dot(MEmit *m, Op *op) {
                 iop(m, "addi", iop(m, "muli", k, ml_const_int(m, DT_I32, N)), c[1]));
         ml_line(m, "%s = memref.load %s[%s] : %s", x, ba, ia, ma);
         ml_line(m, "%s = memref.load %s[%s] : %s", y, bb, ib, mb);
-        x = ml_convert(m, x, ed, cd);
-        y = ml_convert(m, y, ed, cd);
+        x = ml_convert(m, x, ed, sd);
+        y = ml_convert(m, y, ed, sd);
         const char *r;
         if (tf) {
             const char *xb = tf32(m, x), *yb = tf32(m, y);
@@ -882,6 +886,8 @@ int ml_emit_dot(MEmit *m, Op *op) {
         ml_line(m, "scf.yield %s : %s", r, cty);
         m->indent--;
         ml_line(m, "}");
+        if (sd != cd)
+            ml_line(m, "%s = arith.truncf %s : f32 to f16", out[s], result);
     }
     ml_line(m, "gpu.barrier");
     return 0;

@@ -869,7 +869,7 @@ MT_RT float mt_tf32(float x) {
 /* The warp-wide steps of a tensor-core tile (cuda_mma.c), sm_80 and newer:
  * ldmatrix of four 8x8 16-bit matrices (each lane gives one row's
  * address), plain or transposed, and one mma.sync m16n8k16 (f16, bf16) or
- * m16n8k8 (tf32) adding into four f32 accumulators. */
+ * m16n8k8 (tf32) adding into four f32 accumulators (or f16 ones). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 MT_RT void mt_ldsm4(const void *p, unsigned r[4]) {
     unsigned a = (unsigned)__cvta_generic_to_shared(p);
@@ -898,6 +898,20 @@ MT_MMA(mt_mma_f16, "m16n8k16", "f16.f16")
 MT_MMA(mt_mma_bf16, "m16n8k16", "bf16.bf16")
 MT_MMA(mt_mma_tf32, "m16n8k8", "tf32.tf32")
 #undef MT_MMA
+/* out_dtype=float16: the four accumulators are f16 bits, packed in pairs
+ * (c0 in the low half) as the instruction's two f16x2 registers. */
+MT_RT void mt_mma_f16_f16acc(unsigned short *c0, unsigned short *c1, unsigned short *c2,
+                             unsigned short *c3, const unsigned a[4], const unsigned b[2]) {
+    unsigned d0 = (unsigned)*c0 | (unsigned)*c1 << 16, d1 = (unsigned)*c2 | (unsigned)*c3 << 16;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+                 "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
+                 : "+r"(d0), "+r"(d1)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    *c0 = (unsigned short)d0;
+    *c1 = (unsigned short)(d0 >> 16);
+    *c2 = (unsigned short)d1;
+    *c3 = (unsigned short)(d1 >> 16);
+}
 #endif
 
 /* A 16-byte copy from global to shared memory that needs no registers

@@ -415,8 +415,8 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
  * only rounding is the f32 accumulation Triton's tensor cores do too);
  * int8 operands likewise, exact while a tile's sums stay
  * below 2^24, and the int32 result is added to acc in int32.  out_dtype
- * is float32, or float16 for f16 operands (rounded once at the end), or
- * int32 for int8. */
+ * is float32, or float16 for f16 operands (an f16 accumulator, as
+ * Triton's), or int32 for int8. */
 int h_dot(Elab *E, Call *c, CV *out) {
     int64_t prec = 0;
     if (c->a[0].kind != CV_TENSOR || c->a[1].kind != CV_TENSOR)
@@ -485,6 +485,16 @@ int h_dot(Elab *E, Call *c, CV *out) {
     }
     if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6))
         return dot_bf16xn(E, x, y, acc, (int)prec, c->loc, out);
+    if (dx == DT_F16 && dy == DT_F16 && od == DT_F16) {
+        /* Triton accumulates in f16 here (mma.f16.f16.f16.f16) */
+        ValId facc = acc;
+        int32_t mn[3] = {tx.shape[0], tx.shape[tx.rank - 2], ty.shape[ty.rank - 1]};
+        Type rt = type_block(type_scalar(DT_F16), tx.rank, mn + (tx.rank == 3 ? 0 : 1));
+        if (!facc && elab_emit_typed(E, OP_ZEROS, c->loc, NULL, 0, 0, 0, rt, &facc) < 0)
+            return -1;
+        ValId da[3] = {x, y, facc};
+        return emit_op(E, c, da, 3, 0, 0, out);
+    }
     if (dx == dy && (dx == DT_F32 || dx == DT_F16 || dx == DT_BF16)) {
         ValId facc = acc;
         if (facc && od != DT_F32 && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)

@@ -483,8 +483,13 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
         return fail(msg, "dot inner dimensions differ: %d and %d",
                     (int)a.shape[r0 + 1], (int)b.shape[r0]);
     int32_t mn[3] = {a.shape[0], a.shape[r0], b.shape[r0 + 1]};
-    Type r = type_block(type_scalar(a.dtype == DT_F64 ? DT_F64 : DT_F32), a.rank, mn + (r0 ? 0 : 1));
     ValId acc = in->args[2];
+    /* f16 operands may accumulate in f16 (Triton's out_dtype=float16):
+     * the accumulator's dtype says which */
+    DType rd = a.dtype == DT_F64 ? DT_F64
+               : a.dtype == DT_F16 && acc && val_type(in->f, acc).dtype == DT_F16 ? DT_F16
+                                                                          : DT_F32;
+    Type r = type_block(type_scalar(rd), a.rank, mn + (r0 ? 0 : 1));
     if (acc && !type_eq(val_type(in->f, acc), r))
         return fail(msg, "dot accumulator expected %s, got %s", tt(r).s,
                     tt(val_type(in->f, acc)).s);

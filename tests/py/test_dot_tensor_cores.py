@@ -497,3 +497,49 @@ def test_bf16x3_text():
     assert ssa.count("= dot ") == 3
     assert "select" in ssa and "cmp_ne" in ssa
     assert "input_precision=bf16" not in ssa
+
+
+@triton.jit
+def f16_acc_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                   BK: tl.constexpr, LOOP: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    if LOOP:  # the accumulator carried in f16 through a K loop
+        acc = tl.zeros((BM, BN), dtype=tl.float16)
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+            b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+            acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+    else:
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+        b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, out_dtype=tl.float16)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("loop", [False, True], ids=["one-dot", "k-loop"])
+@pytest.mark.parametrize("cfg", [(64, 64, 64, 4), (128, 128, 32, 8), (32, 32, 32, 4)])
+def test_f16_accumulator(device, monkeypatch, loop, cfg):
+    """out_dtype=float16 of f16 operands accumulates in f16, as Triton's
+    mma.sync .f16.f16.f16.f16 does (never wgmma): the dot's result and
+    accumulator are f16 blocks.  The host adds each dot in f32 and rounds
+    into the f16 accumulator once; the GPU rounds once per instruction; both
+    stay within f16 accumulation's error of the float64 product."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    BM, BN, BK, W = cfg
+    K = 2 * BK if loop else BK
+    torch.manual_seed(BM + BK)
+    a = torch.randn(BM, K).to(torch.float16)
+    b = torch.randn(K, BN).to(torch.float16)
+    c = torch.full((BM, BN), float("nan"), dtype=torch.float16)
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    k = f16_acc_kernel[(1,)](ad, bd, cd, K, BM=BM, BN=BN, BK=BK, LOOP=loop, num_warps=W)
+    ref = a.double() @ b.double()
+    err = (cd.cpu().double() - ref).abs().max().item()
+    assert err <= 4e-3 * ref.abs().max().item(), err
+    assert "mma-f16" in k.asm["ssa-layout"] and "wgmma" not in k.asm["ssa-layout"]
+    assert "mt_mma_f16_f16acc(" in k.asm["cuda"]
+    assert f"block<{BM}x{BN} x f16>" in [ln for ln in k.asm["ssa"].splitlines()
+                                         if " = dot " in ln][0]
