@@ -736,6 +736,8 @@ int pass_fold(Func *f);  /* exact f32/i32/i64 constant folding + identities */
 int pass_cse(Func *f);   /* scoped CSE of F_PURE ops */
 int pass_dce(Func *f);   /* removes unused F_PURE/F_READ ops and dead carries */
 int pass_mem_order(Func *f); /* column accesses made row accesses (memorder.c) */
+/* rank-3 values as slices of rank 2 for the CUDA lowering (unbatch.c) */
+int pass_unbatch(Func *f);
 /* Runs fold, cse, dce with ir_verify after each. */
 int run_passes(Func *f);
 

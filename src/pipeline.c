@@ -182,6 +182,7 @@ static int emit_cpu(Func *f, const StageSink *sink) {
 
 /* The passes after the optimised SSA that lower it to CUDA C. */
 static int gpu_backend(Func *f, Loc at, const PipelineInput *in, const StageSink *sink) {
+    if (transform(f, pass_unbatch) < 0) return -1;
     if (check_resources(f, at) < 0) return -1;
     if (transform(f, pass_mem_order) < 0) return -1;
     if (transform(f, pass_dce) < 0) return -1;

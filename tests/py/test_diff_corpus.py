@@ -32,8 +32,9 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # descriptor_load_store, descriptor_gather and descriptor_host matched a
 # dry run under Triton's interpreter (TRITON_INTERPRET=1 ... record) on
 # both host backends; the interpreter has no descriptor atomics.  So did
-# python_isinstance_helpers.
-AWAITING_GPU = {"descriptor_atomic", "descriptor_gather", "descriptor_host",
+# python_isinstance_helpers, and shape_rank3 (rank-3 blocks sliced by
+# unbatch.c on the fiber backend, whole on the cpu backend).
+AWAITING_GPU = {"descriptor_atomic", "descriptor_gather", "descriptor_host", "shape_rank3",
                 "descriptor_load_store", "python_isinstance_helpers"}
 
 

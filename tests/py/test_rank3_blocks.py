@@ -2,9 +2,12 @@
 loads and stores through rank-3 pointer blocks, broadcasts, reductions
 and argmax along each axis, and ':' past the last dim (Triton's
 __getitem__ passes over it).  The cpu backend runs them (its tiles are
-loops of any rank); the CUDA lowering (GPU and fiber backends) holds at
-most rank 2 in its layouts and refuses them with a located error, which
-the cpu backend's compile records where its CUDA stages would be."""
+loops of any rank).  The CUDA lowering (GPU and fiber backends) holds at
+most rank 2 in its layouts: unbatch.c slices rank-3 values into rank-2
+ones (a batched dot is B dots), and refuses with a located error what it
+cannot slice (reductions along the batch dim, argmax, shape ops of rank
+3), which the cpu backend's compile records where its CUDA stages would
+be."""
 import os
 
 import pytest
@@ -51,18 +54,19 @@ def test_batched_dot(device, B, dt, odt, tl_odt, prec):
         y = torch.randn(B, K, N, generator=g).to(dt)
     o = torch.zeros(B, M, N, dtype=odt, device=device)
     args = (x.to(device), y.to(device), o, B, M, N, K, prec, tl_odt)
-    if not runs_here(device):
-        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
-            bmm_kernel[(1,)](*args)
-        assert not o.any()
-        return
-    bmm_kernel[(1,)](*args)
+    k = bmm_kernel[(1,)](*args)
     ref = torch.matmul(x.double(), y.double())
     if dt == torch.int8:
         assert torch.equal(o, ref.to(torch.int32).to(torch.int8))
     else:
         tol = {torch.float16: 2e-2, torch.float32: 1e-2 if prec == "tf32" else 1e-4}.get(odt, 1e-12)
-        assert torch.allclose(o.double(), ref, atol=tol * K ** 0.5, rtol=tol)
+        assert torch.allclose(o.cpu().double(), ref, atol=tol * K ** 0.5, rtol=tol)
+    # the CUDA lowering's dots are the B slices' (tensor cores where they fit)
+    layout = k.asm["ssa-layout"]
+    assert " x " in layout and not any(ln.count("x") > 2 and "block<" in ln and
+                                       ln.split("block<")[1].split(" ")[0].count("x") == 2
+                                       for ln in layout.splitlines())
+    assert layout.count(" = dot ") == B
 
 
 def test_dot_shape_errors_are_tritons():
@@ -97,10 +101,42 @@ def reduce_axes_kernel(x, s0, s1, s2, m1, A: tl.constexpr, B: tl.constexpr, C: t
     tl.store(m1 + ra[:, None] * C + rc[None, :], tl.argmax(v, axis=1))
 
 
+@triton.jit
+def reduce_inner_axes_kernel(x, s1, s2, k1, A: tl.constexpr, B: tl.constexpr,
+                             C: tl.constexpr):
+    ra, rb, rc = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
+    v = tl.load(x + ra[:, None, None] * B * C + rb[None, :, None] * C + rc[None, None, :])
+    tl.store(s1 + ra[:, None] * C + rc[None, :], tl.max(v, axis=1))
+    tl.store(s2 + ra[:, None] * B + rb[None, :], tl.sum(v, axis=-1))
+    # keep_dims: the reduction's rows go back into rank 3
+    w = v - tl.min(v, axis=2, keep_dims=True)
+    tl.store(k1 + ra[:, None] * C + rc[None, :], tl.sum(w, axis=1))
+
+
+@pytest.mark.parametrize("A", [1, 4])
+def test_reductions_along_inner_axes(device, A):
+    """Reductions along dims 1 and 2 run on every backend: on the CUDA
+    lowering one reduction per slice, its rows assembled where a rank-2
+    op reads them."""
+    B, C = 8, 16
+    x = torch.randn(A, B, C)
+    s1, s2, k1 = torch.zeros(A, C), torch.zeros(A, B), torch.zeros(A, C)
+    xd, s1d, s2d, k1d = (t.to(device) for t in (x, s1, s2, k1))
+    reduce_inner_axes_kernel[(1,)](xd, s1d, s2d, k1d, A, B, C)
+    assert torch.equal(s1d.cpu(), x.amax(1))
+    assert torch.allclose(s2d.cpu(), x.sum(2), atol=1e-5)
+    assert torch.allclose(k1d.cpu(), (x - x.amin(2, keepdim=True)).sum(1), atol=1e-4)
+
+
 def test_reductions_along_each_axis(device):
     if not runs_here(device):
-        pytest.skip("rank-3 blocks run on the cpu backend only (the CUDA lowering refuses "
-                    "them: test_batched_dot checks the error)")
+        x = torch.zeros(4, 8, 16, device=device)
+        out = [torch.zeros(8, 16, device=device), torch.zeros(4, 16, device=device),
+               torch.zeros(4, 8, device=device), torch.zeros(4, 16, dtype=torch.int32, device=device)]
+        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
+            reduce_axes_kernel[(1,)](x, *out, 4, 8, 16)
+        assert not any(t.any() for t in out)
+        return
     A, B, C = 4, 8, 16
     x = torch.randn(A, B, C)
     s0, s1, s2 = torch.zeros(B, C), torch.zeros(A, C), torch.zeros(A, B)
@@ -121,19 +157,19 @@ def keep_dims_scalar_kernel(x, z, A: tl.constexpr, B: tl.constexpr, C: tl.conste
 
 
 def test_keep_dims_and_a_slice_past_the_rank(device):
-    if not runs_here(device):
-        pytest.skip("rank-3 blocks run on the cpu backend only")
     x = torch.randn(2, 4, 8)
-    z = torch.zeros(1)
-    keep_dims_scalar_kernel[(1,)](x, z, 2, 4, 8)
-    assert torch.allclose(z, x.sum().reshape(1), atol=1e-5)
+    z = torch.zeros(1, device=device)
+    keep_dims_scalar_kernel[(1,)](x.to(device), z, 2, 4, 8)
+    assert torch.allclose(z.cpu(), x.sum().reshape(1), atol=1e-5)
 
 
 def test_cpu_compile_records_the_cuda_refusal():
     if CUDA_LOWERING:
         pytest.skip("the cpu backend's compile")
-    x = torch.randn(2, 4, 8)
-    k = keep_dims_scalar_kernel[(1,)](x, torch.zeros(1), 2, 4, 8)
+    x = torch.zeros(4, 8, 16)
+    out = [torch.zeros(8, 16), torch.zeros(4, 16), torch.zeros(4, 8),
+           torch.zeros(4, 16, dtype=torch.int32)]
+    k = reduce_axes_kernel[(1,)](x, *out, 4, 8, 16)
     assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
     with pytest.raises(triton.CompilationError,
                        match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"

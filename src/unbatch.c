@@ -1,0 +1,395 @@
+/* unbatch.c: blocks of rank 3 as slices of rank 2, for the CUDA lowering.
+ *
+ * Input: a verified Func after the SSA optimisations.  Output: the same
+ * Func where every value of rank 3, [B, M, N], is replaced by its B
+ * slices [M, N] (one slice when B is 1: a broadcast dim), each op on such
+ * values by one op per slice, so layouts, dot plans and the emitter see
+ * blocks of rank 2 only: a batched tl.dot becomes B dots (each on tensor
+ * cores when its slices fit), a load of [B, M, N] pointers B loads.
+ *
+ * What is sliced: elementwise and memory ops (implicit broadcasts keep
+ * working slice by slice: an operand of rank < 3 broadcasts from the
+ * left, so it is every slice's operand), zeros/full/empty, dot,
+ * expand_dims of a rank-2 value into rank 3, and sum/max/min/xor_sum along
+ * dims 1 or 2 (each slice's reduction is one row of the rank-2 result,
+ * which is assembled by cat and reshape where something else reads it).
+ * expand_dims at dims 1 and 2 needs row b of its rank-2 operand: taken
+ * through the operand's own ops (row b of x + y is row b of x + row b of
+ * y; of expand_dims(y, 1), y's element b; of an arange, a constant).
+ *
+ * Shape ops (reshape, join, ...) are left whole: the rank-3 values they
+ * make and read between themselves are cuda_shape.c's (interleave is a
+ * join and a reshape); one reading a sliced value, or a sliced op reading
+ * theirs, stops the pass.
+ *
+ * Invariants: all or nothing.  The new op lists of every region are
+ * built aside and swapped in only when the whole function was sliced;
+ * anything else of rank 3 (shape ops, scans, reductions along the batch
+ * dim, rank-3 values a loop carries, more than MAX_SLICES slices) leaves
+ * the Func untouched, and layout.c's located error stands.  The results
+ * are the same values computed by other ops: each slice op is the
+ * original op on the slice's elements. */
+#include "mt.h"
+
+#include <string.h>
+
+#define MAX_SLICES 64
+
+typedef struct OpList {
+    Op **ops;
+    int n, cap;
+} OpList;
+
+typedef struct Swap {
+    Region *r;
+    OpList list;
+} Swap;
+
+typedef struct Unbatch {
+    Func *f;
+    int nvals;       /* values of the Func before the pass (the tables' size) */
+    ValId **slices;  /* a rank-3 value's slices (B, or 1 for a broadcast dim) */
+    ValId **rows;    /* a rank-2 value's rows as rank-1 values, made on demand */
+    ValId *repl;     /* a sliced reduction's result assembled as rank 2 */
+    Swap *swaps;
+    int nswaps, capswaps;
+} Unbatch;
+
+static int rank_of(Func *f, ValId v) { return v ? val_type(f, v).rank : 0; }
+
+/* t without its first dim. */
+static Type drop_first(Type t) {
+    Type r = t;
+    r.rank = t.rank - 1;
+    memmove(r.shape, t.shape + 1, sizeof(t.shape[0]) * (size_t)r.rank);
+    return r;
+}
+
+/* An op like `like` (its attributes and strings) on args, typed t, at the
+ * end of out; its result (0 for none). */
+static ValId emit(Unbatch *u, OpList *out, const Op *like, OpCode code, Type t,
+                  const ValId *args, int n) {
+    Func *f = u->f;
+    Op *op = op_new(f, NULL, code, like->loc, t, args, n);
+    if (like->code == code) {
+        op->attr[0] = like->attr[0];
+        op->attr[1] = like->attr[1];
+        op->str[0] = like->str[0];
+        op->str[1] = like->str[1];
+    }
+    VEC_PUSH(f->arena, out->ops, out->n, out->cap, op);
+    return op->nres ? op->res[0] : 0;
+}
+
+static ValId replaced(Unbatch *u, ValId v) {
+    return v && v < u->nvals && u->repl[v] ? u->repl[v] : v;
+}
+
+/* Operand x of a rank-3 op as slice b sees it; 0 when x has no slices. */
+static ValId slice_of(Unbatch *u, ValId x, int b) {
+    if (rank_of(u->f, x) < 3)
+        return replaced(u, x);
+    if (x >= u->nvals || !u->slices[x])
+        return 0;
+    return val_type(u->f, x).shape[0] == 1 ? u->slices[x][0] : u->slices[x][b];
+}
+
+static bool is_sliceable(int code) {
+    int k = op_info[code].kind;
+    return k == K_ELEMENTWISE || k == K_MEMORY ||
+           code == OP_ZEROS || code == OP_FULL || code == OP_EMPTY;
+}
+
+/* Ops a row or an element may be computed again from: pure ones.  A load
+ * read again later could see a store in between; an atomic would act
+ * twice. */
+static bool recomputable(const Op *d) {
+    return d->nres == 1 && d->nargs <= 8 && (op_info[d->code].flags & F_PURE) &&
+           (op_info[d->code].kind == K_ELEMENTWISE || d->code == OP_ZEROS ||
+            d->code == OP_FULL);
+}
+
+/* Element b of rank-1 y as a block [1]; 0 when y's ops do not say. */
+static ValId element_of(Unbatch *u, OpList *out, ValId y, int b) {
+    Func *f = u->f;
+    Type t = val_type(f, y);
+    if (t.rank == 0 || t.shape[0] == 1)
+        return y;
+    Value *v = val(f, y);
+    if (y >= u->nvals || v->kind != VK_OP || !v->def)
+        return 0;
+    Op *d = v->def;
+    Type one = t;
+    one.shape[0] = 1;
+    if (d->code == OP_ARANGE) {
+        ValId c = const_int(f, (DType)t.dtype, d->attr[0] + b);
+        return emit(u, out, d, OP_FULL, one, &c, 1);
+    }
+    if (!recomputable(d))
+        return 0;
+    ValId args[8];
+    for (int i = 0; i < d->nargs; i++)
+        if (!(args[i] = d->args[i] ? element_of(u, out, d->args[i], b) : 0) && d->args[i])
+            return 0;
+    return emit(u, out, d, (OpCode)d->code, one, args, d->nargs);
+}
+
+/* Row b of rank-2 x as a rank-1 block; 0 when x's ops do not say. */
+static ValId row_of(Unbatch *u, OpList *out, ValId x, int b) {
+    Func *f = u->f;
+    Type t = val_type(f, x);
+    if (x >= u->nvals)
+        return 0;
+    if (!u->rows[x]) {
+        u->rows[x] = arena_alloc(f->arena, sizeof(ValId) * (size_t)t.shape[0]);
+        if (!u->rows[x])
+            return 0;
+        memset(u->rows[x], 0, sizeof(ValId) * (size_t)t.shape[0]);
+    }
+    if (u->rows[x][b])
+        return u->rows[x][b];
+    Value *v = val(f, x);
+    Op *d = v->kind == VK_OP ? v->def : NULL;
+    Type rt = drop_first(t);
+    ValId r = 0;
+    if (d && d->code == OP_EXPAND_DIMS && d->attr[0] == 0) {
+        r = d->args[0];
+    } else if (d && d->code == OP_EXPAND_DIMS && d->attr[0] == 1) {
+        r = element_of(u, out, d->args[0], b);
+    } else if (d && recomputable(d)) {
+        ValId args[8];
+        for (int i = 0; i < d->nargs; i++) {
+            ValId a = replaced(u, d->args[i]);
+            args[i] = rank_of(f, a) < 2 ? a
+                      : row_of(u, out, d->args[i], val_type(f, a).shape[0] == 1 ? 0 : b);
+            if (a && !args[i])
+                return 0;
+        }
+        r = emit(u, out, d, (OpCode)d->code, rt, args, d->nargs);
+    } else if (t.shape[0] == 1) {
+        r = emit(u, out, &(Op){.code = OP_RESHAPE, .loc = d ? d->loc : (Loc){0, 0}},
+                 OP_RESHAPE, rt, &x, 1);
+    }
+    u->rows[x][b] = r;
+    return r;
+}
+
+/* Rows r[0..n) of one rank-1 shape stacked as a rank-2 value: a tree of
+ * cats, then a reshape. */
+static ValId stack_rows(Unbatch *u, OpList *out, const Op *at, const ValId *r, int n) {
+    Func *f = u->f;
+    Type t = val_type(f, r[0]);
+    ValId level[MAX_SLICES];
+    memcpy(level, r, sizeof(ValId) * (size_t)n);
+    Op like = {.code = OP_CAT, .loc = at->loc};
+    for (int m = n; m > 1; m /= 2)
+        for (int i = 0; i < m / 2; i++) {
+            ValId pair[2] = {level[2 * i], level[2 * i + 1]};
+            Type c = val_type(f, pair[0]);
+            c.shape[0] *= 2;
+            level[i] = emit(u, out, &like, OP_CAT, c, pair, 2);
+        }
+    int32_t shape[2] = {n, t.shape[0]};
+    Type st = type_block(type_elem(t), 2, shape);
+    like.code = OP_RESHAPE;
+    return emit(u, out, &like, OP_RESHAPE, st, level, 1);
+}
+
+static bool touches_rank3(Func *f, const Op *op) {
+    for (int i = 0; i < op->nres; i++)
+        if (rank_of(f, op->res[i]) >= 3)
+            return true;
+    for (int i = 0; i < op->nargs; i++)
+        if (rank_of(f, op->args[i]) >= 3)
+            return true;
+    int n = op_niters(op);
+    for (int i = 0; i < n; i++)
+        if (rank_of(f, op->iters[i]) >= 3)
+            return true;
+    for (int i = 0; op->yields && i < op->nres; i++)
+        if (rank_of(f, op->yields[i]) >= 3 || (op->alt_yields && rank_of(f, op->alt_yields[i]) >= 3))
+            return true;
+    return false;
+}
+
+static bool set_slices(Unbatch *u, ValId v, const ValId *s, int n) {
+    u->slices[v] = arena_alloc(u->f->arena, sizeof(ValId) * (size_t)n);
+    if (!u->slices[v])
+        return false;
+    memcpy(u->slices[v], s, sizeof(ValId) * (size_t)n);
+    return true;
+}
+
+/* A reduction along dim 0 as the elementwise op that combines the same
+ * way (ops.def's texts: sum is add, max is maximum and min minimum, NaN
+ * rules included, xor_sum is xor), folded over the slices in order. */
+static bool fold_slices(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    ValId x = op->args[0], res = op->res[0];
+    Type at = val_type(f, x), rt = val_type(f, res);
+    OpCode code = op->code == OP_SUM ? OP_ADD : op->code == OP_MAX ? OP_MAXIMUM
+                  : op->code == OP_MIN ? OP_MINIMUM : OP_XOR;
+    if (at.rank != 3 || rt.rank != 2 || at.dtype != rt.dtype)
+        return false;
+    ValId acc = slice_of(u, x, 0);
+    for (int b = 1; acc && b < at.shape[0]; b++) {
+        ValId pair[2] = {acc, slice_of(u, x, b)};
+        if (!pair[1])
+            return false;
+        Op like = {.code = code, .loc = op->loc};
+        acc = emit(u, out, &like, code, rt, pair, 2);
+    }
+    if (!acc)
+        return false;
+    u->repl[res] = acc;
+    return true;
+}
+
+/* One op on rank-3 values as ops on slices, at the end of out. */
+static bool slice_op(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    if (op->nres > 1 || (op_info[op->code].flags & F_REGION))
+        return false;
+    ValId res = op->nres ? op->res[0] : 0;
+    Type rt = res ? val_type(f, res) : (Type){0};
+    ValId s[MAX_SLICES];
+    if (op->code == OP_EXPAND_DIMS && rt.rank == 3) {
+        ValId x = replaced(u, op->args[0]);
+        if (op->attr[0] == 0)
+            return set_slices(u, res, &x, 1);
+        int n = val_type(f, x).shape[0];
+        for (int b = 0; b < n; b++) {
+            ValId r = row_of(u, out, op->args[0], b);
+            if (!r)
+                return false;
+            s[b] = emit(u, out, op, OP_EXPAND_DIMS, drop_first(rt), &r, 1);
+            out->ops[out->n - 1]->attr[0] = op->attr[0] - 1;
+        }
+        return set_slices(u, res, s, n);
+    }
+    bool reduce = op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN ||
+                  op->code == OP_XOR_SUM;
+    if (reduce && op->attr[0] == 0) /* along the slices: their elementwise fold */
+        return fold_slices(u, out, op);
+    if (reduce) { /* along dim 1 or 2: one row of the result per slice */
+        Type at = val_type(f, op->args[0]);
+        if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || at.shape[0] != rt.shape[0])
+            return false;
+        Type st = drop_first(rt);
+        for (int b = 0; b < at.shape[0]; b++) {
+            ValId x = slice_of(u, op->args[0], b);
+            if (!x)
+                return false;
+            s[b] = emit(u, out, op, (OpCode)op->code, st, &x, 1);
+            out->ops[out->n - 1]->attr[0] = op->attr[0] - 1;
+        }
+        u->rows[res] = arena_alloc(f->arena, sizeof(ValId) * (size_t)at.shape[0]);
+        if (!u->rows[res])
+            return false;
+        memcpy(u->rows[res], s, sizeof(ValId) * (size_t)at.shape[0]);
+        u->repl[res] = stack_rows(u, out, op, s, at.shape[0]);
+        return true;
+    }
+    if (!is_sliceable(op->code) && op->code != OP_DOT)
+        return false;
+    if (res && rt.rank != 3)
+        return false;
+    int n = res ? rt.shape[0] : 1;
+    for (int i = 0; i < op->nargs; i++)
+        if (rank_of(f, op->args[i]) == 3 && val_type(f, op->args[i]).shape[0] > n)
+            n = val_type(f, op->args[i]).shape[0];
+    if (n > MAX_SLICES || op->nargs > 8)
+        return false;
+    for (int b = 0; b < n; b++) {
+        ValId args[8];
+        for (int i = 0; i < op->nargs; i++)
+            if (op->args[i] && !(args[i] = slice_of(u, op->args[i], b)))
+                return false;
+            else if (!op->args[i])
+                args[i] = 0;
+        s[b] = emit(u, out, op, (OpCode)op->code, res ? drop_first(rt) : (Type){0}, args,
+                    op->nargs);
+    }
+    return !res || set_slices(u, res, s, n);
+}
+
+static void remap(Unbatch *u, ValId *v, int n) {
+    for (int i = 0; v && i < n; i++)
+        v[i] = replaced(u, v[i]);
+}
+
+static bool walk(Unbatch *u, Region *r) {
+    Func *f = u->f;
+    OpList out = {NULL, 0, 0};
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        if (op_info[op->code].flags & F_REGION) {
+            if (touches_rank3(f, op))
+                return false;
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                if (!walk(u, rs[k]))
+                    return false;
+        } else if (op_info[op->code].kind == K_GATHER) {
+            /* shape ops keep their rank-3 values whole (cuda_shape.c reads
+             * through them), so none of those may be sliced */
+            for (int k = 0; k < op->nargs; k++)
+                if (op->args[k] < u->nvals && u->slices[op->args[k]])
+                    return false;
+        } else if (touches_rank3(f, op)) {
+            if (!slice_op(u, &out, op))
+                return false;
+            continue;
+        }
+        VEC_PUSH(f->arena, out.ops, out.n, out.cap, op);
+    }
+    Swap sw = {r, out};
+    VEC_PUSH(f->arena, u->swaps, u->nswaps, u->capswaps, sw);
+    return true;
+}
+
+/* The operands and yields of every op kept, with assembled reductions. */
+static void remap_region(Unbatch *u, Region *r) {
+    for (int i = 0; i < r->nops; i++) {
+        Op *op = r->ops[i];
+        remap(u, op->args, op->nargs);
+        if (op_info[op->code].flags & F_REGION) {
+            remap(u, op->yields, op->yields ? op->nres : 0);
+            remap(u, op->alt_yields, op->alt_yields ? (op->code == OP_WHILE ? 1 : op->nres) : 0);
+            Region *rs[2];
+            for (int k = 0, n = op_regions(op, rs); k < n; k++)
+                remap_region(u, rs[k]);
+        }
+    }
+}
+
+static bool any_rank3(Func *f) {
+    for (int v = 1; v < f->nvals; v++)
+        if (val_type(f, v).rank >= 3)
+            return true;
+    return false;
+}
+
+int pass_unbatch(Func *f) {
+    if (!any_rank3(f))
+        return 0;
+    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, 0, 0};
+    size_t n = (size_t)f->nvals;
+    u.slices = arena_alloc(f->arena, sizeof(ValId *) * n);
+    u.rows = arena_alloc(f->arena, sizeof(ValId *) * n);
+    u.repl = arena_alloc(f->arena, sizeof(ValId) * n);
+    if (!u.slices || !u.rows || !u.repl)
+        return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
+    memset(u.slices, 0, sizeof(ValId *) * n);
+    memset(u.rows, 0, sizeof(ValId *) * n);
+    memset(u.repl, 0, sizeof(ValId) * n);
+    if (!walk(&u, &f->body))
+        return 0; /* not every rank-3 op can be sliced: layout.c says which */
+    for (int i = 0; i < u.nswaps; i++) {
+        u.swaps[i].r->ops = u.swaps[i].list.ops;
+        u.swaps[i].r->nops = u.swaps[i].list.n;
+        u.swaps[i].r->cap = u.swaps[i].list.cap;
+    }
+    remap_region(&u, &f->body);
+    return 0;
+}
