@@ -51,6 +51,7 @@ typedef struct Unbatch {
     ValId **slices;  /* a rank-3 value's slices (B, or 1 for a broadcast dim) */
     ValId **rows;    /* a rank-2 value's rows as rank-1 values, made on demand */
     ValId *repl;     /* a sliced reduction's result assembled as rank 2 */
+    ValId *clone;    /* a tl.reduce combine's values in the copy being made */
     Swap *swaps;
     int nswaps, capswaps;
 } Unbatch;
@@ -245,10 +246,71 @@ static bool fold_slices(Unbatch *u, OpList *out, Op *op) {
     return true;
 }
 
+/* Op d of a combine region copied into region r (clone maps its values). */
+static bool clone_into(Unbatch *u, Region *r, const Op *d) {
+    Func *f = u->f;
+    if (d->nres > 1 || d->body || d->alt || d->nargs > 8)
+        return false;
+    ValId args[8];
+    for (int i = 0; i < d->nargs; i++)
+        args[i] = d->args[i] < u->nvals && u->clone[d->args[i]] ? u->clone[d->args[i]]
+                                                              : d->args[i];
+    Op *op = op_new(f, r, (OpCode)d->code, d->loc,
+                    d->nres ? val_type(f, d->res[0]) : (Type){0}, args, d->nargs);
+    op->attr[0] = d->attr[0];
+    op->attr[1] = d->attr[1];
+    op->str[0] = d->str[0];
+    op->str[1] = d->str[1];
+    if (d->nres)
+        u->clone[d->res[0]] = op->res[0];
+    return true;
+}
+
+/* A tl.reduce (argmax, a user's combine) along dim 1 or 2: per slice a
+ * copy of the op and its combine region, each result's rows stacked. */
+static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    int n = op->nres;
+    Type at = val_type(f, op->args[0]);
+    if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || n > 8 || at.shape[0] > MAX_SLICES)
+        return false;
+    ValId rows[8][MAX_SLICES];
+    for (int b = 0; b < at.shape[0]; b++) {
+        ValId args[8];
+        for (int k = 0; k < n; k++)
+            if (!(args[k] = slice_of(u, op->args[k], b)))
+                return false;
+        Op *c = op_new_combine(f, NULL, OP_REDUCE, op->loc, args, n, op->attr[0] - 1,
+                               op->attr[1]);
+        for (int k = 0; k < 2 * n; k++)
+            u->clone[op->iters[k]] = c->iters[k];
+        for (int i = 0; i < op->body->nops; i++)
+            if (!clone_into(u, c->body, op->body->ops[i]))
+                return false;
+        for (int k = 0; k < n; k++) {
+            ValId y = op->yields[k];
+            c->yields[k] = y < u->nvals && u->clone[y] ? u->clone[y] : y;
+            rows[k][b] = c->res[k];
+        }
+        VEC_PUSH(f->arena, out->ops, out->n, out->cap, c);
+    }
+    for (int k = 0; k < n; k++) {
+        ValId res = op->res[k];
+        u->rows[res] = arena_alloc(f->arena, sizeof(ValId) * (size_t)at.shape[0]);
+        if (!u->rows[res])
+            return false;
+        memcpy(u->rows[res], rows[k], sizeof(ValId) * (size_t)at.shape[0]);
+        u->repl[res] = stack_rows(u, out, op, rows[k], at.shape[0]);
+    }
+    return true;
+}
+
 /* One op on rank-3 values as ops on slices, at the end of out. */
 static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
-    if (op->nres > 1 || (op_info[op->code].flags & F_REGION))
+    if (op->code == OP_REDUCE)
+        return slice_combine(u, out, op);
+    if (op->nres > 1 || (op_info[op->code].flags & F_REGION) || op->body)
         return false;
     ValId res = op->nres ? op->res[0] : 0;
     Type rt = res ? val_type(f, res) : (Type){0};
@@ -373,16 +435,18 @@ static bool any_rank3(Func *f) {
 int pass_unbatch(Func *f) {
     if (!any_rank3(f))
         return 0;
-    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, 0, 0};
+    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, NULL, 0, 0};
     size_t n = (size_t)f->nvals;
     u.slices = arena_alloc(f->arena, sizeof(ValId *) * n);
     u.rows = arena_alloc(f->arena, sizeof(ValId *) * n);
     u.repl = arena_alloc(f->arena, sizeof(ValId) * n);
-    if (!u.slices || !u.rows || !u.repl)
+    u.clone = arena_alloc(f->arena, sizeof(ValId) * n);
+    if (!u.slices || !u.rows || !u.repl || !u.clone)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     memset(u.slices, 0, sizeof(ValId *) * n);
     memset(u.rows, 0, sizeof(ValId *) * n);
     memset(u.repl, 0, sizeof(ValId) * n);
+    memset(u.clone, 0, sizeof(ValId) * n);
     if (!walk(&u, &f->body))
         return 0; /* not every rank-3 op can be sliced: layout.c says which */
     for (int i = 0; i < u.nswaps; i++) {

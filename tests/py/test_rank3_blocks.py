@@ -5,9 +5,8 @@ __getitem__ passes over it).  The cpu backend runs them (its tiles are
 loops of any rank).  The CUDA lowering (GPU and fiber backends) holds at
 most rank 2 in its layouts: unbatch.c slices rank-3 values into rank-2
 ones (a batched dot is B dots), and refuses with a located error what it
-cannot slice (reductions along the batch dim, argmax, shape ops of rank
-3), which the cpu backend's compile records where its CUDA stages would
-be."""
+cannot slice (scans, shape ops of rank 3), which the cpu backend's
+compile records where its CUDA stages would be."""
 import os
 
 import pytest
@@ -129,23 +128,42 @@ def test_reductions_along_inner_axes(device, A):
 
 
 def test_reductions_along_each_axis(device):
-    if not runs_here(device):
-        x = torch.zeros(4, 8, 16, device=device)
-        out = [torch.zeros(8, 16, device=device), torch.zeros(4, 16, device=device),
-               torch.zeros(4, 8, device=device), torch.zeros(4, 16, dtype=torch.int32, device=device)]
-        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
-            reduce_axes_kernel[(1,)](x, *out, 4, 8, 16)
-        assert not any(t.any() for t in out)
-        return
+    """Every axis, argmax (a tl.reduce with a combine region) too: on the
+    CUDA lowering the sum along dim 0 adds the slices, argmax along dim 1
+    is one combine per slice."""
     A, B, C = 4, 8, 16
     x = torch.randn(A, B, C)
     s0, s1, s2 = torch.zeros(B, C), torch.zeros(A, C), torch.zeros(A, B)
     m1 = torch.zeros(A, C, dtype=torch.int32)
-    reduce_axes_kernel[(1,)](x, s0, s1, s2, m1, A, B, C)
+    outs = [t.to(device) for t in (s0, s1, s2, m1)]
+    reduce_axes_kernel[(1,)](x.to(device), *outs, A, B, C)
+    s0, s1, s2, m1 = (t.cpu() for t in outs)
     assert torch.allclose(s0, x.sum(0), atol=1e-5)
     assert torch.equal(s1, x.amax(1))
     assert torch.equal(s2, x.amin(2))
     assert torch.equal(m1, x.argmax(1).to(torch.int32))
+
+
+@triton.jit
+def scan3_kernel(x, y, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    offs = (tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
+            tl.arange(0, C)[None, None, :])
+    tl.store(y + offs, tl.cumsum(tl.load(x + offs), axis=1))
+
+
+def test_scan_of_rank3(device):
+    """A scan of rank 3 runs on the cpu backend; the CUDA lowering cannot
+    slice it, so it refuses the kernel at the block, all or nothing, and
+    writes nothing."""
+    x = torch.randn(2, 4, 8)
+    y = torch.zeros(2, 4, 8, device=device)
+    if not runs_here(device):
+        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
+            scan3_kernel[(1,)](x.to(device), y, 2, 4, 8)
+        assert not y.any()
+        return
+    scan3_kernel[(1,)](x, y, 2, 4, 8)
+    assert torch.allclose(y, x.cumsum(1), atol=1e-5)
 
 
 @triton.jit
@@ -166,10 +184,7 @@ def test_keep_dims_and_a_slice_past_the_rank(device):
 def test_cpu_compile_records_the_cuda_refusal():
     if CUDA_LOWERING:
         pytest.skip("the cpu backend's compile")
-    x = torch.zeros(4, 8, 16)
-    out = [torch.zeros(8, 16), torch.zeros(4, 16), torch.zeros(4, 8),
-           torch.zeros(4, 16, dtype=torch.int32)]
-    k = reduce_axes_kernel[(1,)](x, *out, 4, 8, 16)
+    k = scan3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 2, 4, 8)
     assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
     with pytest.raises(triton.CompilationError,
                        match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"

@@ -2,7 +2,8 @@
 (ieee), in f16 with an f32 result, and in f16 accumulated in f16
 (out_dtype=tl.float16); loads and stores through rank-3 pointer blocks
 built by [:, None, None] indexing; reductions along each of the three
-dims (sum, max, min; keep_dims back into rank 3).  The inputs are small
+dims (sum, max, min; keep_dims back into rank 3; argmax, whose ties
+the quarter steps make likely, keep the first index as Triton's does).  The inputs are small
 integers in quarter steps, so every f32 sum is exact whatever the order;
 the f16 dots carry a tolerance (f16 accumulation rounds per instruction
 on tensor cores)."""
@@ -28,7 +29,7 @@ def batched_dot(q, k, o, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
 
 
 @triton.jit
-def reduce_axes(x, s0, m1, n2, k2, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+def reduce_axes(x, s0, m1, n2, k2, a1, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     ra, rb, rc = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
     v = tl.load(x + ra[:, None, None] * B * C + rb[None, :, None] * C + rc[None, None, :])
     tl.store(s0 + rb[:, None] * C + rc[None, :], tl.sum(v, axis=0))
@@ -36,6 +37,7 @@ def reduce_axes(x, s0, m1, n2, k2, A: tl.constexpr, B: tl.constexpr, C: tl.const
     tl.store(n2 + ra[:, None] * B + rb[None, :], tl.min(v, axis=-1))
     w = v - tl.max(v, axis=2, keep_dims=True)
     tl.store(k2 + ra[:, None, None] * B * C + rb[None, :, None] * C + rc[None, None, :], w)
+    tl.store(a1 + ra[:, None] * C + rc[None, :], tl.argmax(v, axis=1))
 
 
 def quarters(shape, seed):
@@ -58,6 +60,8 @@ def run(device):
     m1 = torch.zeros(A, C, device=device)
     n2 = torch.zeros(A, Bd, device=device)
     k2 = torch.zeros(A, Bd, C, device=device)
-    reduce_axes[(1,)](x, s0, m1, n2, k2, A, Bd, C)
-    out.update({"sum_axis0": s0, "max_axis1": m1, "min_axis2": n2, "keep_dims": k2})
+    a1 = torch.zeros(A, C, dtype=torch.int32, device=device)
+    reduce_axes[(1,)](x, s0, m1, n2, k2, a1, A, Bd, C)
+    out.update({"sum_axis0": s0, "max_axis1": m1, "min_axis2": n2, "keep_dims": k2,
+                "argmax_axis1": a1})
     return out
