@@ -1013,24 +1013,32 @@ static void declare_tile(StrBuf *out, const SharedBuffer *b, int align) {
                   b->name, (long long)smem_size(b));
 }
 
-/* Shared memory past the static budget: one dynamic array (its size is
- * the launch's, the driver's opt-in attribute allows it, cudart.c) on the
- * GPU, a static one of the same size on the host, and the scratch and the
- * tiles as pointers into it at the planned offsets, so every access reads
- * as with the static arrays. */
-static void declare_dynamic(StrBuf *out, const SmemPlan *sp) {
-    sb_printf(out, "#if defined(__CUDA_ARCH__)\n"
-                   "    extern __shared__ __align__(%d) long long mt_dynamic_smem[];\n"
-                   "#else\n"
-                   "    __shared__ __align__(%d) long long mt_dynamic_smem[%lld];\n"
-                   "#endif\n",
-              sp->tile_align, sp->tile_align, (long long)(sp->total + 7) / 8);
+/* Shared memory as one array (SmemPlan.one_array: the scratch lies over
+ * the dead dot tiles): past the static budget a dynamic array (its size
+ * is the launch's, the driver's opt-in attribute allows it, cudart.c) on
+ * the GPU and a static one of the same size on the host, within it a
+ * static array everywhere; the scratch and the tiles are pointers into it
+ * at the planned offsets, so every access reads as with separate
+ * arrays. */
+static void declare_one_array(StrBuf *out, const SmemPlan *sp) {
+    if (sp->total > MT_SMEM_BUDGET)
+        sb_printf(out, "#if defined(__CUDA_ARCH__)\n"
+                       "    extern __shared__ __align__(%d) long long mt_dynamic_smem[];\n"
+                       "#else\n"
+                       "    __shared__ __align__(%d) long long mt_dynamic_smem[%lld];\n"
+                       "#endif\n",
+                  sp->tile_align, sp->tile_align, (long long)(sp->total + 7) / 8);
+    else
+        sb_printf(out, "    __shared__ __align__(%d) long long mt_smem_pool[%lld];\n",
+                  sp->tile_align, (long long)(sp->total + 7) / 8);
+    const char *base = sp->total > MT_SMEM_BUDGET ? "mt_dynamic_smem" : "mt_smem_pool";
     if (sp->scratch_bytes)
-        sb_puts(out, "    long long *const mt_smem = mt_dynamic_smem;\n");
+        sb_printf(out, "    long long *const mt_smem = %s;\n", base);
     if (smem_size(&sp->lhs) > 0)
-        sb_printf(out, "    float *const dot_lhs = (float *)((char *)mt_dynamic_smem + %lld);\n"
-                       "    float *const dot_rhs = (float *)((char *)mt_dynamic_smem + %lld);\n",
-                  (long long)sp->offset[SMEM_DOT_LHS], (long long)sp->offset[SMEM_DOT_RHS]);
+        sb_printf(out, "    float *const dot_lhs = (float *)((char *)%s + %lld);\n"
+                       "    float *const dot_rhs = (float *)((char *)%s + %lld);\n",
+                  base, (long long)sp->offset[SMEM_DOT_LHS], base,
+                  (long long)sp->offset[SMEM_DOT_RHS]);
 }
 
 int cuda_emit(Func *f, StrBuf *out) {
@@ -1110,8 +1118,8 @@ int cuda_emit(Func *f, StrBuf *out) {
                   "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {\n",
                   threads, f->name, sb_str(&sig));
     const SmemPlan *sp = f->smem;
-    if (sp->total > MT_SMEM_BUDGET) {
-        declare_dynamic(out, sp);
+    if (sp->one_array) {
+        declare_one_array(out, sp);
     } else {
         if (sp->scratch_bytes)
             sb_printf(out, "    __shared__ __align__(16) long long mt_smem[%lld];\n",

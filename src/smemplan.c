@@ -274,7 +274,8 @@ static int plan_once(Func *f, Loc *over_loc) {
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
     int64_t below = scratch; /* the scratch the tiles follow */
     p->tiles_dead_after = -1;
-    if (scratch + lhs + rhs > MT_SMEM_BUDGET) {
+    p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET;
+    if (p->one_array) {
         /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
          * the static arrays do (vector and cp.async accesses) */
         int64_t al = p->tile_align;
