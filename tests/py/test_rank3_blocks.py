@@ -56,7 +56,7 @@ def test_batched_dot(device, B, dt, odt, tl_odt, prec):
     k = bmm_kernel[(1,)](*args)
     ref = torch.matmul(x.double(), y.double())
     if dt == torch.int8:
-        assert torch.equal(o, ref.to(torch.int32).to(torch.int8))
+        assert torch.equal(o.cpu(), ref.to(torch.int32).to(torch.int8))
     else:
         tol = {torch.float16: 2e-2, torch.float32: 1e-2 if prec == "tf32" else 1e-4}.get(odt, 1e-12)
         assert torch.allclose(o.cpu().double(), ref, atol=tol * K ** 0.5, rtol=tol)
