@@ -411,9 +411,9 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
 }
 
 /* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands widened
- * to f32 (exact, and products of their values are exact in f32, so the
+ * to f16 (exact, and products of their values are exact in f32, so the
  * only rounding is the f32 accumulation Triton's tensor cores do too);
- * int8 operands likewise, exact while a tile's sums stay
+ * int8 operands to f32, exact while a tile's sums stay
  * below 2^24, and the int32 result is added to acc in int32.  out_dtype
  * is float32, or float16 for f16 operands (an f16 accumulator, as
  * Triton's), or int32 for int8. */
@@ -485,6 +485,14 @@ int h_dot(Elab *E, Call *c, CV *out) {
     }
     if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6))
         return dot_bf16xn(E, x, y, acc, (int)prec, c->loc, out);
+    if (type_is_float(tx) && dtype_info[dx].bits == 8) {
+        /* fp8 operands as f16, exactly (e5m2 is f16's top byte, e4m3's
+         * range and precision lie inside f16's): f16 tiles, half the
+         * shared memory of f32 ones, and the f16 tensor-core units */
+        if (elab_cast(E, x, DT_F16, c->loc, &x) < 0 || elab_cast(E, y, DT_F16, c->loc, &y) < 0)
+            return -1;
+        dx = dy = DT_F16;
+    }
     if (dx == DT_F16 && dy == DT_F16 && od == DT_F16) {
         /* Triton accumulates in f16 here (mma.f16.f16.f16.f16) */
         ValId facc = acc;
