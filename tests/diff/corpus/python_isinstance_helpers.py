@@ -31,7 +31,7 @@ def pick(x, out, flags, BLOCK: tl.constexpr, USE_DESC: tl.constexpr):
     tl.store(flags + 0, isinstance(BLOCK, int))
     tl.store(flags + 1, isinstance(BLOCK, tl.constexpr))
     tl.store(flags + 2, isinstance(x, tl.tensor))
-    tl.store(flags + 3, isinstance(src, (float, tl.tensor_descriptor)))
+    tl.store(flags + 3, isinstance(src, tl.tensor_descriptor))
     tl.store(flags + 4, isinstance(tl.float16, tl.dtype))
     tl.store(flags + 5, hasattr(x, "dtype"))
     tl.store(flags + 6, hasattr(tl, "no_such_function"))
