@@ -16,6 +16,8 @@
  * expand_dims at dims 1 and 2 needs row b of its rank-2 operand: taken
  * through the operand's own ops (row b of x + y is row b of x + row b of
  * y; of expand_dims(y, 1), y's element b; of an arange, a constant).
+ * A for loop carrying rank-3 values (a batched dot's accumulator) becomes
+ * a for loop carrying their slices, over the same body sliced.
  *
  * Shape ops (reshape, join, ...) are left whole: the rank-3 values they
  * make and read between themselves are cuda_shape.c's (interleave is a
@@ -24,8 +26,9 @@
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 (shape ops, scans, reductions along the batch
- * dim, rank-3 values a loop carries, more than MAX_SLICES slices) leaves
+ * anything else of rank 3 (shape ops, scans, a tl.reduce along the batch
+ * dim, rank-3 values a while loop or an if carries, more than MAX_SLICES
+ * slices) leaves
  * the Func untouched, and layout.c's located error stands.  The results
  * are the same values computed by other ops: each slice op is the
  * original op on the slice's elements. */
@@ -375,6 +378,56 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     return !res || set_slices(u, res, s, n);
 }
 
+static bool walk(Unbatch *u, Region *r);
+
+/* A for loop carrying rank-3 values: a new for op carrying their slices
+ * (and the rest as they were), over the same body region, sliced. */
+static bool slice_for(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    int nc = op->nres, m = 0;
+    ValId inits[MAX_SLICES];
+    int first[MAX_SLICES], count[MAX_SLICES];
+    if (nc > MAX_SLICES)
+        return false;
+    for (int k = 0; k < nc; k++) {
+        ValId x = op->args[3 + k];
+        count[k] = rank_of(f, x) == 3 ? val_type(f, x).shape[0] : 1;
+        first[k] = m;
+        if (m + count[k] > MAX_SLICES)
+            return false;
+        for (int b = 0; b < count[k]; b++)
+            if (!(inits[m++] = rank_of(f, x) == 3 ? slice_of(u, x, b) : replaced(u, x)))
+                return false;
+    }
+    Op *nf = op_new_for(f, NULL, op->loc, replaced(u, op->args[0]), replaced(u, op->args[1]),
+                        replaced(u, op->args[2]), inits, m);
+    nf->attr[0] = op->attr[0];
+    nf->attr[1] = op->attr[1];
+    nf->str[0] = op->str[0];
+    nf->str[1] = op->str[1];
+    u->repl[op->index] = nf->index;
+    for (int k = 0; k < nc; k++) {
+        if (rank_of(f, op->iters[k]) == 3) {
+            u->slices[op->iters[k]] = nf->iters + first[k];
+            u->slices[op->res[k]] = nf->res + first[k];
+        } else {
+            u->repl[op->iters[k]] = nf->iters[first[k]];
+            u->repl[op->res[k]] = nf->res[first[k]];
+        }
+    }
+    nf->body = op->body; /* its new op list is swapped in with the rest */
+    if (!walk(u, op->body))
+        return false;
+    for (int k = 0; k < nc; k++)
+        for (int b = 0; b < count[k]; b++)
+            if (!(nf->yields[first[k] + b] = rank_of(f, op->yields[k]) == 3
+                                                 ? slice_of(u, op->yields[k], b)
+                                                 : op->yields[k]))
+                return false;
+    VEC_PUSH(f->arena, out->ops, out->n, out->cap, nf);
+    return true;
+}
+
 static void remap(Unbatch *u, ValId *v, int n) {
     for (int i = 0; v && i < n; i++)
         v[i] = replaced(u, v[i]);
@@ -386,8 +439,11 @@ static bool walk(Unbatch *u, Region *r) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         if (op_info[op->code].flags & F_REGION) {
-            if (touches_rank3(f, op))
-                return false;
+            if (touches_rank3(f, op)) {
+                if (op->code != OP_FOR || !slice_for(u, &out, op))
+                    return false;
+                continue;
+            }
             Region *rs[2];
             for (int k = 0, n = op_regions(op, rs); k < n; k++)
                 if (!walk(u, rs[k]))

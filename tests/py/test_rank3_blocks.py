@@ -192,3 +192,33 @@ def test_cpu_compile_records_the_cuda_refusal():
                              r"supported"):
         k.asm["cuda"]
     assert "cuda" not in k.asm and "cpu" in k.asm and "ssa-opt" in dict(k.asm)
+
+
+@triton.jit
+def bmm_loop_kernel(q, k, o, K, BB: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+                    BK: tl.constexpr):
+    rb = tl.program_id(0) * BB + tl.arange(0, BB)
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BK)
+    acc = tl.zeros((BB, M, N), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        qv = tl.load(q + rb[:, None, None] * M * K + rm[None, :, None] * K + (k0 + rk)[None, None, :])
+        kv = tl.load(k + rb[:, None, None] * K * N + (k0 + rk)[None, :, None] * N + rn[None, None, :])
+        acc += tl.dot(qv, kv)
+    tl.store(o + rb[:, None, None] * M * N + rm[None, :, None] * N + rn[None, None, :], acc)
+
+
+@pytest.mark.parametrize("BB", [1, 2, 4])
+def test_batched_dot_k_loop(device, BB):
+    """A rank-3 accumulator carried through a K loop: on the CUDA lowering
+    the loop carries its BB slices."""
+    B, M, N, K, BK = 4, 32, 32, 48, 16
+    g = torch.Generator().manual_seed(BB)
+    x = torch.randn(B, M, K, generator=g).half()
+    y = torch.randn(B, K, N, generator=g).half()
+    o = torch.zeros(B, M, N, device=device)
+    k = bmm_loop_kernel[(B // BB,)](x.to(device), y.to(device), o, K, BB, M, N, BK)
+    ref = torch.bmm(x.double(), y.double())
+    assert torch.allclose(o.cpu().double(), ref, atol=1e-2, rtol=1e-3)
+    if CUDA_LOWERING or device == "cuda":
+        layout = k.asm["ssa-layout"]
+        assert layout.count(" = dot ") == BB and "for " in layout
