@@ -957,7 +957,7 @@ static bool reserved_name(const char *s) {
         "protected", "virtual", "friend", "using", "throw", "catch",
         "explicit", "mutable", "export", "asm", "threadIdx", "blockIdx",
         "blockDim", "gridDim", "INFINITY", "NAN", "dot_k",
-        "dot_stage", "k_base", "dot_lhs", "dot_rhs", "dot_lhs_h", "dot_rhs_h", "dot_lhs_d",
+        "dot_stage", "k_base", "dot_lhs", "dot_rhs", "dot_lhs_h", "dot_rhs_h", "dot_lhs_d", "dot_lhs_b", "dot_rhs_b",
         "dot_rhs_d", "mt_dynamic_smem", "warpSize", "main",
         "for", "while", "if", "else", "return", "break", "continue"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
@@ -1132,6 +1132,9 @@ int cuda_emit(Func *f, StrBuf *out) {
     if (sp->narrow_tiles) /* f16 and bf16 tiles, as their bits */
         sb_puts(out, "    unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;\n"
                      "    unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;\n");
+    if (sp->byte_tiles) /* int8 tiles */
+        sb_puts(out, "    signed char *const dot_lhs_b = (signed char *)dot_lhs;\n"
+                     "    signed char *const dot_rhs_b = (signed char *)dot_rhs;\n");
     if (sp->double_tiles) /* f64 tiles (the arrays are 16-byte aligned) */
         sb_puts(out, "    double *const dot_lhs_d = (double *)dot_lhs;\n"
                      "    double *const dot_rhs_d = (double *)dot_rhs;\n");

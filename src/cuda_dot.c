@@ -148,7 +148,7 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         if (*src_a)
             dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
         if (*src_b)
-            dot_write(e, g->op, b, &g->B, stage, false, src_b);
+            dot_write(e, g->op, b, &g->B, stage, g->plan->unit == DOT_MMA_S8, src_b);
         return;
     }
     /* every element once, by its owner */
@@ -169,18 +169,28 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
     }
 }
 
+/* The dot's inner dimension K: B's rows, or its columns where its tile is
+ * transposed (int8 tensor cores). */
+static int dot_depth(const DotGen *g) {
+    return g->plan->unit == DOT_MMA_S8 ? g->B.columns : g->B.rows;
+}
+
 /* Every result slot's products, one k at a time, the tile elements read
  * as f32 (the scalar form; also what tensor-core tiles become where the
- * device has no tensor cores). */
+ * device has no tensor cores); an int32 result (int8 operands) adds
+ * integer products modulo 2^32, as unsigned, so no C overflow. */
 static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char *dst) {
     const Dist *r = &g->r;
     StrBuf la, lb;
     sb_init(&la);
     sb_init(&lb);
+    const char *col = ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT));
     smem_element_text(&la, &g->A, stage,
                       ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
-    smem_element_text(&lb, &g->B, stage, "dot_k",
-                      ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT)));
+    if (g->plan->unit == DOT_MMA_S8)
+        smem_element_text(&lb, &g->B, stage, col, "dot_k");
+    else
+        smem_element_text(&lb, &g->B, stage, "dot_k", col);
     Type te = type_scalar(g->A.elem), tf = type_elem(val_type(e->f, g->op->res[0]));
     if (tf.dtype == DT_F16) /* an f16 accumulator adds in f32 (fma_into) */
         tf = type_scalar(DT_F32);
@@ -191,10 +201,14 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
         xb = ce_fmt(e, "mt_tf32(%s)", xb);
     }
     ce_unroll(e);
-    ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", g->B.rows);
+    ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", dot_depth(g));
     ce_unroll(e);
     ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
-    ce_line(e, "        %s[%s] += %s * %s;", dst, CE_SLOT, xa, xb);
+    if (tf.dtype == DT_I32)
+        ce_line(e, "        %s[%s] = (int)((unsigned)%s[%s] + (unsigned)(%s * %s));", dst,
+                CE_SLOT, dst, CE_SLOT, xa, xb);
+    else
+        ce_line(e, "        %s[%s] += %s * %s;", dst, CE_SLOT, xa, xb);
     ce_line(e, "}");
     sb_free(&la);
     sb_free(&lb);
@@ -231,7 +245,7 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
                         const char *init, const char *into) {
     ValId res = g->op->res[0];
     const Dist *r = &g->r;
-    int BK = g->B.rows;
+    int BK = dot_depth(g);
     const char *dst = into ? into : ce_fmt(e, "v%d", res);
     e->name[res] = dst;
     if (!into) {
@@ -370,7 +384,8 @@ static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[2]) {
 static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sbuf,
                       bool transposed) {
     Value *v = val(e->f, x);
-    if (v->kind != VK_OP || transposed || (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
+    if (v->kind != VK_OP || transposed || p->unit == DOT_MMA_S8 ||
+        (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
         return NULL;
     for (int i = 0; i < p->nprefetch; i++)
         if (p->prefetch[i] == v->def)

@@ -315,6 +315,7 @@ DotUnit dot_unit(Func *f, const Op *dot) {
     DotUnit u;
     int kstep = 16;
     switch (at.dtype) {
+    case DT_I8: u = DOT_MMA_S8; kstep = 32; break;
     case DT_F16: u = DOT_MMA_F16; break;
     case DT_BF16: u = DOT_MMA_BF16; break;
     case DT_F32:
@@ -327,7 +328,7 @@ DotUnit dot_unit(Func *f, const Op *dot) {
     }
     if (at.shape[0] % 16 || bt.shape[1] % 8 || at.shape[1] % kstep)
         return DOT_FMA;
-    if (val_type(f, dot->res[0]).dtype == DT_F16) /* f16 accumulators: mma.sync only */
+    if (val_type(f, dot->res[0]).dtype == DT_F16 || u == DOT_MMA_S8) /* mma.sync only */
         return u;
     return u != DOT_MMA_TF32 && u != DOT_MMA_TF32X3 && wgmma_fits(f, at, bt)
                ? (u == DOT_MMA_F16 ? DOT_WGMMA_F16 : DOT_WGMMA_BF16) : u;
@@ -345,6 +346,11 @@ static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, int stag
         int atom = BK * 2 < 128 ? BK * 2 : 128;
         p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, 0, stages, atom, 0};
         p->B = (SharedBuffer){"dot_rhs_h", BK, BN, d, 0, stages, 128, 0};
+        return;
+    }
+    if (p->unit == DOT_MMA_S8) { /* B transposed: its rows are columns of K */
+        p->A = (SharedBuffer){"dot_lhs_b", BM, BK, d, (BK / 16) % 2 ? 0 : 16, stages, 0, 0};
+        p->B = (SharedBuffer){"dot_rhs_b", BN, BK, d, (BK / 16) % 2 ? 0 : 16, stages, 0, 0};
         return;
     }
     if (p->unit == DOT_MMA_F16 || p->unit == DOT_MMA_BF16) {
@@ -486,6 +492,6 @@ const char *dot_form_name(DotForm form) {
 const char *dot_unit_name(DotUnit u) {
     static const char *const names[] = {"fma",        "mma-f16",    "mma-bf16",
                                         "mma-tf32",   "mma-tf32x3", "wgmma-f16",
-                                        "wgmma-bf16"};
-    return u >= DOT_FMA && u <= DOT_WGMMA_BF16 ? names[u] : "?";
+                                        "wgmma-bf16", "mma-s8"};
+    return u >= DOT_FMA && u <= DOT_MMA_S8 ? names[u] : "?";
 }

@@ -829,8 +829,11 @@ int ml_emit_dot(MEmit *m, Op *op) {
         (op->attr[0] != DOT_IEEE && ed != DT_F32 && ed != DT_F16 && ed != DT_BF16))
         return ml_unsupported(m, op);
     int M = at.shape[0], K = at.shape[1], N = bt.shape[1];
-    /* an f16 accumulator (out_dtype=float16) sums in f32, rounded once */
-    DType sd = cd == DT_F16 ? DT_F32 : cd;
+    /* an f16 accumulator (out_dtype=float16) sums in f32, rounded once;
+     * int8 operands sum in f32 too (exact: tl.dot limits K to 1024), the
+     * i32 sum then added to the accumulator */
+    bool ints = ed == DT_I8;
+    DType sd = cd == DT_F16 || ints ? DT_F32 : cd;
     const char *ty = ml_mtype(ed), *cty = ml_mtype(sd);
     const char *ba = ml_workgroup(m, (int64_t)M * K, ty), *bb = ml_workgroup(m, (int64_t)K * N, ty);
     const char *ma = ml_fmt(m, "memref<%dx%s, #gpu.address_space<workgroup>>", M * K, ty);
@@ -844,11 +847,11 @@ int ml_emit_dot(MEmit *m, Op *op) {
     for (int s = 0; s < rd.nE; s++) {
         const char *c[2];
         coords(m, &rd, rt, s, c);
-        const char *init = acc ? ml_elem(m, acc, &rd, s, op->loc)
-                               : ml_const_float(m, cd, 0);
+        const char *init = acc && !ints ? ml_elem(m, acc, &rd, s, op->loc)
+                                        : ml_const_float(m, ints ? DT_F32 : cd, 0);
         if (!init)
             return -1;
-        init = ml_convert(m, init, cd, sd);
+        init = ints ? init : ml_convert(m, init, cd, sd);
         const char *result = sd == cd ? out[s] : ml_tmp(m);
         const char *row = iop(m, "muli", c[0], ml_const_int(m, DT_I32, K));
         const char *k = ml_tmp(m), *sum = ml_tmp(m);
@@ -886,8 +889,16 @@ int ml_emit_dot(MEmit *m, Op *op) {
         ml_line(m, "scf.yield %s : %s", r, cty);
         m->indent--;
         ml_line(m, "}");
-        if (sd != cd)
+        if (ints) { /* the exact f32 sum as i32, plus the accumulator */
+            const char *si = ml_convert(m, result, DT_F32, DT_I32);
+            const char *a0 = acc ? ml_elem(m, acc, &rd, s, op->loc) : NULL;
+            if (acc && !a0)
+                return -1;
+            ml_line(m, "%s = arith.addi %s, %s : i32", out[s], si,
+                    a0 ? a0 : ml_const_int(m, DT_I32, 0));
+        } else if (sd != cd) {
             ml_line(m, "%s = arith.truncf %s : f32 to f16", out[s], result);
+        }
     }
     ml_line(m, "gpu.barrier");
     return 0;

@@ -910,7 +910,8 @@ typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
  * per pair, Triton's split of each f32 into a big and a small part). */
 typedef enum DotUnit {
     DOT_FMA, DOT_MMA_F16, DOT_MMA_BF16, DOT_MMA_TF32, DOT_MMA_TF32X3,
-    DOT_WGMMA_F16, DOT_WGMMA_BF16 /* sm_90: one warpgroup per m64 blocks */
+    DOT_WGMMA_F16, DOT_WGMMA_BF16, /* sm_90: one warpgroup per m64 blocks */
+    DOT_MMA_S8 /* int8: mma.sync m16n8k32, B's tile transposed ([BN][BK]) */
 } DotUnit;
 /* The unit a dot can use by its operands alone (dtype, input precision,
  * shape): a tensor-core unit when M % 16, N % 8 and K % the instruction's
@@ -981,6 +982,7 @@ struct SmemPlan {
     bool narrow_tiles;            /* some dot reads them as 16-bit elements
                                      through dot_lhs_h, dot_rhs_h */
     bool double_tiles;            /* ... or as f64 through dot_lhs_d, dot_rhs_d */
+    bool byte_tiles;              /* ... or as int8 through dot_lhs_b, dot_rhs_b */
     int tile_align;               /* bytes: 16, or 1024 for swizzled tiles */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */

@@ -881,6 +881,11 @@ MT_RT void mt_ldsm4_t(const void *p, unsigned r[4]) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
+MT_RT void mt_ldsm2(const void *p, unsigned r[2]) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+}
 MT_RT void mt_ldsm2_t(const void *p, unsigned r[2]) {
     unsigned a = (unsigned)__cvta_generic_to_shared(p);
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
@@ -898,6 +903,15 @@ MT_MMA(mt_mma_f16, "m16n8k16", "f16.f16")
 MT_MMA(mt_mma_bf16, "m16n8k16", "bf16.bf16")
 MT_MMA(mt_mma_tf32, "m16n8k8", "tf32.tf32")
 #undef MT_MMA
+/* int8 operands, int32 accumulators, saturating as Triton's
+ * (.satfinite): m16n8k32, a0..a3 and b0, b1 four int8 each. */
+MT_RT void mt_mma_s8(int *c0, int *c1, int *c2, int *c3, const unsigned a[4],
+                     const unsigned b[2]) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+r"(*c0), "+r"(*c1), "+r"(*c2), "+r"(*c3)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
 /* out_dtype=float16: the four accumulators are f16 bits, packed in pairs
  * (c0 in the low half) as the instruction's two f16x2 registers. */
 MT_RT void mt_mma_f16_f16acc(unsigned short *c0, unsigned short *c1, unsigned short *c2,

@@ -81,6 +81,8 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
         p->narrow_tiles = true;
     if (decl && b->elem == DT_F64)
         p->double_tiles = true;
+    if (decl && b->elem == DT_I8)
+        p->byte_tiles = true;
     if (decl && b->swizzle) /* the swizzle reads address bits 7..9 */
         p->tile_align = 1024;
     if (!pl->over && total_of(p) > MT_SMEM_MAX) {

@@ -413,8 +413,9 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
 /* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands widened
  * to f16 (exact, and products of their values are exact in f32, so the
  * only rounding is the f32 accumulation Triton's tensor cores do too);
- * int8 operands to f32, exact while a tile's sums stay
- * below 2^24, and the int32 result is added to acc in int32.  out_dtype
+ * int8 operands as they are, an i32 result (the CUDA-core forms sum
+ * each dot in f32, exact while a tile's sums stay below 2^24, so K is
+ * at most 1024).  out_dtype
  * is float32, or float16 for f16 operands (an f16 accumulator, as
  * Triton's), or int32 for int8. */
 int h_dot(Elab *E, Call *c, CV *out) {
@@ -520,22 +521,9 @@ int h_dot(Elab *E, Call *c, CV *out) {
     if (i8 && (int64_t)kx * 128 * 128 > (1 << 24))
         return elab_err(E, c->loc, MT_ERR_UNSUPPORTED,
                         "int8 tl.dot() with an inner dimension over 1024 is not supported yet");
-    if (elab_cast(E, x, DT_F32, c->loc, &x) < 0 || elab_cast(E, y, DT_F32, c->loc, &y) < 0)
-        return -1;
-    ValId facc = i8 ? 0 : acc; /* int8: acc is added in int32 below */
-    if (facc && elab_cast(E, facc, DT_F32, c->loc, &facc) < 0)
-        return -1;
-    ValId da[3] = {x, y, facc};
-    if (elab_emit(E, OP_DOT, c->loc, da, 3, 0, 0, &r) < 0 ||
-        elab_cast(E, r, od, c->loc, &r) < 0)
-        return -1;
-    if (i8 && acc) {
-        ValId sum[2] = {r, acc};
-        if (elab_emit(E, OP_ADD, c->loc, sum, 2, 0, 0, &r) < 0)
-            return -1;
-    }
-    *out = cv_tensor(r);
-    return 0;
+    /* int8: the dot itself, i8 operands and an i32 result (acc added) */
+    ValId da[3] = {x, y, acc};
+    return emit_op(E, c, da, 3, 0, 0, out);
 }
 
 /* Casts that involve pointers, as Triton's cast does them: an integer to a

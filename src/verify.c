@@ -467,13 +467,15 @@ static int rule_expand(const RuleIn *in, Type *out, char *msg) {
 static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     Type a = in->a, b = in->b;
     /* rank 3: a batch of dots, [B, M, K] x [B, K, N] */
-    if (!type_is_float(a) || (a.rank != 2 && a.rank != 3))
-        return fail(msg, "dot expects a rank-2 or rank-3 float block, got %s", tt(a).s);
-    if (!type_is_float(b) || b.rank != a.rank)
-        return fail(msg, "dot expects a rank-%d float block, got %s", a.rank, tt(b).s);
-    if (a.dtype != b.dtype ||
-        (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16 && a.dtype != DT_F64))
-        return fail(msg, "dot operands must be both f64, f32, f16 or bf16, got %s and %s",
+    bool i8 = a.dtype == DT_I8 && !a.is_ptr;
+    if ((!type_is_float(a) && !i8) || (a.rank != 2 && a.rank != 3))
+        return fail(msg, "dot expects a rank-2 or rank-3 float or i8 block, got %s", tt(a).s);
+    if ((!type_is_float(b) && !i8) || b.rank != a.rank)
+        return fail(msg, "dot expects a rank-%d block like its first operand, got %s", a.rank,
+                    tt(b).s);
+    if (a.dtype != b.dtype || (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16 &&
+                               a.dtype != DT_F64 && !i8))
+        return fail(msg, "dot operands must be both f64, f32, f16, bf16 or i8, got %s and %s",
                     tt(a).s, tt(b).s);
     int r0 = a.rank - 2;
     if (r0 && a.shape[0] != b.shape[0])
@@ -486,7 +488,7 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     ValId acc = in->args[2];
     /* f16 operands may accumulate in f16 (Triton's out_dtype=float16):
      * the accumulator's dtype says which */
-    DType rd = a.dtype == DT_F64 ? DT_F64
+    DType rd = a.dtype == DT_F64 ? DT_F64 : i8 ? DT_I32
                : a.dtype == DT_F16 && acc && val_type(in->f, acc).dtype == DT_F16 ? DT_F16
                                                                           : DT_F32;
     Type r = type_block(type_scalar(rd), a.rank, mn + (r0 ? 0 : 1));

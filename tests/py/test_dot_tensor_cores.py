@@ -543,3 +543,42 @@ def test_f16_accumulator(device, monkeypatch, loop, cfg):
     assert "mt_mma_f16_f16acc(" in k.asm["cuda"]
     assert f"block<{BM}x{BN} x f16>" in [ln for ln in k.asm["ssa"].splitlines()
                                          if " = dot " in ln][0]
+
+
+@triton.jit
+def int8_dot_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                    BK: tl.constexpr, ACC: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        if ACC:
+            acc = tl.dot(a, b, acc)
+        else:
+            acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("cfg", [(64, 64, 64, 4, 128, True), (32, 64, 32, 4, 96, False),
+                                 (128, 128, 32, 8, 64, True), (16, 8, 32, 1, 32, False),
+                                 (64, 32, 64, 2, 64, True)])
+def test_int8_tensor_cores(device, monkeypatch, cfg):
+    """int8 operands on tensor cores (mma.sync m16n8k32 .satfinite.s32,
+    as Triton's): A's tile as loaded, B's transposed ([BN][BK]) so that
+    ldmatrix gives each lane four k values of one column.  The host runs
+    the same tiles through integer FMAs (B read transposed too); the sums
+    are exact, so the result equals an int64 product."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    BM, BN, BK, W, K, acc_arg = cfg
+    g = torch.Generator().manual_seed(BM + K)
+    a = torch.randint(-128, 128, (BM, K), generator=g, dtype=torch.int8)
+    b = torch.randint(-128, 128, (K, BN), generator=g, dtype=torch.int8)
+    c = torch.zeros(BM, BN, dtype=torch.int32, device=device)
+    k = int8_dot_kernel[(1,)](a.to(device), b.to(device), c, K, BM=BM, BN=BN, BK=BK,
+                              ACC=acc_arg, num_warps=W)
+    assert torch.equal(c.cpu(), (a.long() @ b.long()).int())
+    assert "mma-s8" in k.asm["ssa-layout"] and "mt_mma_s8(" in k.asm["cuda"]
