@@ -178,8 +178,12 @@ static ValId row_of(Unbatch *u, OpList *out, ValId x, int b) {
     return r;
 }
 
+/* Whether n rows can be stacked: a power of two (cat pairs them), at most
+ * MAX_SLICES. */
+static bool stackable(int n) { return n >= 1 && n <= MAX_SLICES && (n & (n - 1)) == 0; }
+
 /* Rows r[0..n) of one rank-1 shape stacked as a rank-2 value: a tree of
- * cats, then a reshape. */
+ * cats, then a reshape (n stackable). */
 static ValId stack_rows(Unbatch *u, OpList *out, const Op *at, const ValId *r, int n) {
     Func *f = u->f;
     Type t = val_type(f, r[0]);
@@ -275,7 +279,7 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
     int n = op->nres;
     Type at = val_type(f, op->args[0]);
-    if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || n > 8 || at.shape[0] > MAX_SLICES)
+    if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || n > 8 || !stackable(at.shape[0]))
         return false;
     ValId rows[8][MAX_SLICES];
     for (int b = 0; b < at.shape[0]; b++) {
@@ -323,6 +327,8 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
         if (op->attr[0] == 0)
             return set_slices(u, res, &x, 1);
         int n = val_type(f, x).shape[0];
+        if (n > MAX_SLICES)
+            return false;
         for (int b = 0; b < n; b++) {
             ValId r = row_of(u, out, op->args[0], b);
             if (!r)
@@ -338,7 +344,8 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
         return fold_slices(u, out, op);
     if (reduce) { /* along dim 1 or 2: one row of the result per slice */
         Type at = val_type(f, op->args[0]);
-        if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || at.shape[0] != rt.shape[0])
+        if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || at.shape[0] != rt.shape[0] ||
+            !stackable(at.shape[0]))
             return false;
         Type st = drop_first(rt);
         for (int b = 0; b < at.shape[0]; b++) {
