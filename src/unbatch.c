@@ -15,7 +15,9 @@
  * which is assembled by cat and reshape where something else reads it).
  * expand_dims at dims 1 and 2 needs row b of its rank-2 operand: taken
  * through the operand's own ops (row b of x + y is row b of x + row b of
- * y; of expand_dims(y, 1), y's element b; of an arange, a constant).
+ * y; of expand_dims(y, 1), y's element b; of an arange, a constant; of a
+ * load, a load of row b of its pointers where nothing since has written
+ * memory).
  * A for loop carrying rank-3 values (a batched dot's accumulator) becomes
  * a for loop carrying their slices, over the same body sliced.
  *
@@ -138,6 +140,19 @@ static ValId element_of(Unbatch *u, OpList *out, ValId y, int b) {
     return emit(u, out, d, (OpCode)d->code, one, args, d->nargs);
 }
 
+/* Whether load d is in out with nothing after it that writes memory or
+ * waits (a store, an atomic, a barrier, a debug op, a region): a load of
+ * one of its rows issued now reads what d read. */
+static bool reload_ok(const OpList *out, const Op *d) {
+    for (int i = out->n - 1; i >= 0; i--) {
+        if (out->ops[i] == d)
+            return true;
+        if (op_info[out->ops[i]->code].flags & (F_EFFECT | F_REGION))
+            return false;
+    }
+    return false;
+}
+
 /* Row b of rank-2 x as a rank-1 block; 0 when x's ops do not say. */
 static ValId row_of(Unbatch *u, OpList *out, ValId x, int b) {
     Func *f = u->f;
@@ -160,7 +175,7 @@ static ValId row_of(Unbatch *u, OpList *out, ValId x, int b) {
         r = d->args[0];
     } else if (d && d->code == OP_EXPAND_DIMS && d->attr[0] == 1) {
         r = element_of(u, out, d->args[0], b);
-    } else if (d && recomputable(d)) {
+    } else if (d && (recomputable(d) || (d->code == OP_LOAD && reload_ok(out, d)))) {
         ValId args[8];
         for (int i = 0; i < d->nargs; i++) {
             ValId a = replaced(u, d->args[i]);

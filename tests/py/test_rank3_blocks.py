@@ -222,3 +222,34 @@ def test_batched_dot_k_loop(device, BB):
     if CUDA_LOWERING or device == "cuda":
         layout = k.asm["ssa-layout"]
         assert layout.count(" = dot ") == BB and "for " in layout
+
+
+@triton.jit
+def expand_loaded_kernel(x, z, WRITE: tl.constexpr, S: tl.constexpr):
+    r = tl.arange(0, S)
+    v = tl.load(x + r[:, None] * S + r[None, :])
+    if WRITE:  # the rows of v must be what was loaded, before this store
+        tl.store(x + r[:, None] * S + r[None, :], v + 1)
+    tl.store(z + r[:, None, None] * S * S + r[None, :, None] * S + r[None, None, :],
+             v[:, :, None])
+
+
+@pytest.mark.parametrize("write", [False, True], ids=["load", "load-store"])
+def test_expand_a_loaded_block(device, write):
+    """test_core's x[:, :, None] of a loaded block, broadcast into a rank-3
+    store: the CUDA lowering needs each row of x and loads it again from
+    x's row pointers, which is only the same value while nothing has
+    written memory since; after a store it refuses the kernel instead
+    (all or nothing), and the cpu backend runs it."""
+    S = 8
+    x = torch.randn(S, S)
+    z = torch.zeros(S, S, S, device=device)
+    xd = x.clone().to(device)
+    if write and not runs_here(device):
+        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
+            expand_loaded_kernel[(1,)](xd, z, write, S)
+        assert not z.any() and torch.equal(xd.cpu(), x)
+        return
+    expand_loaded_kernel[(1,)](xd, z, write, S)
+    assert torch.equal(z.cpu(), x[:, :, None].expand(S, S, S))
+    assert torch.equal(xd.cpu(), x + 1 if write else x)
