@@ -371,7 +371,8 @@ static void plan_tiles(Func *f, DotPlan *p) {
     int stages = p->form == DOT_SINGLE_STAGE ? 1 : 2;
     p->unit = DOT_FMA;
     if (lr->kind == LAYOUT_MMA && lr->shape[0] == BM && lr->shape[1] == BN &&
-        BM % (16 * lr->wpc[0]) == 0 && BN % (8 * lr->wpc[1]) == 0)
+        BM % (16 * lr->wpc[0]) == 0 &&
+        (BN % (8 * lr->wpc[1]) == 0 || (8 * lr->wpc[1]) % BN == 0))
         p->unit = dot_unit(f, op);
     if ((p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) &&
         (lr->wpc[0] != f->num_warps || lr->wpc[1] != 1)) /* not the warpgroups' layout */

@@ -363,10 +363,15 @@ static bool mma_layout(const int32_t *shape, int num_warps, bool warpgroups, Lay
     int64_t best_gap = -1;
     for (int wm = warpgroups ? num_warps : 1; wm <= num_warps; wm *= 2) {
         int wn = num_warps / wm;
-        if (shape[0] % (16 * wm) || shape[1] % (8 * wn))
+        /* more warps along N than n8 groups: the extra warps hold copies
+         * (the columns wrap, as any layout wider than its block), which
+         * costs them, so only where no exact split fits */
+        bool copies = 8 * wn > shape[1];
+        if (shape[0] % (16 * wm) || shape[1] % 8 || (!copies && shape[1] % (8 * wn)) ||
+            (copies && (8 * wn) % shape[1]))
             continue;
-        int64_t gap = shape[0] / wm - shape[1] / wn;
-        gap = gap < 0 ? -gap : gap;
+        int64_t gap = shape[0] / wm - (copies ? 8 : shape[1] / wn);
+        gap = (gap < 0 ? -gap : gap) + (copies ? (int64_t)1 << 40 : 0);
         if (best_gap < 0 || gap < best_gap) {
             best = wm;
             best_gap = gap;

@@ -45,7 +45,7 @@ def tf32(x):
     return torch.where((u & 0x7f800000) == 0x7f800000, u, r).view(torch.float32)
 
 
-def run(device, dt, prec, M, N, K, cfg, ta=False, tb=False):
+def run(device, dt, prec, M, N, K, cfg, ta=False, tb=False, with_kernel=False):
     BM, BN, BK, W = cfg
     torch.manual_seed(M + 3 * N + 7 * K)
     a = torch.randn((K, M) if ta else (M, K)).to(dt)
@@ -54,10 +54,10 @@ def run(device, dt, prec, M, N, K, cfg, ta=False, tb=False):
     c = torch.full((M, N), float("nan"), dtype=dt)
     ad, bd, cd = a.to(device), b.to(device), c.to(device)
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
-    matmul_kernel[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
-                        bd.stride(1), cd.stride(0), cd.stride(1), BM=BM, BN=BN, BK=BK,
-                        PREC=prec, num_warps=W)
-    return a, b, cd.cpu()
+    k = matmul_kernel[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
+                            bd.stride(1), cd.stride(0), cd.stride(1), BM=BM, BN=BN, BK=BK,
+                            PREC=prec, num_warps=W)
+    return (a, b, cd.cpu(), k) if with_kernel else (a, b, cd.cpu())
 
 
 CASES = [(torch.float16, "tf32"), (torch.bfloat16, "tf32"), (torch.float32, "tf32"),
@@ -67,9 +67,17 @@ CASES = [(torch.float16, "tf32"), (torch.bfloat16, "tf32"), (torch.float32, "tf3
 @pytest.mark.parametrize("dt,prec", CASES, ids=lambda v: str(v).replace("torch.", ""))
 @pytest.mark.parametrize("shape,cfg", [((64, 64, 64), (64, 64, 32, 4)),
                                        ((40, 24, 40), (32, 32, 16, 1)),
-                                       ((48, 80, 48), (32, 16, 16, 2))])
-def test_matmul_matches_float64(device, dt, prec, shape, cfg):
-    a, b, c = run(device, dt, prec, *shape, cfg)
+                                       ((48, 80, 48), (32, 16, 16, 2)),
+                                       # more warps than the tile's n8 groups:
+                                       # the extra warps compute copies
+                                       ((16, 16, 32), (16, 16, 16, 4)),
+                                       ((32, 32, 64), (32, 32, 32, 16))])
+def test_matmul_matches_float64(device, monkeypatch, dt, prec, shape, cfg):
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_80")
+    a, b, c, k = run(device, dt, prec, *shape, cfg, with_kernel=True)
+    if prec != "ieee" or dt != torch.float32:  # a tensor-core unit, copies or not
+        assert " mma-" in k.asm["ssa-layout"].split("dots:")[1]
     if dt == torch.float32 and prec == "tf32":
         a, b = tf32(a), tf32(b)
     ref = a.double() @ b.double()
