@@ -77,7 +77,7 @@ def test_matmul_matches_float64(device, monkeypatch, dt, prec, shape, cfg):
         monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_80")
     a, b, c, k = run(device, dt, prec, *shape, cfg, with_kernel=True)
     if prec != "ieee" or dt != torch.float32:  # a tensor-core unit, copies or not
-        assert " mma-" in k.asm["ssa-layout"].split("dots:")[1]
+        assert "mma-" in k.asm["ssa-layout"].split("dots:")[1]
     if dt == torch.float32 and prec == "tf32":
         a, b = tf32(a), tf32(b)
     ref = a.double() @ b.double()
