@@ -10,16 +10,20 @@
  * What is sliced: elementwise and memory ops (implicit broadcasts keep
  * working slice by slice: an operand of rank < 3 broadcasts from the
  * left, so it is every slice's operand), zeros/full/empty, dot,
- * expand_dims of a rank-2 value into rank 3, and sum/max/min/xor_sum along
- * dims 1 or 2 (each slice's reduction is one row of the rank-2 result,
- * which is assembled by cat and reshape where something else reads it).
+ * expand_dims of a rank-2 value into rank 3; reductions along dim 1 or 2,
+ * sum/max/min/xor_sum and tl.reduce (its combine region copied), one per
+ * slice, each slice's result one row of the rank-2 result, assembled by
+ * cat and reshape where something else reads it; sum/max/min/xor_sum
+ * along dim 0 as the elementwise fold of the slices; scans along dim 1
+ * or 2 one per slice (tl.associative_scan's region copied), cumsum and
+ * cumprod along dim 0 the running add or multiply of the slices.
  * expand_dims at dims 1 and 2 needs row b of its rank-2 operand: taken
  * through the operand's own ops (row b of x + y is row b of x + row b of
  * y; of expand_dims(y, 1), y's element b; of an arange, a constant; of a
  * load, a load of row b of its pointers where nothing since has written
- * memory).
- * A for loop carrying rank-3 values (a batched dot's accumulator) becomes
- * a for loop carrying their slices, over the same body sliced.
+ * memory).  A for loop carrying rank-3 values (a batched dot's
+ * accumulator) becomes a for loop carrying their slices, over the same
+ * body sliced.
  *
  * Shape ops (reshape, join, ...) are left whole: the rank-3 values they
  * make and read between themselves are cuda_shape.c's (interleave is a
@@ -28,12 +32,12 @@
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 (shape ops, scans, a tl.reduce along the batch
- * dim, rank-3 values a while loop or an if carries, more than MAX_SLICES
- * slices) leaves
- * the Func untouched, and layout.c's located error stands.  The results
- * are the same values computed by other ops: each slice op is the
- * original op on the slice's elements. */
+ * anything else of rank 3 (such shape ops, a tl.reduce or
+ * tl.associative_scan along the batch dim, rank-3 values a while loop or
+ * an if carries, more than MAX_SLICES slices) leaves the Func untouched,
+ * and layout.c's located error stands.  The results are the same values
+ * computed by other ops: each slice op is the original op on the slice's
+ * elements. */
 #include "mt.h"
 
 #include <string.h>
@@ -288,11 +292,13 @@ static bool clone_into(Unbatch *u, Region *r, const Op *d) {
     return true;
 }
 
-/* A tl.reduce (argmax, a user's combine) along dim 1 or 2: per slice a
- * copy of the op and its combine region, each result's rows stacked. */
+/* A tl.reduce (argmax, a user's combine) or tl.associative_scan along
+ * dim 1 or 2: per slice a copy of the op and its combine region; each
+ * reduction result's rows stacked, each scan result's slices its own. */
 static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
     int n = op->nres;
+    bool scan = op->code == OP_SCAN;
     Type at = val_type(f, op->args[0]);
     if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || n > 8 || !stackable(at.shape[0]))
         return false;
@@ -302,7 +308,7 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
         for (int k = 0; k < n; k++)
             if (!(args[k] = slice_of(u, op->args[k], b)))
                 return false;
-        Op *c = op_new_combine(f, NULL, OP_REDUCE, op->loc, args, n, op->attr[0] - 1,
+        Op *c = op_new_combine(f, NULL, (OpCode)op->code, op->loc, args, n, op->attr[0] - 1,
                                op->attr[1]);
         for (int k = 0; k < 2 * n; k++)
             u->clone[op->iters[k]] = c->iters[k];
@@ -316,7 +322,10 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
         }
         VEC_PUSH(f->arena, out->ops, out->n, out->cap, c);
     }
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n && scan; k++)
+        if (!set_slices(u, op->res[k], rows[k], at.shape[0]))
+            return false;
+    for (int k = 0; k < n && !scan; k++) {
         ValId res = op->res[k];
         u->rows[res] = arena_alloc(f->arena, sizeof(ValId) * (size_t)at.shape[0]);
         if (!u->rows[res])
@@ -327,11 +336,44 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
     return true;
 }
 
+/* tl.cumsum / tl.cumprod of a rank-3 block: along dim 1 or 2 one scan
+ * per slice; along dim 0 the running add (multiply) of the slices, from
+ * the last one when reversed. */
+static bool slice_cum(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    ValId x = op->args[0], res = op->res[0];
+    Type at = val_type(f, x), rt = val_type(f, res);
+    int n = at.shape[0];
+    ValId s[MAX_SLICES];
+    if (at.rank != 3 || rt.rank != 3 || n > MAX_SLICES || at.dtype != rt.dtype)
+        return false;
+    for (int i = 0; i < n; i++) {
+        int b = op->attr[0] == 0 && op->attr[1] ? n - 1 - i : i;
+        ValId xb = slice_of(u, x, b);
+        if (!xb)
+            return false;
+        if (op->attr[0] != 0) {
+            s[b] = emit(u, out, op, (OpCode)op->code, drop_first(rt), &xb, 1);
+            out->ops[out->n - 1]->attr[0] = op->attr[0] - 1;
+        } else if (i == 0) {
+            s[b] = xb;
+        } else {
+            OpCode code = op->code == OP_CUMSUM ? OP_ADD : OP_MUL;
+            ValId pair[2] = {s[op->attr[1] ? b + 1 : b - 1], xb};
+            Op like = {.code = code, .loc = op->loc};
+            s[b] = emit(u, out, &like, code, drop_first(rt), pair, 2);
+        }
+    }
+    return set_slices(u, res, s, n);
+}
+
 /* One op on rank-3 values as ops on slices, at the end of out. */
 static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
-    if (op->code == OP_REDUCE)
+    if (op->code == OP_REDUCE || op->code == OP_SCAN)
         return slice_combine(u, out, op);
+    if (op->code == OP_CUMSUM || op->code == OP_CUMPROD)
+        return slice_cum(u, out, op);
     if (op->nres > 1 || (op_info[op->code].flags & F_REGION) || op->body)
         return false;
     ValId res = op->nres ? op->res[0] : 0;

@@ -5,8 +5,8 @@ __getitem__ passes over it).  The cpu backend runs them (its tiles are
 loops of any rank).  The CUDA lowering (GPU and fiber backends) holds at
 most rank 2 in its layouts: unbatch.c slices rank-3 values into rank-2
 ones (a batched dot is B dots), and refuses with a located error what it
-cannot slice (scans, shape ops of rank 3), which the cpu backend's
-compile records where its CUDA stages would be."""
+cannot slice (shape ops reading a sliced block), which the cpu
+backend's compile records where its CUDA stages would be."""
 import os
 
 import pytest
@@ -145,46 +145,62 @@ def test_reductions_along_each_axis(device):
 
 
 @triton.jit
-def scan3_kernel(x, y, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def scan3_kernel(x, y0, y1, y2, y3, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     offs = (tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
             tl.arange(0, C)[None, None, :])
-    tl.store(y + offs, tl.cumsum(tl.load(x + offs), axis=1))
+    v = tl.load(x + offs)
+    tl.store(y0 + offs, tl.cumsum(v, axis=0))
+    tl.store(y1 + offs, tl.cumsum(v, axis=1, reverse=True))
+    tl.store(y2 + offs, tl.cumprod(v, axis=0, reverse=True))
+    tl.store(y3 + offs, tl.associative_scan(v, 2, _mul))
 
 
-def test_scan_of_rank3(device):
-    """A scan of rank 3 runs on the cpu backend; the CUDA lowering cannot
-    slice it, so it refuses the kernel at the block, all or nothing, and
+def test_scans_of_rank3(device):
+    """Scans along every dim: on the CUDA lowering a scan along dim 1 or 2
+    is one per slice (tl.associative_scan's combine copied), along dim 0
+    the running add or multiply of the slices."""
+    x = (torch.rand(4, 8, 16) + 0.5)
+    ys = [torch.zeros(4, 8, 16, device=device) for _ in range(4)]
+    scan3_kernel[(1,)](x.to(device), *ys, 4, 8, 16)
+    y0, y1, y2, y3 = (y.cpu() for y in ys)
+    assert torch.allclose(y0, x.cumsum(0), rtol=1e-5)
+    assert torch.allclose(y1, x.flip(1).cumsum(1).flip(1), rtol=1e-5)
+    assert torch.allclose(y2, x.flip(0).cumprod(0).flip(0), rtol=1e-5)
+    assert torch.allclose(y3, x.cumprod(2), rtol=1e-4)
+
+
+@triton.jit
+def flip3_kernel(x, y, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    offs = (tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
+            tl.arange(0, C)[None, None, :])
+    tl.store(y + offs, tl.flip(tl.load(x + offs), 0))
+
+
+def test_flip_of_rank3(device):
+    """A shape op reading a loaded rank-3 block runs on the cpu backend; the
+    CUDA lowering cannot slice it (shape ops keep their rank-3 operands
+    whole), so it refuses the kernel at the block, all or nothing, and
     writes nothing."""
     x = torch.randn(2, 4, 8)
     y = torch.zeros(2, 4, 8, device=device)
     if not runs_here(device):
         with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
-            scan3_kernel[(1,)](x.to(device), y, 2, 4, 8)
+            flip3_kernel[(1,)](x.to(device), y, 2, 4, 8)
         assert not y.any()
         return
-    scan3_kernel[(1,)](x, y, 2, 4, 8)
-    assert torch.allclose(y, x.cumsum(1), atol=1e-5)
-
-
-@triton.jit
-def keep_dims_scalar_kernel(x, z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
-    v = tl.load(x + tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
-                tl.arange(0, C)[None, None, :])
-    total = tl.sum(v, axis=None, keep_dims=True)  # [1, 1, 1]
-    tl.store(z[None, None, None, :], total)  # ':' past a scalar's rank, as Triton allows
-
-
-def test_keep_dims_and_a_slice_past_the_rank(device):
-    x = torch.randn(2, 4, 8)
-    z = torch.zeros(1, device=device)
-    keep_dims_scalar_kernel[(1,)](x.to(device), z, 2, 4, 8)
-    assert torch.allclose(z.cpu(), x.sum().reshape(1), atol=1e-5)
+    flip3_kernel[(1,)](x, y, 2, 4, 8)
+    assert torch.equal(y, x.flip(0))
 
 
 def test_cpu_compile_records_the_cuda_refusal():
     if CUDA_LOWERING:
         pytest.skip("the cpu backend's compile")
-    k = scan3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 2, 4, 8)
+    k = flip3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 2, 4, 8)
     assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
     with pytest.raises(triton.CompilationError,
                        match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"
