@@ -47,70 +47,45 @@ static const char *acc_slots(Emit *e, const char *dst, int E1) {
                   dst, E1, dst, E1, dst, E1, dst, E1);
 }
 
-/* Fragments of f16/bf16 tiles through ldmatrix: mt_ra[MI][4], mt_rb[NJ][2]. */
-static void load_16bit(Emit *e, const DotPlan *p, const char *stage, int C0, int C1,
-                       int MI, int NJ) {
+/* Fragments through ldmatrix: mt_ra[MI][4], mt_rb[NJ][2].  f16/bf16
+ * tiles: A's rows as above, B's n8 groups read transposed (.trans).  int8
+ * tiles (`s8`, m16n8k32), read as b16 pairs of 16-byte rows: A's the
+ * same with k offsets of 16 bytes, so a0..a3 are rows g, g + 8 at k 4t
+ * and 16 + 4t; B's tile is B transposed, [BN][BK], so a plain ldmatrix
+ * gives lane 4g + t the four k values 4t..4t + 3 (and 16 + 4t..) of
+ * column g: b0, b1. */
+static void load_ldmatrix(Emit *e, const DotPlan *p, const char *stage, int C0, int C1,
+                          int MI, int NJ, bool s8) {
     ce_line(e, "unsigned mt_ra[%d][4], mt_rb[%d][2];", MI, NJ);
     ce_unroll(e);
     ce_line(e, "for (int mt_i = 0; mt_i < %d; ++mt_i)", MI);
     ce_line(e, "    mt_ldsm4(%s, mt_ra[mt_i]);",
             tile_addr(e, &p->A, stage,
                       ce_fmt(e, "mt_wr + (2 * mt_i + ((mt_lane >> 3) & 1)) * %d + (mt_lane & 7)", C0),
-                      "mt_kk + (mt_lane >> 4) * 8"));
+                      s8 ? "mt_kk + (mt_lane >> 4) * 16" : "mt_kk + (mt_lane >> 4) * 8"));
     const char *krow = "mt_kk + ((mt_lane >> 3) & 1) * 8 + (mt_lane & 7)";
-    if (NJ >= 2) {
-        ce_unroll(e);
-        ce_line(e, "for (int mt_j = 0; mt_j + 1 < %d; mt_j += 2) {", NJ);
-        ce_line(e, "    unsigned mt_q[4];");
-        ce_line(e, "    mt_ldsm4_t(%s, mt_q);",
-                tile_addr(e, &p->B, stage, krow,
-                          ce_fmt(e, "mt_wc + (mt_j + (mt_lane >> 4)) * %d", C1)));
-        ce_line(e, "    mt_rb[mt_j][0] = mt_q[0];");
-        ce_line(e, "    mt_rb[mt_j][1] = mt_q[1];");
-        ce_line(e, "    mt_rb[mt_j + 1][0] = mt_q[2];");
-        ce_line(e, "    mt_rb[mt_j + 1][1] = mt_q[3];");
-        ce_line(e, "}");
-    }
-    if (NJ % 2) /* the last group alone: lanes 0..15 give its rows */
-        ce_line(e, "mt_ldsm2_t(%s, mt_rb[%d]);",
-                tile_addr(e, &p->B, stage, krow, ce_fmt(e, "mt_wc + %d", (NJ - 1) * C1)),
-                NJ - 1);
-}
-
-/* Fragments of int8 tiles for m16n8k32 through ldmatrix (of 16-byte
- * rows, as b16 pairs): A's as load_16bit's with k offsets of 16 bytes,
- * so a0..a3 are rows g, g + 8 at k 4t and 16 + 4t; B's tile is B
- * transposed, [BN][BK], so a plain ldmatrix gives lane 4g + t the four
- * k values 4t..4t + 3 (and 16 + 4t..) of column g: b0, b1. */
-static void load_8bit(Emit *e, const DotPlan *p, const char *stage, int C0, int C1,
-                      int MI, int NJ) {
-    ce_line(e, "unsigned mt_ra[%d][4], mt_rb[%d][2];", MI, NJ);
-    ce_unroll(e);
-    ce_line(e, "for (int mt_i = 0; mt_i < %d; ++mt_i)", MI);
-    ce_line(e, "    mt_ldsm4(%s, mt_ra[mt_i]);",
-            tile_addr(e, &p->A, stage,
-                      ce_fmt(e, "mt_wr + (2 * mt_i + ((mt_lane >> 3) & 1)) * %d + (mt_lane & 7)", C0),
-                      "mt_kk + (mt_lane >> 4) * 16"));
     const char *kcol = "mt_kk + ((mt_lane >> 3) & 1) * 16";
     if (NJ >= 2) {
+        const char *g = ce_fmt(e, "mt_wc + (mt_j + (mt_lane >> 4)) * %d", C1);
         ce_unroll(e);
         ce_line(e, "for (int mt_j = 0; mt_j + 1 < %d; mt_j += 2) {", NJ);
         ce_line(e, "    unsigned mt_q[4];");
-        ce_line(e, "    mt_ldsm4(%s, mt_q);",
-                tile_addr(e, &p->B, stage,
-                          ce_fmt(e, "mt_wc + (mt_j + (mt_lane >> 4)) * %d + (mt_lane & 7)", C1),
-                          kcol));
+        ce_line(e, "    %s(%s, mt_q);", s8 ? "mt_ldsm4" : "mt_ldsm4_t",
+                s8 ? tile_addr(e, &p->B, stage, ce_fmt(e, "%s + (mt_lane & 7)", g), kcol)
+                   : tile_addr(e, &p->B, stage, krow, g));
         ce_line(e, "    mt_rb[mt_j][0] = mt_q[0];");
         ce_line(e, "    mt_rb[mt_j][1] = mt_q[1];");
         ce_line(e, "    mt_rb[mt_j + 1][0] = mt_q[2];");
         ce_line(e, "    mt_rb[mt_j + 1][1] = mt_q[3];");
         ce_line(e, "}");
     }
-    if (NJ % 2) /* the last group alone: lanes 0..15 give its rows */
-        ce_line(e, "mt_ldsm2(%s, mt_rb[%d]);",
-                tile_addr(e, &p->B, stage,
-                          ce_fmt(e, "mt_wc + %d + (mt_lane & 7)", (NJ - 1) * C1), kcol),
+    if (NJ % 2) { /* the last group alone: lanes 0..15 give its rows */
+        const char *g = ce_fmt(e, "mt_wc + %d", (NJ - 1) * C1);
+        ce_line(e, "%s(%s, mt_rb[%d]);", s8 ? "mt_ldsm2" : "mt_ldsm2_t",
+                s8 ? tile_addr(e, &p->B, stage, ce_fmt(e, "%s + (mt_lane & 7)", g), kcol)
+                   : tile_addr(e, &p->B, stage, krow, g),
                 NJ - 1);
+    }
 }
 
 /* Fragments of f32 tiles for TF32: mt_fa[MI][4], mt_fb[NJ][2] as floats. */
@@ -282,10 +257,10 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
     ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", BK, tf32 ? 8 : s8 ? 32 : 16);
     e->indent++;
     if (s8) {
-        load_8bit(e, p, stage, C0, C1, MI, NJ);
+        load_ldmatrix(e, p, stage, C0, C1, MI, NJ, true);
         mma_all(e, "mt_mma_s8", "mt_ra", "mt_rb", dst, E1, MI, NJ);
     } else if (!tf32) {
-        load_16bit(e, p, stage, C0, C1, MI, NJ);
+        load_ldmatrix(e, p, stage, C0, C1, MI, NJ, false);
         bool f16_acc = val_type(e->f, p->dot->res[0]).dtype == DT_F16;
         mma_all(e, p->unit == DOT_MMA_BF16 ? "mt_mma_bf16" : f16_acc ? "mt_mma_f16_f16acc"
                                                                   : "mt_mma_f16",
