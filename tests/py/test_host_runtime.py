@@ -217,6 +217,10 @@ def test_ctrl_c_stops_a_long_launch(tmp_path):
 
 
 def test_sigint_handler_that_returns_lets_the_launch_finish(tmp_path):
-    rc, out, err, _ = run_child(tmp_path, "handler", 2000, 0.2)
+    # the launch must outlast the 0.2 s before the signal: on the cpu
+    # backend (some 100 times faster) 20 times the iterations, or the
+    # child may be exiting, its handler gone, when SIGINT arrives
+    cpu = os.environ.get("MYTRITON_BACKEND") == "cpu"
+    rc, out, err, _ = run_child(tmp_path, "handler", 2000, 0.2, 400000 if cpu else 20000)
     assert rc == 0, err
     assert out.split() == ["finished", "True", "1"], (out, err)
