@@ -323,31 +323,25 @@ int cpu_emit_dot(CpuEmit *e, Op *op) {
     const char *dst = cpu_fmt(e, "%s[%s]", e->name[v], cpu_index(e, rt, ir + 1 - r0));
     if (r0)
         cpu_line(e, "for (int mt_b = 0; mt_b < %d; mt_b++)", B);
-    if (rt.dtype == DT_I32) {
-        /* int8 operands: an integer sum, added to the accumulator modulo
-         * 2^32 (unsigned: no signed overflow in the C) */
-        cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
-        cpu_line(e, "    for (int mt_n = 0; mt_n < %d; mt_n++) {", N);
-        cpu_line(e, "        unsigned mt_s = (unsigned)%s;", dst);
-        cpu_line(e, "        for (int mt_k = 0; mt_k < %d; mt_k++)", K);
-        cpu_line(e, "            mt_s += (unsigned)((int)%s * (int)%s);",
-                 cpu_elem(e, a, ia + 1 - r0), cpu_elem(e, b, ib + 1 - r0));
-        cpu_line(e, "        %s = (int)mt_s;", dst);
-        cpu_line(e, "    }");
-        return 0;
-    }
-    if (rt.dtype == DT_F16) {
-        /* an f16 accumulator (out_dtype=float16): the dot's sum in f32,
-         * rounded into it once */
+    if (rt.dtype == DT_I32 || rt.dtype == DT_F16) {
+        /* int8 operands: an integer sum added to the accumulator modulo
+         * 2^32 (unsigned: no signed overflow in the C); an f16 accumulator
+         * (out_dtype=float16): the dot's sum in f32, rounded into it once */
+        bool ints = rt.dtype == DT_I32;
         Type h = type_scalar(DT_F16), s = type_scalar(DT_F32);
+        const char *x = cpu_elem(e, a, ia + 1 - r0), *y = cpu_elem(e, b, ib + 1 - r0);
         cpu_line(e, "for (int mt_m = 0; mt_m < %d; mt_m++)", M);
         cpu_line(e, "    for (int mt_n = 0; mt_n < %d; mt_n++) {", N);
-        cpu_line(e, "        float mt_s = %s;", ctext_convert(f->arena, dst, h, s));
+        cpu_line(e, "        %s mt_s = %s;", ints ? "unsigned" : "float",
+                 ints ? cpu_fmt(e, "(unsigned)%s", dst) : ctext_convert(f->arena, dst, h, s));
         cpu_line(e, "        for (int mt_k = 0; mt_k < %d; mt_k++)", K);
-        cpu_line(e, "            mt_s = fmaf(%s, %s, mt_s);",
-                 ctext_convert(f->arena, cpu_elem(e, a, ia + 1 - r0), h, s),
-                 ctext_convert(f->arena, cpu_elem(e, b, ib + 1 - r0), h, s));
-        cpu_line(e, "        %s = %s;", dst, ctext_convert(f->arena, "mt_s", s, h));
+        if (ints)
+            cpu_line(e, "            mt_s += (unsigned)((int)%s * (int)%s);", x, y);
+        else
+            cpu_line(e, "            mt_s = fmaf(%s, %s, mt_s);", ctext_convert(f->arena, x, h, s),
+                     ctext_convert(f->arena, y, h, s));
+        cpu_line(e, "        %s = %s;", dst,
+                 ints ? "(int)mt_s" : ctext_convert(f->arena, "mt_s", s, h));
         cpu_line(e, "    }");
         return 0;
     }

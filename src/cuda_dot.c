@@ -134,6 +134,10 @@ static void dot_prepare(Emit *e, Op *op, DotGen *g) {
         e->min_blocks = p->min_blocks;
 }
 
+/* Whether B's tile holds B transposed, [BN][BK]: the int8 tensor cores'
+ * (cuda_mma.c's ldmatrix wants each column's k values in a row). */
+static bool rhs_transposed(const DotPlan *p) { return p->unit == DOT_MMA_S8; }
+
 /* The cooperative writes of both operands, from arrays src_a / src_b
  * (NULL: the operands' own arrays; "": none, the operand is there) into
  * `stage`. */
@@ -148,7 +152,7 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         if (*src_a)
             dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
         if (*src_b)
-            dot_write(e, g->op, b, &g->B, stage, g->plan->unit == DOT_MMA_S8, src_b);
+            dot_write(e, g->op, b, &g->B, stage, rhs_transposed(g->plan), src_b);
         return;
     }
     /* every element once, by its owner */
@@ -170,9 +174,9 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
 }
 
 /* The dot's inner dimension K: B's rows, or its columns where its tile is
- * transposed (int8 tensor cores). */
+ * transposed (rhs_transposed). */
 static int dot_depth(const DotGen *g) {
-    return g->plan->unit == DOT_MMA_S8 ? g->B.columns : g->B.rows;
+    return rhs_transposed(g->plan) ? g->B.columns : g->B.rows;
 }
 
 /* Every result slot's products, one k at a time, the tile elements read
@@ -187,7 +191,7 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
     const char *col = ce_coord(e, r, 1, ce_slot_along(e, r, 1, CE_SLOT));
     smem_element_text(&la, &g->A, stage,
                       ce_coord(e, r, 0, ce_slot_along(e, r, 0, CE_SLOT)), "dot_k");
-    if (g->plan->unit == DOT_MMA_S8)
+    if (rhs_transposed(g->plan))
         smem_element_text(&lb, &g->B, stage, col, "dot_k");
     else
         smem_element_text(&lb, &g->B, stage, "dot_k", col);
@@ -384,7 +388,7 @@ static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[2]) {
 static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sbuf,
                       bool transposed) {
     Value *v = val(e->f, x);
-    if (v->kind != VK_OP || transposed || p->unit == DOT_MMA_S8 ||
+    if (v->kind != VK_OP || transposed || p->unit == DOT_MMA_S8 /* byte tiles: not yet */ ||
         (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
         return NULL;
     for (int i = 0; i < p->nprefetch; i++)
@@ -509,7 +513,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     DotGen g;
     dot_prepare(e, dot, &g);
     Op *direct[2] = {async_load(e, plan, dot->args[0], &g.A, g.tiled),
-                     async_load(e, plan, dot->args[1], &g.B, false)};
+                     async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan))};
     bool async = direct[0] || direct[1];
     bool inflight = (plan->unit == DOT_WGMMA_F16 || plan->unit == DOT_WGMMA_BF16) &&
                     plan->in_place && direct[0] && direct[1];
