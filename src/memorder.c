@@ -19,9 +19,14 @@
  *
  * Contiguity comes from the pointer's expression: an arange broadcast
  * along a dim, plus values constant along it, times the constant 1.
- * Accesses inside loops stay as written (the dot pipeline matches loads
- * of carried pointers).  Invariant afterwards: ir_verify holds; only the
- * rewritten accesses and their new trans ops differ. */
+ * Accesses inside loops stay as written, but for a dot's K-major operand
+ * (Triton's tutorial with b given as b.T): a top-level for loop's
+ * carried pointers that start down the columns, advance by an addptr and
+ * are only loaded for dots become carried pointers of the transposed
+ * block, so each iteration loads rows (a wgmma fp8 B tile, K-major,
+ * takes that load straight by cp.async) and a trans gives the dot its
+ * operand.  Invariant afterwards: ir_verify holds; only the rewritten
+ * accesses, the retyped carries and their new trans ops differ. */
 #include "mt.h"
 
 #include <string.h>
@@ -195,6 +200,118 @@ static void rewrite(Rebuild *rb, Op *op) {
     push(rb, op);
 }
 
+/* A memo for rb's transposed values: new values get ids past nvals, the
+ * memo covers the old ones. */
+static int start_memo(Rebuild *rb, Loc loc) {
+    Func *f = rb->f;
+    if (rb->memo)
+        return 0;
+    rb->memo = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
+    if (!rb->memo)
+        return diag_error(f->ctx, loc, MT_ERR_NOMEM, "out of memory");
+    memset(rb->memo, 0, sizeof(ValId) * (size_t)f->nvals);
+    return 0;
+}
+
+static int count_arg(const Op *op, ValId v) {
+    int n = 0;
+    for (int k = 0; k < op->nargs; k++)
+        n += op->args[k] == v;
+    return n;
+}
+
+/* Is the load's value read by dots only, as an operand? */
+static bool only_dot_operand(const Region *body, ValId v) {
+    bool used = false;
+    for (int i = 0; i < body->nops; i++) {
+        const Op *op = body->ops[i];
+        int n = count_arg(op, v);
+        if (n && (op->code != OP_DOT || op->args[2] == v))
+            return false;
+        used |= n > 0;
+    }
+    return used;
+}
+
+/* Can carry k of the for loop be held transposed?  Its pointers start
+ * running down the columns (column_access's test on the init); in the
+ * body it is read only as the pointer of loads whose values only dots
+ * read (a K-major operand), and by one addptr advancing it, whose result
+ * only the yield takes; nothing reads it after the loop. */
+static bool transposable_carry(Func *f, const Op *loop, int k) {
+    ValId p = loop->iters[k], init = loop->args[3 + k], y = loop->yields[k];
+    Type pt = val_type(f, p);
+    if (!pt.is_ptr || pt.rank != 2 || pt.shape[0] < 4 || pt.shape[1] < 2 ||
+        !unit_along(f, init, 0, 0) || unit_along(f, init, 1, 0) ||
+        region_uses(&f->body, loop->res[k]) || val(f, y)->kind != VK_OP)
+        return false;
+    Op *adv = val(f, y)->def;
+    if (adv->code != OP_ADDPTR || adv->args[0] != p || adv->args[1] == p)
+        return false;
+    for (int j = 0; j < loop->nres; j++)
+        if ((j != k && loop->yields[j] == y) || loop->yields[j] == p)
+            return false;
+    bool loads = false;
+    Region *body = loop->body;
+    for (int i = 0; i < body->nops; i++) {
+        Op *op = body->ops[i];
+        Region *rs[2];
+        for (int j = 0, n = op_regions(op, rs); j < n; j++)
+            if (region_uses(rs[j], p) || region_uses(rs[j], y))
+                return false;
+        if (count_arg(op, y))
+            return false;
+        int n = count_arg(op, p);
+        if (!n || op == adv)
+            continue;
+        if (op->code != OP_LOAD || n != 1 || op->args[0] != p ||
+            !only_dot_operand(body, op->res[0]))
+            return false;
+        for (int a = 1; a < op->nargs; a++) { /* scalars, or blocks that broadcast */
+            Type t = op->args[a] ? val_type(f, op->args[a]) : type_scalar(DT_I32);
+            if (t.rank != 0 && (t.rank != 2 || (t.shape[0] != 1 && t.shape[0] != pt.shape[0]) ||
+                                (t.shape[1] != 1 && t.shape[1] != pt.shape[1])))
+                return false;
+        }
+        loads = true;
+    }
+    return loads;
+}
+
+/* Carry k held transposed: its init rebuilt transposed before the loop
+ * (into rb), the carry, its advance and the loop's result retyped, and
+ * each load of it in the body a load of the transposed block and a trans
+ * back, its mask and other rebuilt transposed in the body. */
+static int transpose_carry(Rebuild *rb, Op *loop, int k) {
+    Func *f = rb->f;
+    ValId p = loop->iters[k];
+    loop->args[3 + k] = transposed(rb, loop->args[3 + k], loop->loc, 0);
+    Type t = swapped(val_type(f, p));
+    f->vals[p].type = t;
+    f->vals[loop->res[k]].type = t;
+    Op *adv = val(f, loop->yields[k])->def;
+    Rebuild in = {f, NULL, 0, 0, NULL};
+    if (start_memo(&in, loop->loc) < 0)
+        return -1;
+    in.memo[p] = p; /* it holds the transposed pointers now */
+    for (int i = 0; i < loop->body->nops; i++) {
+        Op *op = loop->body->ops[i];
+        if (op == adv) {
+            op->args[1] = transposed(&in, op->args[1], op->loc, 0);
+            f->vals[op->res[0]].type = t;
+            push(&in, op);
+        } else if (op->code == OP_LOAD && op->args[0] == p) {
+            rewrite(&in, op);
+        } else {
+            push(&in, op);
+        }
+    }
+    loop->body->ops = in.ops;
+    loop->body->nops = in.n;
+    loop->body->cap = in.cap;
+    return 0;
+}
+
 int pass_mem_order(Func *f) {
     Region *r = &f->body;
     Rebuild rb = {f, NULL, 0, 0, NULL};
@@ -202,18 +319,19 @@ int pass_mem_order(Func *f) {
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         if (column_access(f, op)) {
-            if (!rb.memo) {
-                /* new values get ids past nvals; memo covers the old ones */
-                rb.memo = arena_alloc(f->arena, sizeof(ValId) * (size_t)f->nvals);
-                if (!rb.memo)
-                    return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
-                memset(rb.memo, 0, sizeof(ValId) * (size_t)f->nvals);
-            }
+            if (start_memo(&rb, op->loc) < 0)
+                return -1;
             rewrite(&rb, op);
             changed = true;
-        } else {
-            push(&rb, op);
+            continue;
         }
+        for (int k = 0; op->code == OP_FOR && k < op->nres; k++)
+            if (transposable_carry(f, op, k)) {
+                if (start_memo(&rb, op->loc) < 0 || transpose_carry(&rb, op, k) < 0)
+                    return -1;
+                changed = true;
+            }
+        push(&rb, op);
     }
     if (changed) {
         r->ops = rb.ops;
