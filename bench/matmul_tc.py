@@ -10,7 +10,12 @@ median of triton.testing.do_bench), each implementation the best of the
 same configuration list (Triton also over num_stages 3 and 4), cuBLAS
 through torch.matmul.
 
-Usage (on a GPU): PYTHONPATH=python python3 bench/matmul_tc.py [--quick]
+fp8 (--fp8 runs only this part): e4m3 and e5m2 operands with B K-major
+(tutorial 03's b.T) or N-major, the f16 result against the float64
+product of the fp8 values and Triton's; speed at 4096^3 and 8192^3 over
+FP8_CFGS, cuBLAS through torch._scaled_mm (unit scales).
+
+Usage (on a GPU): PYTHONPATH=python python3 bench/matmul_tc.py [--quick] [--fp8]
 """
 import os
 import sys
@@ -24,7 +29,9 @@ from run_tutorials import load, load_as_mytriton  # noqa: E402
 
 KFILE = os.path.join(HERE, "mm_kernels.py")
 QUICK = "--quick" in sys.argv
-DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+FP8 = "--fp8" in sys.argv
+DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+      "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
 
 
 def cdiv(a, b):
@@ -122,9 +129,74 @@ def speed(mt, tr):
                   flush=True)
 
 
+def fp8_operands(M, N, K, dt, kmajor):
+    torch.manual_seed(M * 5 + N + K)
+    a = torch.randn((M, K), device="cuda").to(DT[dt])
+    b = torch.randn((N, K) if kmajor else (K, N), device="cuda").to(DT[dt])
+    return a, (b.t() if kmajor else b)
+
+
+def check_fp8(mt, tr):
+    fails = cases = 0
+    for dt in ("e4m3", "e5m2"):
+        for (M, N, K) in ((256, 256, 256), (200, 136, 96)):
+            for kmajor in (True, False):
+                for cfg in ((128, 128, 64, 4, 3), (128, 256, 128, 8, 3), (64, 64, 32, 4, 2)):
+                    a, b = fp8_operands(M, N, K, dt, kmajor)
+                    ref = a.double() @ b.double()
+                    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+                    ct = torch.empty_like(c)
+                    launch(mt, "matmul", a, b, c, cfg, "tf32")
+                    launch(tr, "matmul", a, b, ct, cfg, "tf32")
+                    torch.cuda.synchronize()
+                    scale = ref.abs().max().item()
+                    err = (c.double() - ref).abs().max().item() / scale
+                    errt = (ct.double() - ref).abs().max().item() / scale
+                    cases += 1
+                    if not (err <= max(2e-3, 2 * errt)):
+                        fails += 1
+                        print(f"FAIL fp8 {dt} {M}x{N}x{K} kmajor={kmajor} {cfg}: "
+                              f"rel err {err:.2e} (Triton {errt:.2e})")
+    print(f"fp8 correctness: {cases - fails} of {cases} cases within tolerance")
+    return fails
+
+
+FP8_CFGS = [(128, 256, 128, 8), (256, 128, 128, 8), (128, 128, 128, 4), (128, 128, 128, 8),
+            (128, 256, 64, 8), (256, 128, 64, 8), (128, 128, 64, 4), (64, 256, 128, 4)]
+
+
+def speed_fp8(mt, tr):
+    print("\n| fp8 matmul (B K-major) | mytriton TFLOP/s (config) | Triton TFLOP/s (config) "
+          "| cuBLAS TFLOP/s | mytriton/Triton | mytriton/cuBLAS |")
+    print("|---|---|---|---|---|---|")
+    for dt in ("e4m3",):
+        for S in (4096, 8192):
+            a, b = fp8_operands(S, S, S, dt, True)
+            c = torch.empty((S, S), device="cuda", dtype=torch.float16)
+            fl = 2.0 * S ** 3 / 1e12
+            cfgs = [x + (s,) for x in FP8_CFGS for s in (3, 4)]
+            mts = best(lambda cfg: (lambda: launch(mt, "matmul", a, b, c, cfg, "tf32")), cfgs)
+            trs = best(lambda cfg: (lambda: launch(tr, "matmul", a, b, c, cfg, "tf32")), cfgs)
+            one = torch.ones((), device="cuda")
+            try:
+                cub = do_bench(lambda: torch._scaled_mm(a, b, one, one, out_dtype=torch.float16),
+                               return_mode="median")
+                u = fl / (cub * 1e-3)
+            except Exception as exc:  # no fp8 GEMM in this torch
+                print(f"  cuBLAS fp8: {str(exc).splitlines()[0][:100]}")
+                u = float("nan")
+            m, t = fl / (mts[0] * 1e-3), fl / (trs[0] * 1e-3)
+            print(f"| {dt} {S}^3 | {m:.0f} {mts[1]} | {t:.0f} {trs[1]} | {u:.0f} | {m / t:.2f} "
+                  f"| {m / u:.2f} |", flush=True)
+
+
 def main():
     tr = load(KFILE)
     mt = load_as_mytriton(KFILE)
+    if FP8:
+        fails = check_fp8(mt, tr)
+        speed_fp8(mt, tr)
+        sys.exit(1 if fails else 0)
     fails = check(mt, tr)
     speed(mt, tr)
     sys.exit(1 if fails else 0)

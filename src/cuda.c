@@ -1135,6 +1135,9 @@ int cuda_emit(Func *f, StrBuf *out) {
     if (sp->byte_tiles) /* int8 tiles */
         sb_puts(out, "    signed char *const dot_lhs_b = (signed char *)dot_lhs;\n"
                      "    signed char *const dot_rhs_b = (signed char *)dot_rhs;\n");
+    if (sp->fp8_tiles) /* fp8 tiles, as their bytes (wgmma) */
+        sb_puts(out, "    unsigned char *const dot_lhs_q = (unsigned char *)dot_lhs;\n"
+                     "    unsigned char *const dot_rhs_q = (unsigned char *)dot_rhs;\n");
     if (sp->double_tiles) /* f64 tiles (the arrays are 16-byte aligned) */
         sb_puts(out, "    double *const dot_lhs_d = (double *)dot_lhs;\n"
                      "    double *const dot_rhs_d = (double *)dot_rhs;\n");

@@ -135,8 +135,11 @@ static void dot_prepare(Emit *e, Op *op, DotGen *g) {
 }
 
 /* Whether B's tile holds B transposed, [BN][BK]: the int8 tensor cores'
- * (cuda_mma.c's ldmatrix wants each column's k values in a row). */
-static bool rhs_transposed(const DotPlan *p) { return p->unit == DOT_MMA_S8; }
+ * (cuda_mma.c's ldmatrix wants each column's k values in a row) and fp8
+ * wgmma's (K-major only). */
+static bool rhs_transposed(const DotPlan *p) {
+    return p->unit == DOT_MMA_S8 || p->unit == DOT_WGMMA_F8;
+}
 
 /* The cooperative writes of both operands, from arrays src_a / src_b
  * (NULL: the operands' own arrays; "": none, the operand is there) into
@@ -195,11 +198,12 @@ static void fma_by_slot(Emit *e, const DotGen *g, const char *stage, const char 
         smem_element_text(&lb, &g->B, stage, col, "dot_k");
     else
         smem_element_text(&lb, &g->B, stage, "dot_k", col);
-    Type te = type_scalar(g->A.elem), tf = type_elem(val_type(e->f, g->op->res[0]));
+    Type ta = type_scalar(g->A.elem), tb = type_scalar(g->B.elem);
+    Type tf = type_elem(val_type(e->f, g->op->res[0]));
     if (tf.dtype == DT_F16) /* an f16 accumulator adds in f32 (fma_into) */
         tf = type_scalar(DT_F32);
-    const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), te, tf);
-    const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), te, tf);
+    const char *xa = ce_cast(e, ce_fmt(e, "%s[%s]", g->A.name, sb_str(&la)), ta, tf);
+    const char *xb = ce_cast(e, ce_fmt(e, "%s[%s]", g->B.name, sb_str(&lb)), tb, tf);
     if (g->plan->unit == DOT_MMA_TF32) { /* what the tensor cores would take */
         xa = ce_fmt(e, "mt_tf32(%s)", xa);
         xb = ce_fmt(e, "mt_tf32(%s)", xb);
@@ -274,7 +278,7 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
     } else if (g->plan->unit != DOT_FMA) {
         /* tensor cores where the device has them, the same tiles through
          * FMAs elsewhere (the host, older GPUs) */
-        bool wg = g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16;
+        bool wg = dot_unit_wgmma(g->plan->unit);
         ce_line(e, wg ? "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"
                       : "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800");
         ce_mma_compute(e, g->plan, r, stage, dst);
@@ -294,7 +298,7 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
  * the fence, as in Triton's code: its MEMBAR would also wait for the
  * later stages' copies still in flight. */
 static void publish_tiles(Emit *e, const DotGen *g, bool cp_async_only) {
-    if ((g->plan->unit == DOT_WGMMA_F16 || g->plan->unit == DOT_WGMMA_BF16) && !cp_async_only)
+    if (dot_unit_wgmma(g->plan->unit) && !cp_async_only)
         ce_line(e, "mt_fence_async_smem();");
     ce_line(e, "__syncthreads();");
 }
@@ -373,27 +377,48 @@ static int pipelined_step(Emit *e, const DotPlan *plan, ValId acc, DotGen *g) {
     return plan->add && ce_emit_op(e, plan->add) < 0 ? -1 : 0;
 }
 
-/* Ops in program order but the (up to two) ops in skip; -1 on an error. */
-static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[2]) {
+/* Ops in program order but the (up to four) ops in skip; -1 on an
+ * error. */
+static int emit_ops(Emit *e, Op *const *ops, int n, Op *const skip[4]) {
     for (int i = 0; i < n; i++)
-        if (ops[i] != skip[0] && ops[i] != skip[1] &&
-            (ce_emit_op(e, ops[i]) < 0 || HAS_ERROR(e->c)))
+        if (ops[i] != skip[0] && ops[i] != skip[1] && ops[i] != skip[2] &&
+            ops[i] != skip[3] && (ce_emit_op(e, ops[i]) < 0 || HAS_ERROR(e->c)))
             return -1;
     return 0;
 }
 
-/* The load an operand of the prefetch comes from when it can go straight
- * into its tile (ce_load_to_tile_ok), else NULL.  Not for a transposed
- * tile (the FMA register tile's A) or one that rounds on the way in. */
+static bool prefetched(const DotPlan *p, const Op *op) {
+    for (int i = 0; i < p->nprefetch; i++)
+        if (p->prefetch[i] == op)
+            return true;
+    return false;
+}
+
+/* The load an operand x of the prefetch comes from when it can go
+ * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for the
+ * FMA register tile's transposed A, for one that rounds on the way in, or
+ * for int8 tiles yet.  A tile holding its operand transposed (fp8 wgmma's
+ * B) takes the load under a trans: x = trans(y) with y, [BN][BK], a row
+ * of the tile per row (memorder.c makes a K-major B such a y); *via is
+ * then that trans, which the fetch must not emit. */
 static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sbuf,
-                      bool transposed) {
+                      bool transposed, Op **via) {
     Value *v = val(e->f, x);
-    if (v->kind != VK_OP || transposed || p->unit == DOT_MMA_S8 /* byte tiles: not yet */ ||
+    *via = NULL;
+    if (v->kind != VK_OP || p->unit == DOT_MMA_S8 /* byte tiles: not yet */ ||
         (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
         return NULL;
-    for (int i = 0; i < p->nprefetch; i++)
-        if (p->prefetch[i] == v->def)
-            return ce_load_to_tile_ok(e, v->def, sbuf) ? v->def : NULL;
+    if (transposed) {
+        if (p->unit != DOT_WGMMA_F8 || v->def->code != OP_TRANS || !prefetched(p, v->def))
+            return NULL;
+        *via = v->def;
+        v = val(e->f, v->def->args[0]);
+        if (v->kind != VK_OP)
+            return *via = NULL;
+    }
+    if (prefetched(p, v->def) && ce_load_to_tile_ok(e, v->def, sbuf))
+        return v->def;
+    *via = NULL;
     return NULL;
 }
 
@@ -444,10 +469,11 @@ static void rename_advance(Emit *e, const DotPlan *plan) {
 }
 
 /* One tile's operands into `stage`: the prefetch ops but the direct
- * loads, then the direct loads by cp.async straight into the tile, and
- * the rest through registers, written at once (`now`) or kept in
+ * loads (direct[0..1]) and the trans ops they come through (direct[2..3],
+ * async_load), then the direct loads by cp.async straight into the tile,
+ * and the rest through registers, written at once (`now`) or kept in
  * mt_na / mt_nb for the caller to write after the dot. */
-static int fetch_tile(Emit *e, const DotPlan *plan, DotGen *g, Op *const direct[2],
+static int fetch_tile(Emit *e, const DotPlan *plan, DotGen *g, Op *const direct[4],
                       const char *stage, bool now) {
     ValId ab[2] = {plan->dot->args[0], plan->dot->args[1]};
     if (emit_ops(e, plan->prefetch, plan->nprefetch, direct) < 0)
@@ -512,10 +538,11 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     const char *step = ce_vname(e, loop->args[2]);
     DotGen g;
     dot_prepare(e, dot, &g);
-    Op *direct[2] = {async_load(e, plan, dot->args[0], &g.A, g.tiled),
-                     async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan))};
+    Op *direct[4];
+    direct[0] = async_load(e, plan, dot->args[0], &g.A, g.tiled, &direct[2]);
+    direct[1] = async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan), &direct[3]);
     bool async = direct[0] || direct[1];
-    bool inflight = (plan->unit == DOT_WGMMA_F16 || plan->unit == DOT_WGMMA_BF16) &&
+    bool inflight = dot_unit_wgmma(plan->unit) &&
                     plan->in_place && direct[0] && direct[1];
     bool cp_async_only = direct[0] && direct[1] && ce_load_to_tile_async_only(e, direct[0]) &&
                          ce_load_to_tile_async_only(e, direct[1]);
@@ -533,7 +560,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         e->indent++;
         ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)(mt_pj - 1) * (%s)%s);", it, it, ut, lo,
                 ut, ut, step);
-        Op *none[2] = {NULL, NULL};
+        Op *none[4] = {NULL, NULL, NULL, NULL};
         if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
             return -1;
         emit_next_values(e, loop, plan);
@@ -567,7 +594,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
                 ut, step);
         e->name[loop->index] = "mt_k_ahead";
     }
-    Op *none[2] = {NULL, NULL};
+    Op *none[4] = {NULL, NULL, NULL, NULL};
     if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
         return -1;
     emit_next_values(e, loop, plan);

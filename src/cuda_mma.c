@@ -144,17 +144,23 @@ static const char *stage_base(Emit *e, const SharedBuffer *b, const char *stage)
 
 /* The wgmma instruction on block mt_b: d = the N / 2 accumulator slots in
  * the instruction's register order, A and B from descriptors, scale-d 1
- * (accumulate), A K-major, B N-major (imm-trans-b 1). */
+ * (accumulate); 16-bit tiles A K-major and B N-major (imm-trans-b 1),
+ * fp8 tiles both K-major (k32, no transpose operands). */
 static void wgmma_asm(Emit *e, const DotPlan *p, int BN, int E1, const char *dst) {
     StrBuf sb;
     sb_init(&sb);
     int n = BN / 2;
+    bool f8 = p->unit == DOT_WGMMA_F8;
+    const char *types = p->unit == DOT_WGMMA_F16    ? "k16.f32.f16.f16"
+                        : p->unit == DOT_WGMMA_BF16 ? "k16.f32.bf16.bf16"
+                        : p->A.elem == DT_F8E4      ? (p->B.elem == DT_F8E4 ? "k32.f32.e4m3.e4m3"
+                                                                            : "k32.f32.e4m3.e5m2")
+                        : p->B.elem == DT_F8E4 ? "k32.f32.e5m2.e4m3" : "k32.f32.e5m2.e5m2";
     sb_printf(&sb, "asm volatile(\"{.reg .pred p; setp.ne.b32 p, %%%d, 0; "
-                   "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {", n + 2, BN,
-              p->unit == DOT_WGMMA_F16 ? "f16.f16" : "bf16.bf16");
+                   "wgmma.mma_async.sync.aligned.m64n%d%s {", n + 2, BN, types);
     for (int i = 0; i < n; i++)
         sb_printf(&sb, "%s%%%d", i ? ", " : "", i);
-    sb_printf(&sb, "}, %%%d, %%%d, p, 1, 1, 0, 1;}\"\n    : ", n, n + 1);
+    sb_printf(&sb, "}, %%%d, %%%d, p, 1, 1%s;}\"\n    : ", n, n + 1, f8 ? "" : ", 0, 1");
     for (int i = 0; i < n; i++) { /* register 4j + 2h + q: row half h, column 8j + 2t + q */
         int j = i / 4, h = i / 2 % 2, q = i % 2;
         sb_printf(&sb, "%s\"+f\"(%s[(2 * mt_b + %d) * %d + %d])", i ? ", " : "", dst, h, E1,
@@ -176,23 +182,27 @@ static void pin_accumulator(Emit *e, const char *dst, int n) {
 
 /* The tile step through Hopper's wgmma (sm_90a).  Warpgroup mt_wg (warps
  * 4 mt_wg .. 4 mt_wg + 3) owns rows [mt_wg BM / G, (mt_wg + 1) BM / G) of
- * A's permuted rows, its MB m64 blocks; per 16 of K one wgmma
- * m64nBNk16 per block.  A is K-major in its swizzle atom (SBO: the next
- * 8 rows; a k step inside the atom moves the start address, the swizzle
- * being on address bits); B is N-major in 128-byte blocks (LBO: the next
- * 64 columns, BK rows of 128 bytes on; SBO: the next 8 rows).  The
- * accumulator's repetition 2b + h along M is block b's row half h, so
- * its registers are the layout's slots (wgmma_asm).  Outside a loop that
- * keeps a group in flight the group is waited for at once, and the
- * accumulator pinned on both sides.  Inside one (e->wgmma_inflight) the
- * wait leaves this group running and retires the previous one, and
- * nothing but wgmma may touch the accumulator until the loop's final
- * wait (ce_end_pipelined_loop): even an empty asm naming it makes ptxas
- * serialise every wgmma of the kernel (C7514). */
+ * A's permuted rows, its MB m64 blocks; per 32 bytes of K (16 elements
+ * of 16 bits, 32 of fp8) one wgmma m64nBN per block.  A is K-major in
+ * its swizzle atom (SBO: the next 8 rows; a k step inside the atom moves
+ * the start address, the swizzle being on address bits); a 16-bit B is
+ * N-major in 128-byte blocks (LBO: the next 64 columns, BK rows of 128
+ * bytes on; SBO: the next 8 rows), an fp8 B K-major as A, its BN rows
+ * unpermuted.  The accumulator's repetition 2b + h along M is block b's
+ * row half h, so its registers are the layout's slots (wgmma_asm).
+ * Outside a loop that keeps a group in flight the group is waited for at
+ * once, and the accumulator pinned on both sides.  Inside one
+ * (e->wgmma_inflight) the wait leaves this group running and retires the
+ * previous one, and nothing but wgmma may touch the accumulator until
+ * the loop's final wait (ce_end_pipelined_loop): even an empty asm
+ * naming it makes ptxas serialise every wgmma of the kernel (C7514). */
 static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                           const char *dst) {
-    int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns, BN = p->B.columns;
-    int atom = p->A.swizzle, cb = atom / 2;
+    int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns;
+    bool f8 = p->unit == DOT_WGMMA_F8;
+    int BN = f8 ? p->B.rows : p->B.columns;
+    int atom = p->A.swizzle, cb = atom / (f8 ? 1 : 2), kstep = f8 ? 32 : 16;
+    int mode = atom == 128 ? 1 : atom == 64 ? 2 : 3;
     ce_line(e, "{");
     e->indent++;
     ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
@@ -200,17 +210,21 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
         pin_accumulator(e, dst, r->nE);
     ce_line(e, "mt_wgmma_fence();");
     ce_unroll(e);
-    ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", BK);
+    ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", BK, kstep);
     e->indent++;
     ce_unroll(e);
     ce_line(e, "for (int mt_b = 0; mt_b < %d; ++mt_b) {", BM / G / 64);
     e->indent++;
     ce_line(e, "const unsigned long long mt_da = mt_wgmma_desc(&%s[%s(mt_kk / %d) * %d + "
                "(mt_wg * %d + 64 * mt_b) * %d + mt_kk %% %d], 16, %d, %d);",
-            p->A.name, stage_base(e, &p->A, stage), cb, BM * cb, BM / G, cb, cb, 8 * atom,
-            atom == 128 ? 1 : atom == 64 ? 2 : 3);
-    ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%smt_kk * 64], %d, 1024, 1);",
-            p->B.name, stage_base(e, &p->B, stage), BK * 128);
+            p->A.name, stage_base(e, &p->A, stage), cb, BM * cb, BM / G, cb, cb, 8 * atom, mode);
+    if (f8)
+        ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%s(mt_kk / %d) * %d + "
+                   "mt_kk %% %d], 16, %d, %d);",
+                p->B.name, stage_base(e, &p->B, stage), cb, BN * cb, cb, 8 * atom, mode);
+    else
+        ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%smt_kk * 64], %d, "
+                   "1024, 1);", p->B.name, stage_base(e, &p->B, stage), BK * 128);
     wgmma_asm(e, p, BN, r->E[1], dst);
     e->indent--;
     ce_line(e, "}");
@@ -241,7 +255,7 @@ void ce_end_pipelined_loop(Emit *e) {
 
 void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
                     const char *dst) {
-    if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
+    if (dot_unit_wgmma(p->unit)) {
         wgmma_compute(e, p, r, stage, dst);
         return;
     }

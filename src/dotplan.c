@@ -308,10 +308,28 @@ static bool wgmma_fits(const Func *f, Type at, Type bt) {
            BK % 16 == 0 && (BK <= 64 ? (BK & (BK - 1)) == 0 : BK % 64 == 0);
 }
 
+/* fp8 through wgmma: both tiles K-major (the instruction transposes only
+ * 16-bit tiles), so B's tile is B transposed, [BN][BK], rows of BK bytes
+ * one swizzle atom (32, 64 or 128 bytes) or several of 128; the
+ * warpgroups as for 16-bit tiles. */
+static bool wgmma_fp8_fits(const Func *f, Type at, Type bt) {
+    int W = f->num_warps, BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
+    return f->sm == 90 && W % 4 == 0 && BM % (16 * W) == 0 && BN % 8 == 0 && BN <= 256 &&
+           BK % 32 == 0 && (BK <= 128 ? (BK & (BK - 1)) == 0 : BK % 128 == 0);
+}
+
+static bool is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
+
+bool dot_unit_wgmma(DotUnit u) {
+    return u == DOT_WGMMA_F16 || u == DOT_WGMMA_BF16 || u == DOT_WGMMA_F8;
+}
+
 DotUnit dot_unit(Func *f, const Op *dot) {
     Type at = val_type(f, dot->args[0]), bt = val_type(f, dot->args[1]);
     if (at.rank != 2 || bt.rank != 2)
         return DOT_FMA;
+    if (is_fp8(at.dtype)) /* only wgmma keeps fp8 operands (widenfp8.c) */
+        return wgmma_fp8_fits(f, at, bt) ? DOT_WGMMA_F8 : DOT_FMA;
     DotUnit u;
     int kstep = 16;
     switch (at.dtype) {
@@ -341,7 +359,14 @@ DotUnit dot_unit(Func *f, const Op *dot) {
  * when the row stride is an odd number of 16-byte units; TF32 fragments
  * read A at (g, t) and B at (t, g) (g = lane / 4, t = lane % 4), distinct
  * banks when A's stride is 4 mod 8 words and B's 8 mod 16. */
-static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, int stages) {
+static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, DType db,
+                           int stages) {
+    if (p->unit == DOT_WGMMA_F8) { /* both K-major, B transposed */
+        int atom = BK < 128 ? BK : 128;
+        p->A = (SharedBuffer){"dot_lhs_q", BM, BK, d, 0, stages, atom, 0};
+        p->B = (SharedBuffer){"dot_rhs_q", BN, BK, db, 0, stages, atom, 0};
+        return;
+    }
     if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
         int atom = BK * 2 < 128 ? BK * 2 : 128;
         p->A = (SharedBuffer){"dot_lhs_h", BM, BK, d, 0, stages, atom, 0};
@@ -374,12 +399,13 @@ static void plan_tiles(Func *f, DotPlan *p) {
         BM % (16 * lr->wpc[0]) == 0 &&
         (BN % (8 * lr->wpc[1]) == 0 || (8 * lr->wpc[1]) % BN == 0))
         p->unit = dot_unit(f, op);
-    if ((p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) &&
+    if (dot_unit_wgmma(p->unit) &&
         (lr->wpc[0] != f->num_warps || lr->wpc[1] != 1)) /* not the warpgroups' layout */
-        p->unit = p->unit == DOT_WGMMA_F16 ? DOT_MMA_F16 : DOT_MMA_BF16;
+        p->unit = p->unit == DOT_WGMMA_F16 ? DOT_MMA_F16 : p->unit == DOT_WGMMA_BF16
+                                                           ? DOT_MMA_BF16 : DOT_FMA;
     if (p->unit != DOT_FMA) {
-        plan_mma_tiles(p, BM, BK, BN, (DType)at.dtype, stages);
-        if (p->unit == DOT_WGMMA_F16 || p->unit == DOT_WGMMA_BF16) {
+        plan_mma_tiles(p, BM, BK, BN, (DType)at.dtype, (DType)bt.dtype, stages);
+        if (dot_unit_wgmma(p->unit)) {
             p->A.perm_warps = f->num_warps;
             f->wgmma = true;
         }
@@ -493,6 +519,6 @@ const char *dot_form_name(DotForm form) {
 const char *dot_unit_name(DotUnit u) {
     static const char *const names[] = {"fma",        "mma-f16",    "mma-bf16",
                                         "mma-tf32",   "mma-tf32x3", "wgmma-f16",
-                                        "wgmma-bf16", "mma-s8"};
-    return u >= DOT_FMA && u <= DOT_MMA_S8 ? names[u] : "?";
+                                        "wgmma-bf16", "mma-s8",     "wgmma-f8"};
+    return u >= DOT_FMA && u <= DOT_WGMMA_F8 ? names[u] : "?";
 }

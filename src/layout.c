@@ -767,8 +767,7 @@ static void dot_groups(Assign *a, int32_t (*gshape)[2], int *glayout) {
             continue;
         Layout l;
         DotUnit u = dot_unit(f, x->def);
-        if ((u != DOT_FMA && mma_layout(gshape[g], f->num_warps,
-                                        u == DOT_WGMMA_F16 || u == DOT_WGMMA_BF16, &l)) ||
+        if ((u != DOT_FMA && mma_layout(gshape[g], f->num_warps, dot_unit_wgmma(u), &l)) ||
             (x->type.dtype == DT_F32 && dot_layout(gshape[g], f->num_warps, &l)))
             glayout[g] = intern_layout(f, &l);
     }

@@ -738,6 +738,10 @@ int pass_dce(Func *f);   /* removes unused F_PURE/F_READ ops and dead carries */
 int pass_mem_order(Func *f); /* column accesses made row accesses (memorder.c) */
 /* rank-3 values as slices of rank 2 for the CUDA lowering (unbatch.c) */
 int pass_unbatch(Func *f);
+/* fp8 tl.dot operands widened to f16 (widenfp8.c): every dot's but one
+ * that wgmma takes as fp8 (dot_unit DOT_WGMMA_F8), or every dot's */
+int pass_widen_fp8_dots(Func *f);
+int pass_widen_all_fp8_dots(Func *f);
 /* Runs fold, cse, dce with ir_verify after each. */
 int run_passes(Func *f);
 
@@ -911,8 +915,11 @@ typedef enum DotForm { DOT_SINGLE_STAGE, DOT_TWO_STAGE, DOT_PIPELINED } DotForm;
 typedef enum DotUnit {
     DOT_FMA, DOT_MMA_F16, DOT_MMA_BF16, DOT_MMA_TF32, DOT_MMA_TF32X3,
     DOT_WGMMA_F16, DOT_WGMMA_BF16, /* sm_90: one warpgroup per m64 blocks */
-    DOT_MMA_S8 /* int8: mma.sync m16n8k32, B's tile transposed ([BN][BK]) */
+    DOT_MMA_S8, /* int8: mma.sync m16n8k32, B's tile transposed ([BN][BK]) */
+    DOT_WGMMA_F8 /* fp8 (e4m3, e5m2) on sm_90: wgmma k32, both tiles K-major */
 } DotUnit;
+/* Hopper's wgmma units (one warpgroup per m64 blocks, sm_90a text). */
+bool dot_unit_wgmma(DotUnit u);
 /* The unit a dot can use by its operands alone (dtype, input precision,
  * shape): a tensor-core unit when M % 16, N % 8 and K % the instruction's
  * k are all 0, else DOT_FMA.  The layout pass gives such a dot the
@@ -983,6 +990,7 @@ struct SmemPlan {
                                      through dot_lhs_h, dot_rhs_h */
     bool double_tiles;            /* ... or as f64 through dot_lhs_d, dot_rhs_d */
     bool byte_tiles;              /* ... or as int8 through dot_lhs_b, dot_rhs_b */
+    bool fp8_tiles;               /* ... or as fp8 bytes through dot_lhs_q, dot_rhs_q */
     int tile_align;               /* bytes: 16, or 1024 for swizzled tiles */
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */

@@ -182,6 +182,7 @@ static int emit_cpu(Func *f, const StageSink *sink) {
 
 /* The passes after the optimised SSA that lower it to CUDA C. */
 static int gpu_backend(Func *f, Loc at, const PipelineInput *in, const StageSink *sink) {
+    if (transform(f, in->mlir ? pass_widen_all_fp8_dots : pass_widen_fp8_dots) < 0) return -1;
     if (transform(f, pass_unbatch) < 0) return -1;
     if (check_resources(f, at) < 0) return -1;
     if (transform(f, pass_mem_order) < 0) return -1;
@@ -221,7 +222,8 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     snap_ir(sink, MT_STAGE_SSA_OPT, f, ir_print);
     Loc at = tf ? tf->loc : (Loc){0, 0};
     if (in->cpu) {
-        if (check_cpu_resources(f, at) < 0 || emit_cpu(f, sink) < 0)
+        if (transform(f, pass_widen_all_fp8_dots) < 0 || check_cpu_resources(f, at) < 0 ||
+            emit_cpu(f, sink) < 0)
             return NULL;
         if (in->no_cuda)
             return f;

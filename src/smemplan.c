@@ -83,6 +83,8 @@ static void add(Planner *pl, const Op *op, const SharedBuffer *b, int array) {
         p->double_tiles = true;
     if (decl && b->elem == DT_I8)
         p->byte_tiles = true;
+    if (decl && (b->elem == DT_F8E4 || b->elem == DT_F8E5))
+        p->fp8_tiles = true;
     if (decl && b->swizzle) /* the swizzle reads address bits 7..9 */
         p->tile_align = 1024;
     if (!pl->over && total_of(p) > MT_SMEM_MAX) {

@@ -410,9 +410,11 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
     return 0;
 }
 
-/* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands widened
- * to f16 (exact, and products of their values are exact in f32, so the
- * only rounding is the f32 accumulation Triton's tensor cores do too);
+/* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands as they
+ * are for an f32 result (widenfp8.c widens them to f16 where no fp8 unit
+ * takes them: exact, and products of their values are exact in f32, so
+ * the only rounding is the f32 accumulation Triton's tensor cores do
+ * too), widened here for an f16 accumulator;
  * int8 operands as they are, an i32 result (the CUDA-core forms sum
  * each dot in f32, exact while a tile's sums stay below 2^24, so K is
  * at most 1024).  out_dtype
@@ -486,10 +488,15 @@ int h_dot(Elab *E, Call *c, CV *out) {
     }
     if (dx == DT_F32 && dy == DT_F32 && (prec == DOT_BF16X3 || prec == DOT_BF16X6))
         return dot_bf16xn(E, x, y, acc, (int)prec, c->loc, out);
+    if (type_is_float(tx) && dtype_info[dx].bits == 8 && od == DT_F32) {
+        /* fp8 operands as they are, for wgmma's fp8 tiles; widenfp8.c
+         * widens them to f16 for every other unit */
+        ValId da[3] = {x, y, acc};
+        return emit_op(E, c, da, 3, 0, 0, out);
+    }
     if (type_is_float(tx) && dtype_info[dx].bits == 8) {
         /* fp8 operands as f16, exactly (e5m2 is f16's top byte, e4m3's
-         * range and precision lie inside f16's): f16 tiles, half the
-         * shared memory of f32 ones, and the f16 tensor-core units */
+         * range and precision lie inside f16's), for an f16 accumulator */
         if (elab_cast(E, x, DT_F16, c->loc, &x) < 0 || elab_cast(E, y, DT_F16, c->loc, &y) < 0)
             return -1;
         dx = dy = DT_F16;

@@ -473,10 +473,12 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     if ((!type_is_float(b) && !i8) || b.rank != a.rank)
         return fail(msg, "dot expects a rank-%d block like its first operand, got %s", a.rank,
                     tt(b).s);
-    if (a.dtype != b.dtype || (a.dtype != DT_F32 && a.dtype != DT_F16 && a.dtype != DT_BF16 &&
-                               a.dtype != DT_F64 && !i8))
-        return fail(msg, "dot operands must be both f64, f32, f16, bf16 or i8, got %s and %s",
-                    tt(a).s, tt(b).s);
+    /* fp8 operands (either kind on each side) for wgmma's fp8 tiles */
+    bool f8 = is_fp8(a.dtype) && is_fp8(b.dtype) && !a.is_ptr && !b.is_ptr;
+    if (!f8 && (a.dtype != b.dtype || (a.dtype != DT_F32 && a.dtype != DT_F16 &&
+                                       a.dtype != DT_BF16 && a.dtype != DT_F64 && !i8)))
+        return fail(msg, "dot operands must be both f64, f32, f16, bf16, fp8 or i8, got %s "
+                    "and %s", tt(a).s, tt(b).s);
     int r0 = a.rank - 2;
     if (r0 && a.shape[0] != b.shape[0])
         return fail(msg, "dot batch dimensions differ: %d and %d", (int)a.shape[0],

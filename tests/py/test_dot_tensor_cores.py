@@ -590,3 +590,81 @@ def test_int8_tensor_cores(device, monkeypatch, cfg):
                               ACC=acc_arg, num_warps=W)
     assert torch.equal(c.cpu(), (a.long() @ b.long()).int())
     assert "mma-s8" in k.asm["ssa-layout"] and "mt_mma_s8(" in k.asm["cuda"]
+
+
+def fp8_bits(fmt, shape, gen):
+    """Random finite fp8 codes of magnitude 2^-3 .. 2^2 (so that K-long
+    sums stay far inside f16) as uint8, and their values as float64."""
+    import numpy as np
+    mb, bias = (3, 7) if fmt == "e4m3" else (2, 15)
+    e = gen.integers(bias - 3, bias + 2, size=shape)
+    m = gen.integers(0, 1 << mb, size=shape)
+    s = gen.integers(0, 2, size=shape)
+    bits = (s << 7 | e << mb | m).astype(np.uint8)
+    vals = np.where(s == 1, -1.0, 1.0) * (1 + m / (1 << mb)) * 2.0 ** (e - bias)
+    return torch.from_numpy(bits), torch.from_numpy(vals)
+
+
+FP8_TL = {"e4m3": tl.float8e4nv, "e5m2": tl.float8e5}
+
+
+@pytest.mark.parametrize("fa,fb", [("e4m3", "e4m3"), ("e5m2", "e4m3")])
+@pytest.mark.parametrize("shape,cfg,kmajor", [((128, 128, 128), (64, 64, 64, 4, 3), True),
+                                              ((200, 136, 96), (128, 128, 32, 8, 3), True),
+                                              ((64, 72, 64), (64, 16, 128, 4, 2), True),
+                                              ((128, 64, 64), (64, 64, 32, 4, 2), False)])
+def test_fp8_wgmma(device, monkeypatch, fa, fb, shape, cfg, kmajor):
+    """fp8 operands stay fp8 for Hopper's wgmma (k32, both tiles K-major,
+    e4m3 and e5m2 mixed as the instruction allows): A's tile as loaded,
+    B's transposed ([BN][BK]).  Tutorial 03's K-major B (b given as b.T)
+    is loaded by rows of the transposed block (memorder.c) straight into
+    that tile by cp.async; an N-major B is written transposed from
+    registers.  On the host the same tiles run through FMAs; products of
+    fp8 values are exact in f32, so the f16 result is the float64 product
+    rounded."""
+    import numpy as np
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    M, N, K = shape
+    BM, BN, BK, W, S = cfg
+    gen = np.random.default_rng(M + N + K)
+    a, av = fp8_bits(fa, (M, K), gen)
+    b, bv = fp8_bits(fb, (N, K) if kmajor else (K, N), gen)
+    if kmajor:
+        b, bv = b.t(), bv.t()
+    c = torch.full((M, N), float("nan"), dtype=torch.float16, device=device)
+    ad = triton.reinterpret(a.to(device), FP8_TL[fa])
+    bd = triton.reinterpret(b.to(device), FP8_TL[fb])
+    args = (ad, bd, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), N, 1)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    tutorial_matmul_kernel[grid](*args, BM=BM, BN=BN, BK=BK, FIRST=0, num_warps=W,
+                                 num_stages=S)
+    ref = av @ bv
+    assert (c.cpu().double() - ref).abs().max().item() <= 1e-3 * ref.abs().max().item()
+    k = tutorial_matmul_kernel.warmup(*args, BM=BM, BN=BN, BK=BK, FIRST=0, num_warps=W,
+                                      num_stages=S, grid=grid)
+    if os.environ.get("MYTRITON_BACKEND") == "cpu":
+        return  # the cpu backend widens fp8 to f16 (its own loops)
+    if device == "cpu" or torch.cuda.get_device_capability(device) == (9, 0):
+        want = f"k32.f32.{fa}.{fb}"
+        assert "wgmma-f8" in k.asm["ssa-layout"] and want in k.asm["cuda"]
+        assert ("mt_cp_async16(&dot_rhs_q" in k.asm["cuda"]) == kmajor
+
+
+def test_fp8_dot_widens_without_wgmma(monkeypatch):
+    """Where wgmma cannot take the fp8 tiles (sm_80, or a tile it does not
+    fit) the operands are widened to f16, exactly, for mma.sync; the cpu
+    backend widens them everywhere (its CUDA stages come from that IR)."""
+    x = torch.zeros((64, 64), dtype=torch.uint8)
+    f8 = triton.reinterpret(x, tl.float8e4nv)
+    h = torch.zeros((64, 64), dtype=torch.float16)
+    args = (f8, f8, h, 64, 64, 64, 64, 1, 64, 1, 64, 1)
+    for arch, warps, want in (("sm_80", 4, "mma-f16"), ("sm_90", 2, "mma-f16"),
+                              ("sm_90", 4, "wgmma-f8")):
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", arch)
+        k = tutorial_matmul_kernel.warmup(*args, BM=64, BN=64, BK=32, FIRST=0,
+                                          num_warps=warps, grid=(1, 1))
+        if os.environ.get("MYTRITON_BACKEND") == "cpu":
+            want = "mma-f16"
+        layout = k.asm["ssa-layout"]
+        assert want in layout.split("dots:")[1], (arch, warps)
