@@ -208,6 +208,19 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
     if (!e->wgmma_inflight)
         pin_accumulator(e, dst, r->nE);
+    /* one descriptor of each tile's first element for the step; the
+     * others differ only in their start address, by a constant number of
+     * 16-byte units (the field cannot carry: shared addresses stay below
+     * 2^18), so each is an add, not another address computation */
+    int es = f8 ? 1 : 2;
+    ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(&%s[%smt_wg * %d], 16, %d, %d);",
+            p->A.name, stage_base(e, &p->A, stage), BM / G * cb, 8 * atom, mode);
+    if (f8)
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], 16, %d, %d);",
+                p->B.name, stage_base(e, &p->B, stage), 8 * atom, mode);
+    else
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], %d, 1024, 1);",
+                p->B.name, stage_base(e, &p->B, stage), BK * 128);
     ce_line(e, "mt_wgmma_fence();");
     ce_unroll(e);
     ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", BK, kstep);
@@ -215,16 +228,14 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     ce_unroll(e);
     ce_line(e, "for (int mt_b = 0; mt_b < %d; ++mt_b) {", BM / G / 64);
     e->indent++;
-    ce_line(e, "const unsigned long long mt_da = mt_wgmma_desc(&%s[%s(mt_kk / %d) * %d + "
-               "(mt_wg * %d + 64 * mt_b) * %d + mt_kk %% %d], 16, %d, %d);",
-            p->A.name, stage_base(e, &p->A, stage), cb, BM * cb, BM / G, cb, cb, 8 * atom, mode);
+    ce_line(e, "const unsigned long long mt_da = mt_da0 + (unsigned)(((mt_kk / %d) * %d + "
+               "64 * mt_b * %d + mt_kk %% %d) * %d / 16);",
+            cb, BM * cb, cb, cb, es);
     if (f8)
-        ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%s(mt_kk / %d) * %d + "
-                   "mt_kk %% %d], 16, %d, %d);",
-                p->B.name, stage_base(e, &p->B, stage), cb, BN * cb, cb, 8 * atom, mode);
+        ce_line(e, "const unsigned long long mt_db = mt_db0 + (unsigned)(((mt_kk / %d) * %d + "
+                   "mt_kk %% %d) / 16);", cb, BN * cb, cb);
     else
-        ce_line(e, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%smt_kk * 64], %d, "
-                   "1024, 1);", p->B.name, stage_base(e, &p->B, stage), BK * 128);
+        ce_line(e, "const unsigned long long mt_db = mt_db0 + (unsigned)(mt_kk * 128 / 16);");
     wgmma_asm(e, p, BN, r->E[1], dst);
     e->indent--;
     ce_line(e, "}");

@@ -225,13 +225,15 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
         #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
         {
             const int mt_wg = (int)threadIdx.x >> 7;
+            const unsigned long long mt_da0 = mt_wgmma_desc(&dot_lhs_h[dot_stage * 2048 + mt_wg * 2048], 16, 512, 2);
+            const unsigned long long mt_db0 = mt_wgmma_desc(&dot_rhs_h[dot_stage * 2048 + 0], 4096, 1024, 1);
             mt_wgmma_fence();
             #pragma unroll
             for (int mt_kk = 0; mt_kk < 32; mt_kk += 16) {
                 #pragma unroll
                 for (int mt_b = 0; mt_b < 1; ++mt_b) {
-                    const unsigned long long mt_da = mt_wgmma_desc(&dot_lhs_h[dot_stage * 2048 + (mt_kk / 32) * 2048 + (mt_wg * 64 + 64 * mt_b) * 32 + mt_kk % 32], 16, 512, 2);
-                    const unsigned long long mt_db = mt_wgmma_desc(&dot_rhs_h[dot_stage * 2048 + mt_kk * 64], 4096, 1024, 1);
+                    const unsigned long long mt_da = mt_da0 + (unsigned)(((mt_kk / 32) * 2048 + 64 * mt_b * 32 + mt_kk % 32) * 2 / 16);
+                    const unsigned long long mt_db = mt_db0 + (unsigned)(mt_kk * 128 / 16);
                     asm volatile("{.reg .pred p; setp.ne.b32 p, %34, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 1;}"
     : "+f"(v21[(2 * mt_b + 0) * 16 + 0]), "+f"(v21[(2 * mt_b + 0) * 16 + 1]), "+f"(v21[(2 * mt_b + 1) * 16 + 0]), "+f"(v21[(2 * mt_b + 1) * 16 + 1]), "+f"(v21[(2 * mt_b + 0) * 16 + 2]), "+f"(v21[(2 * mt_b + 0) * 16 + 3]), "+f"(v21[(2 * mt_b + 1) * 16 + 2]), "+f"(v21[(2 * mt_b + 1) * 16 + 3]), "+f"(v21[(2 * mt_b + 0) * 16 + 4]), "+f"(v21[(2 * mt_b + 0) * 16 + 5]), "+f"(v21[(2 * mt_b + 1) * 16 + 4]), "+f"(v21[(2 * mt_b + 1) * 16 + 5]), "+f"(v21[(2 * mt_b + 0) * 16 + 6]), "+f"(v21[(2 * mt_b + 0) * 16 + 7]), "+f"(v21[(2 * mt_b + 1) * 16 + 6]), "+f"(v21[(2 * mt_b + 1) * 16 + 7]), "+f"(v21[(2 * mt_b + 0) * 16 + 8]), "+f"(v21[(2 * mt_b + 0) * 16 + 9]), "+f"(v21[(2 * mt_b + 1) * 16 + 8]), "+f"(v21[(2 * mt_b + 1) * 16 + 9]), "+f"(v21[(2 * mt_b + 0) * 16 + 10]), "+f"(v21[(2 * mt_b + 0) * 16 + 11]), "+f"(v21[(2 * mt_b + 1) * 16 + 10]), "+f"(v21[(2 * mt_b + 1) * 16 + 11]), "+f"(v21[(2 * mt_b + 0) * 16 + 12]), "+f"(v21[(2 * mt_b + 0) * 16 + 13]), "+f"(v21[(2 * mt_b + 1) * 16 + 12]), "+f"(v21[(2 * mt_b + 1) * 16 + 13]), "+f"(v21[(2 * mt_b + 0) * 16 + 14]), "+f"(v21[(2 * mt_b + 0) * 16 + 15]), "+f"(v21[(2 * mt_b + 1) * 16 + 14]), "+f"(v21[(2 * mt_b + 1) * 16 + 15])
     : "l"(mt_da), "l"(mt_db), "r"(1));

@@ -4,14 +4,16 @@
 # K-major (b.T, stride 1 along K) is loaded by rows of the transposed
 # block straight into its [BN][BK] tile by cp.async; per 32 bytes of K
 # one wgmma m64n128k32 .e4m3.e5m2 per m64 block, B's descriptor K-major
-# like A's; elsewhere the same tiles through FMAs on the fp8 values.
+# like A's, each an add of 16-byte units to the step's first descriptor; elsewhere the same tiles through FMAs on the fp8 values.
 # CHECK: unsigned char *const dot_lhs_q = (unsigned char *)dot_lhs;
 # CHECK-NEXT: unsigned char *const dot_rhs_q = (unsigned char *)dot_rhs;
 # CHECK: mt_cp_async16(&dot_lhs_q[mt_s]
 # CHECK: mt_cp_async16(&dot_rhs_q[mt_s]
+# CHECK: const unsigned long long mt_da0 = mt_wgmma_desc(&dot_lhs_q[dot_stage * 8192 + mt_wg * 8192], 16, 512, 2);
+# CHECK-NEXT: const unsigned long long mt_db0 = mt_wgmma_desc(&dot_rhs_q[dot_stage * 8192 + 0], 16, 512, 2);
 # CHECK: for (int mt_kk = 0; mt_kk < 64; mt_kk += 32) {
-# CHECK: const unsigned long long mt_da = mt_wgmma_desc(&dot_lhs_q[dot_stage * 8192 + (mt_kk / 64) * 8192 + (mt_wg * 128 + 64 * mt_b) * 64 + mt_kk % 64], 16, 512, 2);
-# CHECK-NEXT: const unsigned long long mt_db = mt_wgmma_desc(&dot_rhs_q[dot_stage * 8192 + (mt_kk / 64) * 8192 + mt_kk % 64], 16, 512, 2);
+# CHECK: const unsigned long long mt_da = mt_da0 + (unsigned)(((mt_kk / 64) * 8192 + 64 * mt_b * 64 + mt_kk % 64) * 1 / 16);
+# CHECK-NEXT: const unsigned long long mt_db = mt_db0 + (unsigned)(((mt_kk / 64) * 8192 + mt_kk % 64) / 16);
 # CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {
 # CHECK-SAME: }, %64, %65, p, 1, 1;}"
 # CHECK: #else
