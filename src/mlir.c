@@ -51,6 +51,24 @@
 
 static const Loc no_loc = {0, 0};
 
+/* Where the kernel first reads value v (a parameter the backend refuses),
+ * or no location when nothing reads it. */
+static Loc first_use(const Region *r, ValId v) {
+    for (int i = 0; i < r->nops; i++) {
+        const Op *op = r->ops[i];
+        for (int k = 0; k < op->nargs; k++)
+            if (op->args[k] == v)
+                return op->loc;
+        Region *rs[2];
+        for (int k = 0, n = op_regions(op, rs); k < n; k++) {
+            Loc at = first_use(rs[k], v);
+            if (at.line)
+                return at;
+        }
+    }
+    return no_loc;
+}
+
 void ml_line(MEmit *m, const char *f, ...) {
     sb_indent(&m->body, 2 * m->indent);
     va_list ap;
@@ -739,8 +757,8 @@ int mlir_emit(Func *f, StrBuf *out) {
         const char *nm = param_name(&m, i, x->name);
         const char *ty = x->type.is_ptr ? ml_memtype((DType)x->type.dtype) : ml_mtype((DType)x->type.dtype);
         if (!ty) {
-            rc = MLIR_ERR(&m, no_loc, "MLIR backend does not support %s parameters",
-                          dtype_name((DType)x->type.dtype));
+            rc = MLIR_ERR(&m, first_use(&f->body, p), "MLIR backend does not support %s "
+                          "parameters", dtype_name((DType)x->type.dtype));
             break;
         }
         m.names[p] = arena_alloc(f->arena, sizeof(char *));
