@@ -542,7 +542,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     direct[0] = async_load(e, plan, dot->args[0], &g.A, g.tiled, &direct[2]);
     direct[1] = async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan), &direct[3]);
     bool async = direct[0] || direct[1];
-    bool inflight = dot_unit_wgmma(plan->unit) &&
+    bool inflight = dot_unit_wgmma(plan->unit) && !dot->attr[1] /* partial sums wait */ &&
                     plan->in_place && direct[0] && direct[1];
     bool cp_async_only = direct[0] && direct[1] && ce_load_to_tile_async_only(e, direct[0]) &&
                          ce_load_to_tile_async_only(e, direct[1]);

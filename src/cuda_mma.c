@@ -180,57 +180,23 @@ static void pin_accumulator(Emit *e, const char *dst, int n) {
     ce_line(e, "    asm volatile(\"\" : \"+f\"(%s[mt_e]) :: \"memory\");", dst);
 }
 
-/* The tile step through Hopper's wgmma (sm_90a).  Warpgroup mt_wg (warps
- * 4 mt_wg .. 4 mt_wg + 3) owns rows [mt_wg BM / G, (mt_wg + 1) BM / G) of
- * A's permuted rows, its MB m64 blocks; per 32 bytes of K (16 elements
- * of 16 bits, 32 of fp8) one wgmma m64nBN per block.  A is K-major in
- * its swizzle atom (SBO: the next 8 rows; a k step inside the atom moves
- * the start address, the swizzle being on address bits); a 16-bit B is
- * N-major in 128-byte blocks (LBO: the next 64 columns, BK rows of 128
- * bytes on; SBO: the next 8 rows), an fp8 B K-major as A, its BN rows
- * unpermuted.  The accumulator's repetition 2b + h along M is block b's
- * row half h, so its registers are the layout's slots (wgmma_asm).
- * Outside a loop that keeps a group in flight the group is waited for at
- * once, and the accumulator pinned on both sides.  Inside one
- * (e->wgmma_inflight) the wait leaves this group running and retires the
- * previous one, and nothing but wgmma may touch the accumulator until
- * the loop's final wait (ce_end_pipelined_loop): even an empty asm
- * naming it makes ptxas serialise every wgmma of the kernel (C7514). */
-static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
-                          const char *dst) {
-    int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns;
+/* The wgmmas of K steps [k0, k1) of the tile into accumulator `dst`
+ * (mt_da0 and mt_db0 are the step's first descriptors, wgmma_compute). */
+static void wgmma_steps(Emit *e, const DotPlan *p, const Dist *r, const char *k0,
+                        const char *k1, const char *dst) {
+    int G = e->f->num_warps / 4, BM = p->A.rows;
     bool f8 = p->unit == DOT_WGMMA_F8;
     int BN = f8 ? p->B.rows : p->B.columns;
-    int atom = p->A.swizzle, cb = atom / (f8 ? 1 : 2), kstep = f8 ? 32 : 16;
-    int mode = atom == 128 ? 1 : atom == 64 ? 2 : 3;
-    ce_line(e, "{");
-    e->indent++;
-    ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
-    if (!e->wgmma_inflight)
-        pin_accumulator(e, dst, r->nE);
-    /* one descriptor of each tile's first element for the step; the
-     * others differ only in their start address, by a constant number of
-     * 16-byte units (the field cannot carry: shared addresses stay below
-     * 2^18), so each is an add, not another address computation */
-    int es = f8 ? 1 : 2;
-    ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(&%s[%smt_wg * %d], 16, %d, %d);",
-            p->A.name, stage_base(e, &p->A, stage), BM / G * cb, 8 * atom, mode);
-    if (f8)
-        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], 16, %d, %d);",
-                p->B.name, stage_base(e, &p->B, stage), 8 * atom, mode);
-    else
-        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], %d, 1024, 1);",
-                p->B.name, stage_base(e, &p->B, stage), BK * 128);
-    ce_line(e, "mt_wgmma_fence();");
+    int cb = p->A.swizzle / (f8 ? 1 : 2);
     ce_unroll(e);
-    ce_line(e, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", BK, kstep);
+    ce_line(e, "for (int mt_kk = %s; mt_kk < %s; mt_kk += %d) {", k0, k1, f8 ? 32 : 16);
     e->indent++;
     ce_unroll(e);
     ce_line(e, "for (int mt_b = 0; mt_b < %d; ++mt_b) {", BM / G / 64);
     e->indent++;
     ce_line(e, "const unsigned long long mt_da = mt_da0 + (unsigned)(((mt_kk / %d) * %d + "
                "64 * mt_b * %d + mt_kk %% %d) * %d / 16);",
-            cb, BM * cb, cb, cb, es);
+            cb, BM * cb, cb, cb, f8 ? 1 : 2);
     if (f8)
         ce_line(e, "const unsigned long long mt_db = mt_db0 + (unsigned)(((mt_kk / %d) * %d + "
                    "mt_kk %% %d) / 16);", cb, BN * cb, cb);
@@ -241,6 +207,78 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     ce_line(e, "}");
     e->indent--;
     ce_line(e, "}");
+}
+
+/* The tile step through Hopper's wgmma (sm_90a).  Warpgroup mt_wg (warps
+ * 4 mt_wg .. 4 mt_wg + 3) owns rows [mt_wg BM / G, (mt_wg + 1) BM / G) of
+ * A's permuted rows, its MB m64 blocks; per 32 bytes of K (16 elements
+ * of 16 bits, 32 of fp8) one wgmma m64nBN per block.  A is K-major in
+ * its swizzle atom (SBO: the next 8 rows; a k step inside the atom moves
+ * the start address, the swizzle being on address bits); a 16-bit B is
+ * N-major in 128-byte blocks (LBO: the next 64 columns, BK rows of 128
+ * bytes on; SBO: the next 8 rows), an fp8 B K-major as A, its BN rows
+ * unpermuted.  One descriptor of each tile's first element per step: the
+ * others differ only in their start address, by a constant number of
+ * 16-byte units (the field cannot carry: shared addresses stay below
+ * 2^18), so each is an add.  The accumulator's repetition 2b + h along M
+ * is block b's row half h, so its registers are the layout's slots
+ * (wgmma_asm).  Outside a loop that keeps a group in flight the group is
+ * waited for at once, and the accumulator pinned on both sides.  Inside
+ * one (e->wgmma_inflight) the wait leaves this group running and retires
+ * the previous one, and nothing but wgmma may touch the accumulator until
+ * the loop's final wait (ce_end_pipelined_loop): even an empty asm naming
+ * it makes ptxas serialise every wgmma of the kernel (C7514).
+ *
+ * An fp8 dot with max_num_imprecise_acc (the dot's imprecise_acc, n > 0)
+ * sums each n elements of K (at least one k32 step) apart, from zero, and
+ * adds that partial sum into the f32 accumulator, as Triton's lowering
+ * does: the tensor cores' fp8 accumulation is not f32's. */
+static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
+                          const char *dst) {
+    int G = e->f->num_warps / 4, BM = p->A.rows, BK = p->A.columns;
+    bool f8 = p->unit == DOT_WGMMA_F8;
+    int atom = p->A.swizzle, cb = atom / (f8 ? 1 : 2);
+    int mode = atom == 128 ? 1 : atom == 64 ? 2 : 3;
+    int64_t partial = f8 ? p->dot->attr[1] : 0;
+    ce_line(e, "{");
+    e->indent++;
+    ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
+    if (!e->wgmma_inflight)
+        pin_accumulator(e, dst, r->nE);
+    ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(&%s[%smt_wg * %d], 16, %d, %d);",
+            p->A.name, stage_base(e, &p->A, stage), BM / G * cb, 8 * atom, mode);
+    if (f8)
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], 16, %d, %d);",
+                p->B.name, stage_base(e, &p->B, stage), 8 * atom, mode);
+    else
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], %d, 1024, 1);",
+                p->B.name, stage_base(e, &p->B, stage), p->A.columns * 128);
+    if (partial) {
+        int chunk = (int)((partial + 31) / 32) * 32;
+        ce_unroll(e);
+        ce_line(e, "for (int mt_c = 0; mt_c < %d; mt_c += %d) {", BK, chunk);
+        e->indent++;
+        ce_line(e, "float mt_pacc[%d];", r->nE);
+        ce_unroll(e);
+        ce_line(e, "for (int mt_e = 0; mt_e < %d; ++mt_e)", r->nE);
+        ce_line(e, "    mt_pacc[mt_e] = 0.0f;");
+        ce_line(e, "mt_wgmma_fence();");
+        wgmma_steps(e, p, r, "mt_c", ce_fmt(e, "mt_c + %d && mt_kk < %d", chunk, BK), "mt_pacc");
+        ce_line(e, "mt_wgmma_commit();");
+        ce_line(e, "mt_wgmma_wait0();");
+        pin_accumulator(e, "mt_pacc", r->nE);
+        ce_unroll(e);
+        ce_line(e, "for (int mt_e = 0; mt_e < %d; ++mt_e)", r->nE);
+        ce_line(e, "    %s[mt_e] += mt_pacc[mt_e];", dst);
+        e->indent--;
+        ce_line(e, "}");
+        pin_accumulator(e, dst, r->nE);
+        e->indent--;
+        ce_line(e, "}");
+        return;
+    }
+    ce_line(e, "mt_wgmma_fence();");
+    wgmma_steps(e, p, r, "0", ce_fmt(e, "%d", BK), dst);
     ce_line(e, "mt_wgmma_commit();");
     if (e->wgmma_inflight) {
         ce_line(e, "mt_wgmma_wait1();");

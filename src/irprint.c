@@ -139,10 +139,10 @@ static void print_attrs(Printer *p, const Op *op) {
     }
     for (int i = 0; i < ai->nattr; i++) {
         int64_t v = op->attr[i];
-        if (ai->sparse && v == 0)
+        if ((ai->sparse >> i & 1) && v == 0)
             continue;
         sb_printf(sb, "%s%s=", n++ ? ", " : " {", ai->names[i]);
-        if (ai->values && v >= 0 && v < ai->nvalues)
+        if (ai->values && !(ai->plain >> i & 1) && v >= 0 && v < ai->nvalues)
             sb_puts(sb, ai->values[v]);
         else
             sb_printf(sb, "%lld", (long long)v);

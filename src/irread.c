@@ -596,6 +596,7 @@ static const struct AttrKey {
     {"start", AV_INT, 0, AS_NONE},
     {"end", AV_INT, 1, AS_NONE},
     {"input_precision", AV_ENUM, 0, AS_PRECISION},
+    {"imprecise_acc", AV_INT, 1, AS_NONE},
     {"via", AV_ENUM, 0, AS_CONVERT},
     {"index", AV_INT, 0, AS_NONE},
     {"mem", AV_ENUM, 0, AS_MEMORY},

@@ -504,9 +504,12 @@ typedef struct AttrInfo {
     const char *names[2];
     const char *const *values;
     int nvalues;
-    bool sparse; /* only attributes that are not 0 print (and read back) */
+    uint8_t sparse; /* bit i: attribute i prints (and reads back) only when
+                       it is not 0 */
     const char *strs[2]; /* names of the string attributes Op.str[0..1]
                             (NULL: none), printed first, quoted */
+    uint8_t plain;  /* bit i: attribute i is an integer even where `values`
+                       names the others' */
 } AttrInfo;
 extern const AttrInfo attr_info[AS_COUNT];
 

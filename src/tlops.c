@@ -410,6 +410,26 @@ static int dot_bf16xn(Elab *E, ValId x, ValId y, ValId acc, int prec, Loc loc, C
     return 0;
 }
 
+/* max_num_imprecise_acc of an fp8 dot (Triton's sm_90 rule): None, the
+ * default, sums the whole K tile in wgmma's accumulator (0 in the IR);
+ * n adds the partial sum of every n elements of K (at least one k32
+ * step, so n = 0 is every step: 1 in the IR) into the f32 accumulator;
+ * more than K is Triton's ValueError. */
+static int imprecise_acc(Elab *E, Call *c, int K, int64_t *out) {
+    CV v = c->a[5];
+    *out = 0;
+    if (!c->have[5] || v.kind == CV_NONE)
+        return 0;
+    if (v.kind != CV_INT)
+        return elab_err(E, c->locs[5], MT_ERR_TYPE,
+                        "tl.dot() max_num_imprecise_acc must be an int or None");
+    if (v.i > K)
+        return elab_err(E, c->locs[5], MT_ERR_TYPE,
+                        "max_num_imprecise_acc (%lld) must be <= K (%d)", (long long)v.i, K);
+    *out = v.i < 1 ? 1 : v.i;
+    return 0;
+}
+
 /* tl.dot: f32, f16 and bf16 operands as they are; fp8 operands as they
  * are for an f32 result (widenfp8.c widens them to f16 where no fp8 unit
  * takes them: exact, and products of their values are exact in f32, so
@@ -492,7 +512,10 @@ int h_dot(Elab *E, Call *c, CV *out) {
         /* fp8 operands as they are, for wgmma's fp8 tiles; widenfp8.c
          * widens them to f16 for every other unit */
         ValId da[3] = {x, y, acc};
-        return emit_op(E, c, da, 3, 0, 0, out);
+        int64_t imprecise = 0;
+        if (imprecise_acc(E, c, kx, &imprecise) < 0)
+            return -1;
+        return emit_op(E, c, da, 3, 0, imprecise, out);
     }
     if (type_is_float(tx) && dtype_info[dx].bits == 8) {
         /* fp8 operands as f16, exactly (e5m2 is f16's top byte, e4m3's

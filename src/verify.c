@@ -501,6 +501,9 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
     if (in->attr[0] < 0 || in->attr[0] >= ai->nvalues)
         return fail(msg, "invalid input precision %lld",
                     (long long)in->attr[0]);
+    if (in->attr[1] < 0 || (in->attr[1] && !f8))
+        return fail(msg, "imprecise_acc %lld needs fp8 operands and is not negative",
+                    (long long)in->attr[1]);
     *out = r;
     return 0;
 }

@@ -9,7 +9,8 @@
  * is exact (e5m2 is f16's top byte; e4m3's range and precision lie
  * inside f16's) and the products of the widened values are exact in f32,
  * so the dot's value is the same either way; only the tiles and units
- * differ (f16 tiles, half the shared memory of f32 ones).
+ * differ (f16 tiles, half the shared memory of f32 ones), and the
+ * imprecise_acc attribute goes (f16 units accumulate in f32 as they go).
  *
  * pass_widen_fp8_dots keeps the dots wgmma takes (the CUDA lowering);
  * pass_widen_all_fp8_dots widens every one (the cpu and MLIR backends,
@@ -38,6 +39,7 @@ static void widen_region(Func *f, Region *r, bool keep_wgmma) {
                 Type t = type_with_elem(val_type(f, op->args[k]), type_scalar(DT_F16));
                 op->args[k] = op_new(f, &out, OP_CAST, op->loc, t, &op->args[k], 1)->res[0];
             }
+            op->attr[1] = 0; /* f16 products add exactly in f32: no partial sums */
             changed = true;
         }
         region_push(f, &out, op);

@@ -592,6 +592,12 @@ def test_int8_tensor_cores(device, monkeypatch, cfg):
     assert "mma-s8" in k.asm["ssa-layout"] and "mt_mma_s8(" in k.asm["cuda"]
 
 
+def cpu_backend():
+    """Whether CPU tensors launch on the cpu backend (conftest.py: unless
+    MYTRITON_BACKEND names the fiber backend)."""
+    return os.environ.get("MYTRITON_BACKEND") not in ("fiber", "host")
+
+
 def fp8_bits(fmt, shape, gen):
     """Random finite fp8 codes of magnitude 2^-3 .. 2^2 (so that K-long
     sums stay far inside f16) as uint8, and their values as float64."""
@@ -643,7 +649,7 @@ def test_fp8_wgmma(device, monkeypatch, fa, fb, shape, cfg, kmajor):
     assert (c.cpu().double() - ref).abs().max().item() <= 1e-3 * ref.abs().max().item()
     k = tutorial_matmul_kernel.warmup(*args, BM=BM, BN=BN, BK=BK, FIRST=0, num_warps=W,
                                       num_stages=S, grid=grid)
-    if os.environ.get("MYTRITON_BACKEND") == "cpu":
+    if device == "cpu" and cpu_backend():
         return  # the cpu backend widens fp8 to f16 (its own loops)
     if device == "cpu" or torch.cuda.get_device_capability(device) == (9, 0):
         want = f"k32.f32.{fa}.{fb}"
@@ -664,7 +670,66 @@ def test_fp8_dot_widens_without_wgmma(monkeypatch):
         monkeypatch.setenv("MYTRITON_HOST_ARCH", arch)
         k = tutorial_matmul_kernel.warmup(*args, BM=64, BN=64, BK=32, FIRST=0,
                                           num_warps=warps, grid=(1, 1))
-        if os.environ.get("MYTRITON_BACKEND") == "cpu":
+        if cpu_backend():
             want = "mma-f16"
         layout = k.asm["ssa-layout"]
         assert want in layout.split("dots:")[1], (arch, warps)
+
+
+@triton.jit
+def imprecise_acc_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, LPA: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BK), num_stages=3):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc=acc, max_num_imprecise_acc=LPA)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("lpa", [None, 0, 32, 64])
+def test_fp8_max_num_imprecise_acc(device, monkeypatch, lpa):
+    """max_num_imprecise_acc on fp8 wgmma, as Triton lowers it on sm_90:
+    each lpa elements of K (at least one k32 step) summed apart from zero
+    and then added into the f32 accumulator, nE add.f32 per partial sum in
+    the PTX (Triton's test_dot_max_num_imprecise_acc counts them); None
+    keeps the whole tile in wgmma's accumulator.  On the host the FMA form
+    sums exactly, so the result is the float64 product up to f32 rounding."""
+    import numpy as np
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    BM, BN, BK, K = 128, 64, 64, 128
+    gen = np.random.default_rng(5)
+    a, av = fp8_bits("e4m3", (BM, K), gen)
+    b, bv = fp8_bits("e4m3", (K, BN), gen)
+    c = torch.zeros((BM, BN), dtype=torch.float32, device=device)
+    ad = triton.reinterpret(a.to(device), tl.float8e4nv)
+    bd = triton.reinterpret(b.to(device), tl.float8e4nv)
+    k = imprecise_acc_kernel[(1,)](ad, bd, c, K, BM=BM, BN=BN, BK=BK, LPA=lpa, num_warps=8)
+    ref = av @ bv
+    # the tensor cores' fp8 accumulation is not f32's (4.8e-4 of the
+    # largest value measured on an H100; Triton's own test allows 1e-2)
+    tol = 1e-5 if device == "cpu" else 2e-3
+    assert (c.cpu().double() - ref).abs().max().item() <= tol * ref.abs().max().item()
+    if device == "cpu" and cpu_backend():
+        return
+    cuda = k.asm["cuda"]
+    assert ("mt_pacc" in cuda) == (lpa is not None)
+    if lpa is not None:
+        chunk = max(32, lpa)
+        assert f"for (int mt_c = 0; mt_c < {BK}; mt_c += {chunk}) {{" in cuda
+        assert "mt_wgmma_wait1();" not in cuda  # each partial sum waits for its wgmmas
+
+
+def test_fp8_max_num_imprecise_acc_is_checked():
+    x = triton.reinterpret(torch.zeros((128, 64), dtype=torch.uint8), tl.float8e4nv)
+    c = torch.zeros((128, 64))
+    with pytest.raises(triton.CompilationError, match=r"max_num_imprecise_acc \(128\) must be "
+                                                      r"<= K \(64\)"):
+        imprecise_acc_kernel.warmup(x, x, c, 128, BM=128, BN=64, BK=64, LPA=128, num_warps=8,
+                                    grid=(1,))
