@@ -242,7 +242,9 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     int64_t partial = f8 ? p->dot->attr[1] : 0;
     ce_line(e, "{");
     e->indent++;
-    ce_line(e, "const int mt_wg = (int)threadIdx.x >> 7;");
+    /* warp-uniform for the compiler (a shuffle from lane 0): the
+     * descriptors are then computed in uniform registers, as Triton's */
+    ce_line(e, "const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);");
     if (!e->wgmma_inflight)
         pin_accumulator(e, dst, r->nE);
     ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(&%s[%smt_wg * %d], 16, %d, %d);",

@@ -224,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
         {
-            const int mt_wg = (int)threadIdx.x >> 7;
+            const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
             const unsigned long long mt_da0 = mt_wgmma_desc(&dot_lhs_h[dot_stage * 2048 + mt_wg * 2048], 16, 512, 2);
             const unsigned long long mt_db0 = mt_wgmma_desc(&dot_rhs_h[dot_stage * 2048 + 0], 4096, 1024, 1);
             mt_wgmma_fence();
