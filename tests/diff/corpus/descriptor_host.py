@@ -1,6 +1,6 @@
 """Tensor descriptors made on the host (triton.tools.tensor_descriptor.
 TensorDescriptor) and passed to kernels: a ragged 2-D tensor read with
-zero and NaN padding and written back clipped, a view with a row stride of
+zero and NaN padding and written back clipped at the far edges, a view with a row stride of
 its own, a rank-3 descriptor, and the descriptor's shape and strides read
 in the kernel."""
 import torch
@@ -11,9 +11,12 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 
 @triton.jit
 def copy_kernel(src, dst, BM: tl.constexpr, BN: tl.constexpr):
-    om = tl.program_id(0) * BM - 8
-    on = tl.program_id(1) * BN - 8
-    dst.store([om, on], src.load([om, on]) + 1)
+    # the load starts 8 before the store, so the first row and column of
+    # blocks read the padding; stores start inside dst (compiled Triton's
+    # TMA store stops with an illegal instruction at a negative start)
+    om = tl.program_id(0) * BM
+    on = tl.program_id(1) * BN
+    dst.store([om, on], src.load([om - 8, on - 8]) + 1)
 
 
 @triton.jit

@@ -1,6 +1,6 @@
 """Tensor descriptors made in the kernel (tl.make_tensor_descriptor):
 loads of a block hanging over every edge of a ragged 2-D tensor (negative
-offsets too) with padding "zero" and "nan", stores clipped at the edges, a
+offsets too) with padding "zero" and "nan", stores clipped at the far edges, a
 rank-4 block permuted and stored through a rank-1 descriptor (test_core's
 trans_4d), the functional forms, the descriptor's attributes, a K loop of
 dots through descriptors (tutorial 08's TMA kernel in small), and a descriptor
@@ -24,9 +24,12 @@ def window_kernel(x, out, M, N, om, on, BM: tl.constexpr, BN: tl.constexpr):
 
 @triton.jit
 def clip_kernel(y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # stores start inside the tensor and hang over its far edges: compiled
+    # Triton's TMA store stops with an illegal instruction at a negative
+    # start (sm_90), so only loads start before the tensor here
     d = tl.make_tensor_descriptor(y, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
-    om = tl.program_id(0) * BM - 3
-    on = tl.program_id(1) * BN - 4
+    om = tl.program_id(0) * BM
+    on = tl.program_id(1) * BN
     rows = tl.arange(0, BM)[:, None] + om
     cols = tl.arange(0, BN)[None, :] + on
     # float values stored to an int32 descriptor: cast as Triton casts
