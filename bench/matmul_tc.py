@@ -55,6 +55,13 @@ def operands(M, N, K, dt, ta, tb):
     return (a.t() if ta else a), (b.t() if tb else b)
 
 
+def rel_errors(c, ct, ref):
+    """mytriton's and Triton's largest errors, relative to ref's largest value."""
+    scale = ref.abs().max().item()
+    return ((c.double() - ref).abs().max().item() / scale,
+            (ct.double() - ref).abs().max().item() / scale)
+
+
 def check(mt, tr):
     fails = 0
     cases = 0
@@ -77,9 +84,7 @@ def check(mt, tr):
                             continue
                         launch(tr, name, a, b, ct, cfg, prec)
                         torch.cuda.synchronize()
-                        scale = ref.abs().max().item()
-                        err = (c.double() - ref).abs().max().item() / scale
-                        errt = (ct.double() - ref).abs().max().item() / scale
+                        err, errt = rel_errors(c, ct, ref)
                         tol = {"f16": 2e-3, "bf16": 1.6e-2, "f32": 4e-3 if prec == "tf32" else 1e-5}[dt]
                         cases += 1
                         if not (err <= max(tol, 2 * errt)):
@@ -149,9 +154,7 @@ def check_fp8(mt, tr):
                     launch(mt, "matmul", a, b, c, cfg, "tf32")
                     launch(tr, "matmul", a, b, ct, cfg, "tf32")
                     torch.cuda.synchronize()
-                    scale = ref.abs().max().item()
-                    err = (c.double() - ref).abs().max().item() / scale
-                    errt = (ct.double() - ref).abs().max().item() / scale
+                    err, errt = rel_errors(c, ct, ref)
                     cases += 1
                     if not (err <= max(2e-3, 2 * errt)):
                         fails += 1
