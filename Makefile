@@ -21,7 +21,7 @@ SRC += src/tlshape.c src/cuda_shape.c
 # atomics (issue 9)
 SRC += src/tlatomic.c src/cuda_atomic.c
 # printing and debug mode (issue 9)
-SRC += src/tldebug.c src/cuda_debug.c src/cuda_check.c
+SRC += src/tldebug.c src/tlasm.c src/cuda_debug.c src/cuda_asm.c src/cuda_check.c
 # ahead-of-time C files (issue 13)
 SRC += src/aot.c src/aotlink.c
 # the MLIR backend (issue 12)

@@ -351,7 +351,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
                         o->print ? o->print : print_stdout, o->print_user,
                         o->backend == MT_BACKEND_MLIR, o->checked != 0,
                         o->backend == MT_BACKEND_CPU, false,
-                        dot_precision_of(o->fp32_default) + 1};
+                        dot_precision_of(o->fp32_default) + 1, o->backend == MT_BACKEND_HOST};
     StageSink sink = {keep_stage, k};
     Func *f = pipeline_run(c, &in, &sink);
     if (!f)

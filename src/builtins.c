@@ -142,6 +142,10 @@ static const Builtin builtins[] = {
         {ANY("input"), ANY("other"), ANY("acc"), ANY("input_precision"),
          ANY("allow_tf32"), ANY("max_num_imprecise_acc"), ANY("out_dtype")},
         "dot(input, other, acc=None, input_precision=None) -> matrix product"},
+    {"tl.inline_asm_elementwise", TL_, h_inline_asm, OP_INLINE_ASM, 6,
+        {ANY("asm"), ANY("constraints"), ANY("args"), ANY("dtype"), ANY("is_pure"), ANY("pack")},
+        "inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack) -> the PTX "
+        "run over the args' elements, pack at a time (GPU only)"},
     {"tl.dot_scaled", TL_, h_dot_scaled, OP_DOT, 6,
         {ANY("lhs"), ANY("lhs_scale"), ANY("lhs_format"), ANY("rhs"), ANY("rhs_scale"),
          ANY("rhs_format"), ANY("acc"), ANY("fast_math"), ANY("lhs_k_pack"), ANY("rhs_k_pack"),

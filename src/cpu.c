@@ -1017,6 +1017,8 @@ static int emit_op(CpuEmit *e, Op *op, Region *r) {
         return cpu_emit_gather(e, op);
     if (oi->kind == K_DEBUG)
         return cpu_emit_debug(e, op);
+    if (oi->kind == K_ASM)
+        return asm_only_on_gpu(e->c, op->loc, "cpu");
     if (op->nres == 1 && (fusable_op(op) || oi->text))
         return emit_computed(e, op, r);
     return cpu_unsupported(e, op, NULL);

@@ -907,6 +907,7 @@ int ce_emit_op(Emit *e, Op *op) {
     case OP_ATOMIC_CAS: return ce_emit_atomic(e, op);
     case OP_PRINT: return ce_emit_print(e, op); /* cuda_debug.c */
     case OP_ASSERT: return ce_emit_assert(e, op);
+    case OP_INLINE_ASM: return ce_emit_asm(e, op); /* cuda_asm.c */
     default:
         if (op_info[op->code].kind == K_REDUCE && op->nres == 1 && !op->body)
             return emit_reduce(e, op);

@@ -59,6 +59,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     /* tldebug.c: print's prefix, assert's message and function */
     [AS_PRINT] = {1, {"hex", 0}, NULL, 0, 1, {"prefix", 0}},
     [AS_ASSERT] = {0, {0, 0}, NULL, 0, 0, {"msg", "func"}},
+    [AS_ASM] = {2, {"pack", "pure"}, NULL, 0, 0, {"asm", "constraints"}},
 };
 
 Func *func_new(Ctx *c, const char *name) {
@@ -339,6 +340,20 @@ bool op_holds(const Op *op, bool (*is)(const Op *)) {
             if (op_holds(rs[k]->ops[i], is))
                 return true;
     return false;
+}
+
+Op *op_new_results(Func *f, Region *r, OpCode code, Loc loc, const ValId *args, int nargs,
+                   const Type *types, int nres) {
+    Op *op = op_new(f, NULL, code, loc, type_scalar(DT_VOID), args, nargs);
+    op->nres = nres;
+    op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    for (int k = 0; k < nres; k++) {
+        op->res[k] = func_new_value(f, VK_OP, types[k]);
+        f->vals[op->res[k]].def = op;
+    }
+    if (r)
+        region_push(f, r, op);
+    return op;
 }
 
 /* tlscan.c's reduce and scan: results typed from operand 0's shape (a

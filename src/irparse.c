@@ -362,6 +362,54 @@ done:
     return rc;
 }
 
+/* %r, ... = inline_asm operands {attrs} : T, ...   (one type per result) */
+static int parse_asm(IrReader *r, Region *region, const DefNames *rn, OpCode code, Loc loc) {
+    IrOperand *ops;
+    int n, ntypes = 0, rc = -1;
+    int64_t attr[2] = {0, 0};
+    const char *str[2] = {NULL, NULL};
+    Type types[MT_MAX_ASM_RESULTS];
+    StrBuf canon;
+    sb_init(&canon);
+    if (rd_operand_list(r, &ops, &n) < 0 || rd_attr_dict(r, attr, str, &canon) < 0 ||
+        rd_expect(r, ':') < 0)
+        goto done;
+    do {
+        if (ntypes == MT_MAX_ASM_RESULTS) {
+            rd_rerr(r, rd_here(r), MT_ERR_SYNTAX, "'%s' has at most %d results",
+                    op_info[code].name, MT_MAX_ASM_RESULTS);
+            goto done;
+        }
+        if (rd_parse_type(r, &types[ntypes]) < 0)
+            goto done;
+        ntypes++;
+    } while (rd_accept(r, ','));
+    if (rd_expect_eol(r) < 0)
+        goto done;
+    if (rn->n != ntypes) {
+        rd_rerr(r, loc, MT_ERR_SYNTAX, "'%s' defines %d results and has %d result types",
+                op_info[code].name, rn->n, ntypes);
+        goto done;
+    }
+    ValId *args = arena_alloc(r->f->arena, sizeof(ValId) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        if (not_none(r, &ops[i]) < 0)
+            goto done;
+        args[i] = rd_default_const(r, &ops[i]);
+    }
+    Op *op = op_new_results(r->f, region, code, loc, args, n, types, ntypes);
+    op->attr[0] = attr[0];
+    op->attr[1] = attr[1];
+    op->str[0] = str[0];
+    op->str[1] = str[1];
+    if (rd_check_attrs(r, op, &canon) < 0 || define_results(r, op, rn) < 0)
+        goto done;
+    rc = 0;
+done:
+    sb_free(&canon);
+    return rc;
+}
+
 static int op_code(IrReader *r, const char *s, int len, Loc loc, OpCode *out) {
     for (int c = 0; c < OP_COUNT; c++)
         if (!(op_info[c].flags & F_REGION) && rd_is_word(s, len, op_info[c].name)) {
@@ -394,6 +442,8 @@ static int parse_op(IrReader *r, Region *region, int depth) {
         return -1;
     if (code < OP_COUNT && op_info[code].rule == R_COMBINE)
         return parse_combine(r, region, &rn, code, loc, depth);
+    if (code < OP_COUNT && op_info[code].rule == R_ASM)
+        return parse_asm(r, region, &rn, code, loc);
     const OpInfo *oi = &op_info[code];
     bool has_result = op_has_result(code);
     if (!has_result && rn.n)

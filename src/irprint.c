@@ -322,9 +322,9 @@ static void print_op(Printer *p, const Op *op, int depth) {
         print_values(p, op->args, op->nargs);
     }
     print_attrs(p, op);
-    if (op->nres >= 1) {
-        sb_puts(sb, " : ");
-        type_print(sb, val_type(p->f, op->res[0]));
+    for (int k = 0; k < op->nres; k++) { /* several only for inline asm */
+        sb_puts(sb, k ? ", " : " : ");
+        type_print(sb, val_type(p->f, op->res[k]));
     }
 }
 

@@ -610,6 +610,10 @@ static const struct AttrKey {
     {"hex", AV_INT, 0, AS_NONE},
     {"msg", AV_STR, 0, AS_NONE},
     {"func", AV_STR, 1, AS_NONE},
+    {"asm", AV_STR, 0, AS_NONE}, /* inline asm (tlasm.c) */
+    {"constraints", AV_STR, 1, AS_NONE},
+    {"pack", AV_INT, 0, AS_NONE},
+    {"pure", AV_INT, 1, AS_NONE},
 };
 
 /* A string as ir_print_string writes it: "..." with \\, \" and \xNN. */

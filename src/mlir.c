@@ -674,6 +674,8 @@ static int emit_op(MEmit *m, Op *op) {
     default: break;
     }
     const OpInfo *oi = &op_info[op->code];
+    if (oi->kind == K_ASM)
+        return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.inline_asm_elementwise");
     if (oi->kind == K_GATHER)
         return ml_emit_gather(m, op);
     if (oi->kind == K_CONSTRUCTOR)

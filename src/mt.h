@@ -447,6 +447,7 @@ enum {
     R_SCAN, R_COMBINE, /* tlscan.c's ops */
     R_HINT, /* tlblockptr.c's compiler hints */
     R_PRINT, R_ASSERT, /* tldebug.c: device_print, device_assert */
+    R_ASM, /* tlasm.c: tl.inline_asm_elementwise */
     R_COUNT
 };
 enum {
@@ -458,6 +459,7 @@ typedef enum OpKind {
     K_CONVERT, K_GATHER,
     K_SCAN, /* tlscan.c: a prefix combine along attr[0] (attr[1]: reverse) */
     K_DEBUG, /* tldebug.c: reads its operands where they are, no result */
+    K_ASM, /* tlasm.c: inline asm over elements, several results */
     K_COUNT
 } OpKind;
 typedef enum AttrSchema {
@@ -468,6 +470,7 @@ typedef enum AttrSchema {
     AS_HINT,
     AS_PRINT,  /* tldebug.c: Op.str[0] prefix; attr[0] hex */
     AS_ASSERT, /* tldebug.c: Op.str[0] message, Op.str[1] function */
+    AS_ASM, /* tlasm.c: Op.str[0] asm, Op.str[1] constraints; attr[0] pack, attr[1] pure */
     AS_COUNT
 } AttrSchema;
 /* The values of AS_MEMHINT (load and store): attr[0] is Triton's cache
@@ -579,6 +582,7 @@ typedef struct Func {
     int num_warps;
     int num_stages;    /* Triton's num_stages for dot loops; 0: default */
     int sm;            /* target compute capability (90), 0: not a GPU's */
+    bool host;         /* the host backend compiles the CUDA C (no inline PTX) */
     bool wgmma;        /* some dot uses wgmma: NVRTC needs sm_90a */
     bool checked;      /* checked mode (cuda_check.c): the host text checks
                           accesses, divisors and index arithmetic */
@@ -639,6 +643,10 @@ void region_push(Func *f, Region *r, Op *op);
  * iters (2n combine parameters), yields (n), results typed. */
 Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
                    int n, int64_t axis, int64_t reverse);
+/* An op without regions of nres results of the given types (inline asm:
+ * tlasm.c); attributes and strings to set. */
+Op *op_new_results(Func *f, Region *r, OpCode code, Loc loc, const ValId *args, int nargs,
+                   const Type *types, int nres);
 
 /* Textual IR in the original's syntax (see docs/ir.md).  Values are
  * renumbered %0, %1, ... in definition order; params print by name,
@@ -1184,6 +1192,7 @@ void ce_mma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *stage,
 void ce_end_pipelined_loop(Emit *e);
 int ce_emit_gather(Emit *e, Op *op);                      /* cuda_shape.c */
 int ce_emit_atomic(Emit *e, Op *op);                     /* cuda_atomic.c */
+int ce_emit_asm(Emit *e, Op *op); /* cuda_asm.c: tl.inline_asm_elementwise */
 int ce_emit_print(Emit *e, Op *op);                      /* cuda_debug.c */
 /* cuda_debug.c, for the cpu backend's print and assert too: s as the
  * inside of a C string literal (a printf format: percent signs doubled);
@@ -1719,6 +1728,12 @@ int tl_desc_param(Elab *E, const char *name, const SigEntry *se, Loc loc, CV *ou
 int tl_desc_attr(Elab *E, CV desc, const char *name, Loc loc, CV *out);
 /* tldebug.c: printing, assertions and debug mode's overflow checks */
 int h_device_print(Elab *E, Call *c, CV *out); /* tl.device_print, print */
+int h_inline_asm(Elab *E, Call *c, CV *out); /* tlasm.c: tl.inline_asm_elementwise */
+/* tlasm.c: the 32-bit (or 64-bit) registers that pack elements of dtype d
+ * take in inline asm: elements of fewer than 32 bits share one */
+int asm_registers(DType d, bool is_ptr, int pack);
+/* The located error of a backend that cannot run inline asm (PTX). */
+int asm_only_on_gpu(Ctx *c, Loc loc, const char *backend);
 int h_static_print(Elab *E, Call *c, CV *out);
 int h_device_assert(Elab *E, Call *c, CV *out);
 /* `assert cond, msg` on a runtime cond (msg: a string or None) */
@@ -1776,6 +1791,7 @@ typedef struct PipelineInput {
     bool no_cuda;  /* ... without the GPU's passes and CUDA C (a cpu build
                       needs neither; a stages_only one prints them too) */
     int fp32_default; /* ElabInput's; 0: Triton's rule */
+    bool host;     /* the host backend compiles the CUDA C: no inline PTX */
 } PipelineInput;
 
 /* Source (in c) to CUDA C: parse, signature, elaborate, fold, cse, dce,
@@ -1785,6 +1801,7 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
 
 #define MT_MAX_THREADS 1024         /* threads per program (a CUDA block) */
 #define MT_MAX_ELEMS_PER_THREAD 512 /* elements of one block value per thread */
+#define MT_MAX_ASM_RESULTS 16       /* results of one tl.inline_asm_elementwise */
 
 /* The resource pass: every limit that is a compile-time fact (program
  * size, elements per thread), each a located error; kernel_loc locates

@@ -212,6 +212,7 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink) {
     f->num_warps = in->num_warps;
     f->num_stages = in->num_stages;
     f->sm = in->sm;
+    f->host = in->host;
     f->checked = in->checked;
     TopFunc *tf = module_find_func(m, in->kernel);
     snap_ast(sink, tf);

@@ -776,6 +776,7 @@ static const struct {
     [R_ATOMIC] = {rule_atomic, false, 1},
     [R_SCAN] = {rule_scan, false, 1},
     [R_COMBINE] = {rule_combine, false, -1},
+    [R_ASM] = {rule_combine, false, -1}, /* verify_asm */
     [R_HINT] = {rule_hint, false, 1},
     [R_PRINT] = {rule_print, false, 0},   [R_ASSERT] = {rule_assert, false, 0},
 };
@@ -1087,6 +1088,45 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return 0;
 }
 
+/* tlasm.c's inline asm: operands defined, none missing, scalars or blocks
+ * of one shape (pointers too: an "l" register); 1 to MT_MAX_ASM_RESULTS
+ * results of that shape, numbers (fp16/bf16/fp8 as their bits) but not
+ * bool; its PTX and constraints present, pack >= 1, pure 0 or 1. */
+static int verify_asm(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    if (op->nres < 1 || op->nres > MT_MAX_ASM_RESULTS || !op->res)
+        return vfail(v, op, idx, "expected 1 to %d results, got %d", MT_MAX_ASM_RESULTS,
+                     op->nres);
+    if (!op->str[0] || !op->str[1])
+        return vfail(v, op, idx, "missing asm or constraints");
+    if (op->attr[0] < 1 || op->attr[0] > 16 || (op->attr[0] & (op->attr[0] - 1)) ||
+        (op->attr[1] != 0 && op->attr[1] != 1))
+        return vfail(v, op, idx, "pack must be a power of two from 1 to 16 and pure 0 or 1, "
+                     "got %lld and %lld", (long long)op->attr[0], (long long)op->attr[1]);
+    Type shape = val_type(f, op->res[0]);
+    for (int k = 0; k < op->nargs; k++) {
+        ValId a = op->args[k];
+        if (!a || !defined(v, scope, a))
+            return vfail(v, op, idx, "operand %d is missing or used before definition", k + 1);
+        Type t = val_type(f, a);
+        if (t.dtype == DT_I1 || !type_eq(type_with_elem(shape, type_elem(t)), t))
+            return vfail(v, op, idx, "operand %d is %s, not a number or pointer of shape %s",
+                         k + 1, tt(t).s, tt(shape).s);
+    }
+    for (int k = 0; k < op->nres; k++) {
+        ValId res = op->res[k];
+        Type t = in_range(v, res) ? val_type(f, res) : type_scalar(DT_VOID);
+        if (!in_range(v, res) || t.is_ptr || !type_is_numeric(t) ||
+            !type_eq(type_with_elem(shape, type_elem(t)), t))
+            return vfail(v, op, idx, "result %d must be a number of shape %s", k + 1,
+                         tt(shape).s);
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
 static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     Func *f = v->f;
     if (op->code >= OP_COUNT)
@@ -1098,6 +1138,8 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                                      : verify_for(v, op, idx, scope);
     if (oi->rule == R_COMBINE)
         return verify_combine(v, op, idx, scope);
+    if (oi->rule == R_ASM)
+        return verify_asm(v, op, idx, scope);
     if (oi->nargs >= 0 && op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);
