@@ -15,7 +15,9 @@ fp8 (--fp8 runs only this part): e4m3 and e5m2 operands with B K-major
 product of the fp8 values and Triton's; speed at 4096^3 and 8192^3 over
 FP8_CFGS, cuBLAS through torch._scaled_mm (unit scales).
 
-Usage (on a GPU): PYTHONPATH=python python3 bench/matmul_tc.py [--quick] [--fp8]
+--big: speed alone at 8192^3 over BIG_CFGS (the winners at 4096^3).
+
+Usage (on a GPU): PYTHONPATH=python python3 bench/matmul_tc.py [--quick] [--fp8] [--big]
 """
 import os
 import sys
@@ -30,6 +32,7 @@ from run_tutorials import load, load_as_mytriton  # noqa: E402
 KFILE = os.path.join(HERE, "mm_kernels.py")
 QUICK = "--quick" in sys.argv
 FP8 = "--fp8" in sys.argv
+BIG = "--big" in sys.argv  # speed only, 8192^3, the leading configurations
 DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
       "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
 
@@ -99,6 +102,8 @@ CFGS = [(128, 128, 32, 4), (128, 256, 32, 8), (256, 128, 32, 8), (128, 128, 64, 
         (128, 64, 32, 4), (64, 128, 32, 4), (64, 64, 32, 4), (128, 128, 64, 8)]
 # once Triton's alone (they needed shared memory past 48 KiB); both now
 TRITON_ONLY = [(128, 256, 64, 8), (256, 128, 64, 8)]
+# --big: the configurations that won at 4096^3 for either side
+BIG_CFGS = [(128, 256, 64, 8), (256, 128, 64, 8), (128, 256, 32, 8), (256, 128, 32, 8)]
 
 
 def best(fn_for_cfg, cfgs):
@@ -118,13 +123,13 @@ def speed(mt, tr):
     print("\n| matmul | mytriton TFLOP/s (config) | Triton TFLOP/s (config) | cuBLAS TFLOP/s "
           "| mytriton/Triton | mytriton/cuBLAS |")
     print("|---|---|---|---|---|---|")
-    sizes = (4096,) if QUICK else (4096, 8192)
+    sizes = (8192,) if BIG else (4096,) if QUICK else (4096, 8192)
     for dt, prec in (("f16", "tf32"), ("bf16", "tf32"), ("f32", "tf32")):
         for S in sizes:
             a, b = operands(S, S, S, dt, False, False)
             c = torch.empty((S, S), device="cuda", dtype=DT[dt])
             fl = 2.0 * S ** 3 / 1e12
-            cfgs = [x + (s,) for x in CFGS + TRITON_ONLY for s in (3, 4)]
+            cfgs = [x + (s,) for x in (BIG_CFGS if BIG else CFGS + TRITON_ONLY) for s in (3, 4)]
             mts = best(lambda cfg: (lambda: launch(mt, "matmul", a, b, c, cfg, prec)), cfgs)
             trs = best(lambda cfg: (lambda: launch(tr, "matmul", a, b, c, cfg, prec)), cfgs)
             torch.backends.cuda.matmul.allow_tf32 = True
@@ -196,6 +201,9 @@ def speed_fp8(mt, tr):
 def main():
     tr = load(KFILE)
     mt = load_as_mytriton(KFILE)
+    if BIG:
+        speed(mt, tr)
+        return
     if FP8:
         fails = check_fp8(mt, tr)
         speed_fp8(mt, tr)
