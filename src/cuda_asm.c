@@ -138,7 +138,7 @@ static int plan_registers(Emit *e, const Op *op, int pack, AsmReg *regs, int max
 }
 
 /* The PTX as a C string literal in CUDA's operand syntax: $N is %N, a
- * literal % is %%, $$ is $. */
+ * literal % is %%, $$ is $; every other byte kept. */
 static const char *asm_literal(Emit *e, const char *s) {
     StrBuf sb;
     sb_init(&sb);
@@ -160,6 +160,8 @@ static const char *asm_literal(Emit *e, const char *s) {
             sb_puts(&sb, "\\t");
         } else if ((unsigned char)*s >= 32 && (unsigned char)*s < 127) {
             sb_putc(&sb, *s);
+        } else { /* any other byte as it is (three octal digits end the escape) */
+            sb_printf(&sb, "\\%03o", (unsigned char)*s);
         }
     }
     sb_putc(&sb, '"');

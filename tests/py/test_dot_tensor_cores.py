@@ -373,7 +373,7 @@ def test_wgmma_group_stays_in_flight(tmp_path, dt):
     try:
         ptx = k.stage("ptx")
     except Exception as err:  # no NVRTC on this machine
-        assert "nvrtc" in str(err).lower(), err
+        assert "nvrtc" in str(err).lower() and "failed to compile" not in str(err), err
         return
     (tmp_path / "k.ptx").write_text(ptx)
     import subprocess
