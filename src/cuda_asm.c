@@ -21,17 +21,15 @@
 
 #include <string.h>
 
-#define MAX_ASM_REGS 128 /* registers of one asm statement */
-
+/* One register of the asm statement: of results[value] (value < nres)
+ * or of operand value - nres, holding its elements first .. first +
+ * elems - 1 of the group (packed, the first lowest, below 32 bits). */
 typedef struct AsmReg {
     char letter;   /* r h l f d */
-    int elems;     /* elements it holds (packed when narrower than 32 bits) */
-    Type t;        /* their type */
+    bool out;      /* a result's ("=r") */
+    int value, first, elems;
+    Type t;        /* the elements' type */
 } AsmReg;
-
-static int letter_bits(char c) {
-    return c == 'h' ? 16 : c == 'r' || c == 'f' ? 32 : c == 'l' || c == 'd' ? 64 : 0;
-}
 
 static const char *letter_ctype(char c) {
     switch (c) {
@@ -71,66 +69,35 @@ static const char *from_bits(Emit *e, Type t, const char *b) {
     return ce_fmt(e, "(%s)(%s)(%s)", ce_ctype(e, t), unsigned_of(elem_bits(t)), b);
 }
 
-/* The constraints, one letter per register; false on a constraint this
- * lowering does not take, or outputs after inputs. */
-static int parse_constraints(const char *s, char *letters, bool *outs, int max) {
-    int n = 0;
-    bool inputs = false;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\n')
-            s++;
-        bool out = *s == '=';
-        if (out)
-            s++;
-        if (out && *s == '&')
-            s++;
-        if (!letter_bits(*s) || n == max || (out && inputs))
-            return -1;
-        inputs |= !out;
-        letters[n] = *s++;
-        outs[n++] = out;
-        while (*s == ' ' || *s == '\t' || *s == '\n')
-            s++;
-        if (*s && *s++ != ',')
-            return -1;
-    }
-    return n;
-}
-
 /* The registers of the results, then of the operands, for one group of
- * `pack` elements (asm_registers of each; elements packed below 32 bits),
- * with their constraint letters; -1 with a located error when the
- * constraints do not match them. */
-static int plan_registers(Emit *e, const Op *op, int pack, AsmReg *regs, int max) {
+ * `pack` elements (asm_registers of each), with their constraint letters;
+ * -1 with a located error when the constraints do not match them. */
+static int plan_registers(Emit *e, const Op *op, int pack, AsmReg *regs) {
     Func *f = e->f;
-    char letters[MAX_ASM_REGS];
-    bool outs[MAX_ASM_REGS];
-    int ncons = parse_constraints(op->str[1], letters, outs, MAX_ASM_REGS), n = 0, nout = 0;
+    char letters[MT_MAX_ASM_REGS];
+    bool outs[MT_MAX_ASM_REGS];
+    int ncons = asm_constraints(op->str[1], letters, outs, MT_MAX_ASM_REGS), n = 0;
     if (ncons < 0)
-        return diag_error(e->c, op->loc, MT_ERR_UNSUPPORTED,
-                          "inline_asm_elementwise() constraints must be \"=r\", \"r\" and the "
-                          "like (r, h, l, f, d), outputs first, at most %d, got \"%s\"",
-                          MAX_ASM_REGS, op->str[1]);
+        return asm_constraint_error(e->c, op->loc, op->str[1]);
     for (int k = 0; k < op->nres + op->nargs; k++) {
         Type t = val_type(f, k < op->nres ? op->res[k] : op->args[k - op->nres]);
         int nr = asm_registers((DType)t.dtype, t.is_ptr, pack);
         for (int q = 0; q < nr; q++, n++)
-            if (n < max)
-                regs[n] = (AsmReg){n < ncons ? letters[n] : 'r', pack / nr, type_elem(t)};
-        if (k < op->nres)
-            nout = n;
+            if (n < ncons)
+                regs[n] = (AsmReg){letters[n], k < op->nres, k, q * (pack / nr), pack / nr,
+                                   type_elem(t)};
     }
     if (n != ncons)
         return diag_error(e->c, op->loc, MT_ERR_TYPE,
                           "inline_asm_elementwise() has %d constraints for %d registers", ncons,
                           n);
     for (int i = 0; i < n; i++) {
-        int w = regs[i].elems * elem_bits(regs[i].t), lw = letter_bits(regs[i].letter);
-        if (outs[i] != (i < nout) || lw < w || (w >= 32 && lw != w))
+        int w = regs[i].elems * elem_bits(regs[i].t), lw = asm_letter_bits(regs[i].letter);
+        if (outs[i] != regs[i].out || lw < w || (w >= 32 && lw != w))
             return diag_error(e->c, op->loc, MT_ERR_TYPE,
                               "inline_asm_elementwise() register %d (an %s) holds %d bits of %s; "
                               "constraint \"%s%c\" does not fit it", i,
-                              i < nout ? "output" : "input", w,
+                              regs[i].out ? "output" : "input", w,
                               dtype_name((DType)regs[i].t.dtype), outs[i] ? "=" : "",
                               regs[i].letter);
     }
@@ -171,54 +138,47 @@ static const char *asm_literal(Emit *e, const char *s) {
 }
 
 /* The asm statement for the group at mt_g: the operands' elements in
- * mt_a<i>[pack], the results' into mt_r<k>[pack]. */
-static void emit_statement(Emit *e, const Op *op, const AsmReg *regs, int pack) {
+ * mt_a<i>[pack], the results' into mt_r<k>[pack]; register q is mt_q<q>. */
+static void emit_statement(Emit *e, const Op *op, const AsmReg *regs, int n) {
     StrBuf outs, ins;
     sb_init(&outs);
     sb_init(&ins);
-    int q = 0;
-    for (int k = 0; k < op->nres + op->nargs; k++) {
-        Type t = regs[q].t;
-        int nr = asm_registers((DType)t.dtype, t.is_ptr, pack), per = pack / nr;
-        int bits = elem_bits(t);
-        for (int j = 0; j < nr; j++, q++) {
-            char c = regs[q].letter;
-            if (k < op->nres) {
-                ce_line(e, "%s mt_q%d;", letter_ctype(c), q);
-                sb_printf(&outs, "%s\"=%c\"(mt_q%d)", q ? ", " : "", c, q);
-                continue;
-            }
-            StrBuf v;
-            sb_init(&v);
-            for (int m = 0; m < per; m++)
-                sb_printf(&v, "%s(%s << %d)", m ? " | " : "",
-                          to_bits(e, t, ce_fmt(e, "mt_a%d[%d]", k - op->nres, j * per + m)),
-                          m * bits);
-            const char *b = sb_str(&v);
-            const char *reg = c == 'f' ? ce_fmt(e, "__uint_as_float((unsigned)(%s))", b)
-                              : c == 'd' ? ce_fmt(e, "__longlong_as_double((long long)(%s))", b)
-                                         : ce_fmt(e, "(%s)(%s)", letter_ctype(c), b);
-            ce_line(e, "const %s mt_q%d = %s;", letter_ctype(c), q, reg);
-            sb_printf(&ins, "%s\"%c\"(mt_q%d)", sb_str(&ins)[0] ? ", " : "", c, q);
-            sb_free(&v);
+    for (int q = 0; q < n; q++) {
+        const AsmReg *g = &regs[q];
+        const char *ct = letter_ctype(g->letter);
+        if (g->out) {
+            ce_line(e, "%s mt_q%d;", ct, q);
+            sb_printf(&outs, "%s\"=%c\"(mt_q%d)", q ? ", " : "", g->letter, q);
+            continue;
         }
+        StrBuf v;
+        sb_init(&v);
+        for (int m = 0; m < g->elems; m++)
+            sb_printf(&v, "%s(%s << %d)", m ? " | " : "",
+                      to_bits(e, g->t, ce_fmt(e, "mt_a%d[%d]", g->value - op->nres, g->first + m)),
+                      m * elem_bits(g->t));
+        const char *b = sb_str(&v);
+        const char *reg = g->letter == 'f' ? ce_fmt(e, "__uint_as_float((unsigned)(%s))", b)
+                          : g->letter == 'd'
+                              ? ce_fmt(e, "__longlong_as_double((long long)(%s))", b)
+                              : ce_fmt(e, "(%s)(%s)", ct, b);
+        ce_line(e, "const %s mt_q%d = %s;", ct, q, reg);
+        sb_printf(&ins, "%s\"%c\"(mt_q%d)", sb_str(&ins)[0] ? ", " : "", g->letter, q);
+        sb_free(&v);
     }
     bool pure = op->attr[1] != 0;
     ce_line(e, "asm%s(%s\n        : %s\n        : %s%s);", pure ? "" : " volatile",
             asm_literal(e, op->str[0]), sb_str(&outs), sb_str(&ins), pure ? "" : " : \"memory\"");
-    q = 0;
-    for (int k = 0; k < op->nres; k++) {
-        Type t = regs[q].t;
-        int nr = asm_registers((DType)t.dtype, t.is_ptr, pack), per = pack / nr;
-        for (int j = 0; j < nr; j++, q++) {
-            char c = regs[q].letter;
-            const char *b = c == 'f' ? ce_fmt(e, "(unsigned long long)__float_as_uint(mt_q%d)", q)
-                            : c == 'd' ? ce_fmt(e, "(unsigned long long)__double_as_longlong(mt_q%d)", q)
-                                       : ce_fmt(e, "(unsigned long long)mt_q%d", q);
-            for (int m = 0; m < per; m++)
-                ce_line(e, "mt_r%d[%d] = %s;", k, j * per + m,
-                        from_bits(e, t, m ? ce_fmt(e, "%s >> %d", b, m * elem_bits(t)) : b));
-        }
+    for (int q = 0; q < n && regs[q].out; q++) {
+        const AsmReg *g = &regs[q];
+        const char *b = g->letter == 'f'
+                            ? ce_fmt(e, "(unsigned long long)__float_as_uint(mt_q%d)", q)
+                        : g->letter == 'd'
+                            ? ce_fmt(e, "(unsigned long long)__double_as_longlong(mt_q%d)", q)
+                            : ce_fmt(e, "(unsigned long long)mt_q%d", q);
+        for (int m = 0; m < g->elems; m++)
+            ce_line(e, "mt_r%d[%d] = %s;", g->value, g->first + m,
+                    from_bits(e, g->t, m ? ce_fmt(e, "%s >> %d", b, m * elem_bits(g->t)) : b));
     }
     sb_free(&outs);
     sb_free(&ins);
@@ -229,8 +189,9 @@ int ce_emit_asm(Emit *e, Op *op) {
     if (f->host)
         return asm_only_on_gpu(e->c, op->loc, "host (fiber)");
     int pack = (int)op->attr[0];
-    AsmReg regs[MAX_ASM_REGS];
-    if (plan_registers(e, op, pack, regs, MAX_ASM_REGS) < 0)
+    AsmReg regs[MT_MAX_ASM_REGS];
+    int nregs = plan_registers(e, op, pack, regs);
+    if (nregs < 0)
         return -1;
     Type rt = val_type(f, op->res[0]);
     bool block = rt.rank > 0;
@@ -263,7 +224,7 @@ int ce_emit_asm(Emit *e, Op *op) {
     }
     for (int k = 0; k < op->nres; k++)
         ce_line(e, "%s mt_r%d[%d];", ce_ctype(e, type_elem(val_type(f, op->res[k]))), k, pack);
-    emit_statement(e, op, regs, pack);
+    emit_statement(e, op, regs, nregs);
     for (int k = 0; k < op->nres; k++) {
         ce_unroll(e);
         ce_line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j)", pack);

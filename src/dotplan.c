@@ -287,38 +287,20 @@ static int tile_min_blocks(Type rt, int num_warps) {
     return blocks;
 }
 
-/* The dot's form-independent facts: the register tile and the buffers.
- * The tiled form stores A transposed, [BK][BM + pad], so a thread's rows
- * of A at one k are consecutive; per k every thread reads E0 values of A
- * and E1 of B as float4 and does E0 * E1 FMAs.  Padding: a warp reads one
- * k row at a time (no row conflicts), but the transposed write has tpw[1]
- * of A's load layout rows in flight at once; the Version 18 rule on those
- * rows, in units of one float4 so rows stay 16-byte aligned, decides the
- * padding.  The scalar form keeps A [BM][BK + pad] with the rule on the
- * result's rows per warp. */
-/* Hopper's wgmma (sm_90 only: Blackwell has other instructions) on 16-bit
- * tiles: warpgroups of 4 warps stacked along M, each its m64 blocks of
- * BM / (num_warps / 4) rows; B read N-major in 64-column blocks (the
- * 128-byte swizzle), so BN a multiple of 64 up to the instruction's 256;
- * A's rows of BK elements one swizzle atom (32, 64 or 128 bytes) or
- * several of 128. */
+/* Hopper's wgmma (sm_90 only: Blackwell has other instructions):
+ * warpgroups of 4 warps stacked along M, each its m64 blocks of BM /
+ * (num_warps / 4) rows; A's rows of BK elements one swizzle atom (32, 64
+ * or 128 bytes) or several of 128, and a k step of 32 bytes.  16-bit B is
+ * read N-major in 64-column blocks (the 128-byte swizzle), so BN is a
+ * multiple of 64; fp8 B only K-major (the instruction transposes only
+ * 16-bit tiles), B's tile [BN][BK] as A's, so BN is a multiple of 8.  BN
+ * at most the instruction's 256. */
 static bool wgmma_fits(const Func *f, Type at, Type bt) {
     int W = f->num_warps, BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
-    return f->sm == 90 && W % 4 == 0 && BM % (16 * W) == 0 && BN % 64 == 0 && BN <= 256 &&
-           BK % 16 == 0 && (BK <= 64 ? (BK & (BK - 1)) == 0 : BK % 64 == 0);
+    int es = dtype_is_fp8(at.dtype) ? 1 : 2, atom = 128 / es;
+    return f->sm == 90 && W % 4 == 0 && BM % (16 * W) == 0 && BN % (es == 1 ? 8 : 64) == 0 &&
+           BN <= 256 && BK % (32 / es) == 0 && (BK <= atom ? (BK & (BK - 1)) == 0 : BK % atom == 0);
 }
-
-/* fp8 through wgmma: both tiles K-major (the instruction transposes only
- * 16-bit tiles), so B's tile is B transposed, [BN][BK], rows of BK bytes
- * one swizzle atom (32, 64 or 128 bytes) or several of 128; the
- * warpgroups as for 16-bit tiles. */
-static bool wgmma_fp8_fits(const Func *f, Type at, Type bt) {
-    int W = f->num_warps, BM = at.shape[0], BK = at.shape[1], BN = bt.shape[1];
-    return f->sm == 90 && W % 4 == 0 && BM % (16 * W) == 0 && BN % 8 == 0 && BN <= 256 &&
-           BK % 32 == 0 && (BK <= 128 ? (BK & (BK - 1)) == 0 : BK % 128 == 0);
-}
-
-static bool is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
 
 bool dot_unit_wgmma(DotUnit u) {
     return u == DOT_WGMMA_F16 || u == DOT_WGMMA_BF16 || u == DOT_WGMMA_F8;
@@ -328,8 +310,8 @@ DotUnit dot_unit(Func *f, const Op *dot) {
     Type at = val_type(f, dot->args[0]), bt = val_type(f, dot->args[1]);
     if (at.rank != 2 || bt.rank != 2)
         return DOT_FMA;
-    if (is_fp8(at.dtype)) /* only wgmma keeps fp8 operands (widenfp8.c) */
-        return wgmma_fp8_fits(f, at, bt) ? DOT_WGMMA_F8 : DOT_FMA;
+    if (dtype_is_fp8(at.dtype)) /* only wgmma keeps fp8 operands (widenfp8.c) */
+        return wgmma_fits(f, at, bt) ? DOT_WGMMA_F8 : DOT_FMA;
     DotUnit u;
     int kstep = 16;
     switch (at.dtype) {
@@ -387,6 +369,15 @@ static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, DType db
     p->B = (SharedBuffer){"dot_rhs", BK, BN, DT_F32, (8 - BN % 16 + 16) % 16, stages, 0, 0};
 }
 
+/* The dot's form-independent facts: the register tile and the buffers.
+ * The tiled form stores A transposed, [BK][BM + pad], so a thread's rows
+ * of A at one k are consecutive; per k every thread reads E0 values of A
+ * and E1 of B as float4 and does E0 * E1 FMAs.  Padding: a warp reads one
+ * k row at a time (no row conflicts), but the transposed write has tpw[1]
+ * of A's load layout rows in flight at once; the Version 18 rule on those
+ * rows, in units of one float4 so rows stay 16-byte aligned, decides the
+ * padding.  The scalar form keeps A [BM][BK + pad] with the rule on the
+ * result's rows per warp. */
 static void plan_tiles(Func *f, DotPlan *p) {
     Op *op = p->dot;
     Type at = val_type(f, op->args[0]), bt = val_type(f, op->args[1]);

@@ -69,7 +69,7 @@ bool dtype_predicate(const char *m, DType d, bool ptr) {
     if (!strcmp(m, "is_standard_floating"))
         return d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_F64;
     if (!strcmp(m, "is_fp8"))
-        return d == DT_F8E4 || d == DT_F8E5;
+        return dtype_is_fp8(d);
     if (!strcmp(m, "is_int"))
         return d == DT_I1 || dtype_is_int(d);
     if (!strcmp(m, "is_int_signed"))

@@ -396,6 +396,7 @@ bool dtype_is_int(DType d);       /* signed or unsigned, not bool */
 bool dtype_is_unsigned(DType d);
 /* f16, bf16, fp8: computed in float registers, rounded after each op */
 bool dtype_is_narrow_float(DType d);
+bool dtype_is_fp8(int d); /* e4m3 (fp8e4nv) or e5m2 (fp8e5) */
 /* "i32", "ptr<f32>", "vector<256 x i32>", "block<16x32 x bool>" */
 void type_print(StrBuf *sb, Type t);
 /* NumPy broadcasting of two shapes; -1 when incompatible. */
@@ -1732,6 +1733,14 @@ int h_inline_asm(Elab *E, Call *c, CV *out); /* tlasm.c: tl.inline_asm_elementwi
 /* tlasm.c: the 32-bit (or 64-bit) registers that pack elements of dtype d
  * take in inline asm: elements of fewer than 32 bits share one */
 int asm_registers(DType d, bool is_ptr, int pack);
+/* tlasm.c: the constraints of inline asm, one letter per register (r h l
+ * f d) and whether it is an output ("=r"); -1 for any other form, an
+ * output after an input, or more than max; the bits of a letter's
+ * register (0: not a letter); the located error for constraints that
+ * asm_constraints refuses. */
+int asm_constraints(const char *s, char *letters, bool *outs, int max);
+int asm_letter_bits(char c);
+int asm_constraint_error(Ctx *c, Loc loc, const char *constraints);
 /* The located error of a backend that cannot run inline asm (PTX). */
 int asm_only_on_gpu(Ctx *c, Loc loc, const char *backend);
 int h_static_print(Elab *E, Call *c, CV *out);
@@ -1802,6 +1811,7 @@ Func *pipeline_run(Ctx *c, const PipelineInput *in, const StageSink *sink);
 #define MT_MAX_THREADS 1024         /* threads per program (a CUDA block) */
 #define MT_MAX_ELEMS_PER_THREAD 512 /* elements of one block value per thread */
 #define MT_MAX_ASM_RESULTS 16       /* results of one tl.inline_asm_elementwise */
+#define MT_MAX_ASM_REGS 128         /* registers of one of its asm statements */
 
 /* The resource pass: every limit that is a compile-time fact (program
  * size, elements per thread), each a located error; kernel_loc locates

@@ -7,10 +7,11 @@
  * them when dtype is a sequence, as Triton returns), Op.str the PTX and
  * the constraints, attr pack and purity.  cuda_asm.c writes it.
  *
- * Invariants: every error is located and names the argument; the number
- * of constraints is checked against the registers the operands and
- * results take (asm_registers), so the emitted asm can never read an
- * operand that is not there.  The asm text itself is the user's PTX and
+ * Invariants: every error is located and names the argument; the
+ * constraints are parsed as cuda_asm.c parses them (asm_constraints) and
+ * their number checked against the registers the operands and results
+ * take (asm_registers), so the emitted asm can never read an operand that
+ * is not there.  The asm text itself is the user's PTX and
  * is not parsed here. */
 #include "mt.h"
 
@@ -24,19 +25,41 @@ int asm_registers(DType d, bool is_ptr, int pack) {
     return pack / per;
 }
 
-/* Comma-separated constraints (spaces allowed), as Triton's and LLVM's. */
-static int count_constraints(const char *s, int n) {
-    int count = 0;
-    bool any = false;
-    for (int i = 0; i < n; i++) {
-        if (s[i] == ',') {
-            count++;
-            any = false;
-        } else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n') {
-            any = true;
-        }
+int asm_letter_bits(char c) {
+    return c == 'h' ? 16 : c == 'r' || c == 'f' ? 32 : c == 'l' || c == 'd' ? 64 : 0;
+}
+
+static const char *skip_blanks(const char *s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    return s;
+}
+
+int asm_constraints(const char *s, char *letters, bool *outs, int max) {
+    int n = 0;
+    bool inputs = false;
+    for (s = skip_blanks(s); *s;) {
+        bool out = *s == '=';
+        s += out;
+        s += out && *s == '&';
+        if (!asm_letter_bits(*s) || n == max || (out && inputs))
+            return -1;
+        inputs |= !out;
+        letters[n] = *s;
+        outs[n++] = out;
+        s = skip_blanks(s + 1);
+        if (*s && *s++ != ',')
+            return -1;
+        s = skip_blanks(s);
     }
-    return count + (any || count > 0);
+    return n;
+}
+
+int asm_constraint_error(Ctx *c, Loc loc, const char *constraints) {
+    return diag_error(c, loc, MT_ERR_UNSUPPORTED,
+                      "inline_asm_elementwise() constraints must be \"=r\", \"r\" and the "
+                      "like (r, h, l, f, d), outputs first, at most %d, got \"%s\"",
+                      MT_MAX_ASM_REGS, constraints);
 }
 
 static int dtypes_of(Elab *E, Call *c, DType *out, int *n, bool *several) {
@@ -128,7 +151,12 @@ int h_inline_asm(Elab *E, Call *c, CV *out) {
         Type t = val_type(E->f, vals[i]);
         regs += asm_registers((DType)t.dtype, t.is_ptr, (int)pack);
     }
-    int ncons = count_constraints(c->a[1].s, c->a[1].n);
+    const char *cons = arena_strndup(E->c->arena, c->a[1].s, (size_t)c->a[1].n);
+    char letters[MT_MAX_ASM_REGS];
+    bool outs[MT_MAX_ASM_REGS];
+    int ncons = asm_constraints(cons, letters, outs, MT_MAX_ASM_REGS);
+    if (ncons < 0)
+        return asm_constraint_error(E->c, c->locs[1], cons);
     if (ncons != regs)
         return elab_err(E, c->locs[1], MT_ERR_TYPE,
                         "inline_asm_elementwise() has %d constraints; its %d results and %d "
@@ -138,7 +166,7 @@ int h_inline_asm(Elab *E, Call *c, CV *out) {
     op->attr[0] = pack;
     op->attr[1] = pure;
     op->str[0] = arena_strndup(E->c->arena, c->a[0].s, (size_t)c->a[0].n);
-    op->str[1] = arena_strndup(E->c->arena, c->a[1].s, (size_t)c->a[1].n);
+    op->str[1] = cons;
     if (!several) {
         *out = cv_tensor(op->res[0]);
         return 0;

@@ -163,7 +163,7 @@ DType integer_promote(DType a, DType b) {
     return rb >= ra ? b : a;
 }
 
-static bool is_fp8(DType d) { return d == DT_F8E4 || d == DT_F8E5; }
+bool dtype_is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
 
 DType promote_dtype2(DType a, DType b, bool div_or_mod) {
     if (a == DT_F64 || b == DT_F64)
@@ -176,7 +176,7 @@ DType promote_dtype2(DType a, DType b, bool div_or_mod) {
         return div_or_mod ? DT_F32 : DT_BF16;
     if (a == DT_BF16 || b == DT_BF16)
         return DT_F32;
-    if (is_fp8(a) && is_fp8(b))
+    if (dtype_is_fp8(a) && dtype_is_fp8(b))
         return a == b ? a : DT_F16;
     bool ia = a == DT_I1 || dtype_is_int(a), ib = b == DT_I1 || dtype_is_int(b);
     if (!ia || !ib)

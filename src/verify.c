@@ -103,7 +103,6 @@ static bool same_shape(Type a, Type b) {
 
 static bool valid_dtype(int d) { return d > DT_VOID && d < DT_COUNT; }
 
-static bool is_fp8(int d) { return d == DT_F8E4 || d == DT_F8E5; }
 
 /* Value conversion (not reinterpretation), as Triton's cast allows: any
  * number or bool to any number or bool, except between an fp8 type and
@@ -115,11 +114,11 @@ static bool convertible(Type from, DType to) {
     bool to_int = !dtype_is_float(to);
     if (from.dtype == to)
         return true;
-    if (is_fp8(from.dtype) && (is_fp8(to) || to == DT_F64))
+    if (dtype_is_fp8(from.dtype) && (dtype_is_fp8(to) || to == DT_F64))
         return false;
-    if (is_fp8(to) && from.dtype == DT_F64)
+    if (dtype_is_fp8(to) && from.dtype == DT_F64)
         return false;
-    return !((is_fp8(from.dtype) && to_int) || (is_fp8(to) && from_int));
+    return !((dtype_is_fp8(from.dtype) && to_int) || (dtype_is_fp8(to) && from_int));
 }
 
 static bool operand_optional(int code, int i) {
@@ -474,7 +473,7 @@ static int rule_dot(const RuleIn *in, Type *out, char *msg) {
         return fail(msg, "dot expects a rank-%d block like its first operand, got %s", a.rank,
                     tt(b).s);
     /* fp8 operands (either kind on each side) for wgmma's fp8 tiles */
-    bool f8 = is_fp8(a.dtype) && is_fp8(b.dtype) && !a.is_ptr && !b.is_ptr;
+    bool f8 = dtype_is_fp8(a.dtype) && dtype_is_fp8(b.dtype) && !a.is_ptr && !b.is_ptr;
     if (!f8 && (a.dtype != b.dtype || (a.dtype != DT_F32 && a.dtype != DT_F16 &&
                                        a.dtype != DT_BF16 && a.dtype != DT_F64 && !i8)))
         return fail(msg, "dot operands must be both f64, f32, f16, bf16, fp8 or i8, got %s "

@@ -21,8 +21,7 @@
 static bool fp8_dot(Func *f, const Op *op) {
     if (op->code != OP_DOT)
         return false;
-    int d = val_type(f, op->args[0]).dtype;
-    return d == DT_F8E4 || d == DT_F8E5;
+    return dtype_is_fp8(val_type(f, op->args[0]).dtype);
 }
 
 /* The new op list of r: each widened dot preceded by its two casts. */
