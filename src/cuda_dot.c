@@ -394,6 +394,19 @@ static bool prefetched(const DotPlan *p, const Op *op) {
     return false;
 }
 
+/* Whether the dot is the one reader of x in the loop (a trans the fetch
+ * leaves out must have no other). */
+static bool only_the_dot_reads(const DotPlan *p, ValId x) {
+    const Region *body = p->loop->body;
+    int n = 0;
+    for (int i = 0; i < body->nops; i++)
+        for (int k = 0; k < body->ops[i]->nargs; k++)
+            n += body->ops[i]->args[k] == x && body->ops[i] != p->dot;
+    for (int k = 0; k < p->loop->nres; k++)
+        n += p->loop->yields[k] == x;
+    return n == 0;
+}
+
 /* The load an operand x of the prefetch comes from when it can go
  * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for the
  * FMA register tile's transposed A, for one that rounds on the way in, or
@@ -409,7 +422,8 @@ static Op *async_load(Emit *e, const DotPlan *p, ValId x, const SharedBuffer *sb
         (p->unit == DOT_FMA && p->dot->attr[0] == DOT_TF32))
         return NULL;
     if (transposed) {
-        if (p->unit != DOT_WGMMA_F8 || v->def->code != OP_TRANS || !prefetched(p, v->def))
+        if (p->unit != DOT_WGMMA_F8 || v->def->code != OP_TRANS || !prefetched(p, v->def) ||
+            !only_the_dot_reads(p, x))
             return NULL;
         *via = v->def;
         v = val(e->f, v->def->args[0]);
