@@ -241,7 +241,7 @@ static const Loc no_loc = {0, 0};
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
  * mask groups, Triton's fp32 instructions.  cg8: no __restrict__. */
-#define MT_CODEGEN_VERSION "cg13"
+#define MT_CODEGEN_VERSION "cg14"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

@@ -155,6 +155,17 @@ static const char *group_scalar(Emit *e, Op *op, const char **a, const Type *at,
     return ce_op_text(e, op, g, at, r);
 }
 
+/* Whether a load's `other` (of the load's result type rt) leaves its
+ * masked elements zero bits: absent, or a constant of all-zero bits. */
+static bool zero_other(Func *f, ValId other, Type rt) {
+    if (!other)
+        return true;
+    if (!val_is_const(f, other))
+        return false;
+    return type_is_float(rt) ? dtype_float_bits((DType)rt.dtype, val(f, other)->c.f) == 0
+                             : val(f, other)->c.i == 0;
+}
+
 /* Vector load of op's result when its pointer allows; 1 when emitted. */
 static int emit_vector_load(Emit *e, Op *op) {
     Func *f = e->f;
@@ -175,10 +186,20 @@ static int emit_vector_load(Emit *e, Op *op) {
     e->name[res] = ce_fmt(e, "v%d", res);
     ce_line(e, "%s v%d[%d];", ct, res, r.nE);
     bool uniform = mask_uniform(e, op->args[1], &vp);
-    bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
-    ce_line(e, "const int %s = mt_g;", CE_SLOT);
     const char *fn = ce_mem_intrinsic(op, (DType)rt.dtype);
-    if (fn)
+    /* one mask element per group: the predicated load, no branch */
+    bool predicated = a[1] && uniform && !vp.runtime_align && !fn;
+    bool test = false;
+    if (predicated) {
+        ce_unroll(e);
+        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, w);
+        e->indent++;
+    } else
+        test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
+    ce_line(e, "const int %s = mt_g;", CE_SLOT);
+    if (predicated)
+        ce_line(e, "%s mt_q = mt_ld_pred((const %s*)(%s), %s);", vp.vtype, vp.vtype, a[0], a[1]);
+    else if (fn)
         ce_line(e, "%s mt_q = %s((const %s*)(%s));", vp.vtype, fn, vp.vtype, a[0]);
     else
         ce_line(e, "%s mt_q = *(const %s*)(%s);", vp.vtype, vp.vtype, a[0]);
@@ -191,6 +212,15 @@ static int emit_vector_load(Emit *e, Op *op) {
         const char *word = packed_word(e, &vp, i);
         ce_line(e, "v%d[mt_g + %d] = (%s)(%s%s);", res, i, ct, word,
                 shift ? ce_fmt(e, " >> %d", shift) : "");
+    }
+    if (predicated && !zero_other(f, op->args[2], rt)) {
+        ce_line(e, "if (!(%s)) {", a[1]);
+        e->indent++;
+        ce_unroll(e);
+        ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
+        ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, ce_cast(e, a[2], at[2], type_elem(rt)));
+        e->indent--;
+        ce_line(e, "}");
     }
     if (test) {
         e->indent--;
@@ -227,10 +257,7 @@ bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
     Type rt = val_type(f, ld->res[0]);
     if (rt.rank != 2 || rt.dtype != sbuf->elem)
         return false;
-    ValId other = ld->args[2];
-    if (other && (!val_is_const(f, other) || dtype_float_bits((DType)rt.dtype,
-                                                               val(f, other)->c.f) != 0 ||
-                  (!type_is_float(rt) && val(f, other)->c.i != 0)))
+    if (!zero_other(f, ld->args[2], rt))
         return false;
     Dist r = ce_dist_of(e, ld->res[0]);
     VecPlan vp;

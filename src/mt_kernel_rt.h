@@ -965,6 +965,53 @@ MT_RT void mt_cp_async_commit(void) {}
 MT_RT void mt_cp_async_wait_group(int n) { (void)n; }
 #endif
 
+/* One 4-, 8- or 16-byte vector load (V: unsigned, uint2, float4, double2
+ * ...) that reads nothing where pred is 0 and then gives zero bits: on
+ * the GPU Triton's predicated load (mov 0, then `@p ld.global`), so that
+ * a masked vector load is no branch.  Behind a branch each group's load
+ * sat in its own block, and ptxas gave a thread's groups one register
+ * set, so they waited on each other (tutorial 05's layer norm: four
+ * 16-byte loads a pass, one in flight); predicated, they all are.
+ * volatile, as Triton's: it keeps its place among the kernel's other
+ * memory accesses.  Elsewhere the plain access. */
+#if defined(__cplusplus)
+#if defined(__CUDA_ARCH__)
+template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
+    static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "vector size");
+    union {
+        V v;
+        unsigned w[4];
+    } u;
+    if (sizeof(V) == 16)
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\tmov.b32 %0, 0;\n\t"
+                     "mov.b32 %1, 0;\n\tmov.b32 %2, 0;\n\tmov.b32 %3, 0;\n\t"
+                     "@p ld.global.v4.b32 {%0, %1, %2, %3}, [%5];\n\t}"
+                     : "=r"(u.w[0]), "=r"(u.w[1]), "=r"(u.w[2]), "=r"(u.w[3])
+                     : "r"(pred), "l"(g));
+    else if (sizeof(V) == 8)
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\tmov.b32 %0, 0;\n\t"
+                     "mov.b32 %1, 0;\n\t@p ld.global.v2.b32 {%0, %1}, [%3];\n\t}"
+                     : "=r"(u.w[0]), "=r"(u.w[1])
+                     : "r"(pred), "l"(g));
+    else
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\tmov.b32 %0, 0;\n\t"
+                     "@p ld.global.b32 %0, [%2];\n\t}"
+                     : "=r"(u.w[0])
+                     : "r"(pred), "l"(g));
+    return u.v;
+}
+#else
+template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
+    V v;
+    if (pred)
+        memcpy(&v, g, sizeof v);
+    else
+        memset(&v, 0, sizeof v);
+    return v;
+}
+#endif
+#endif
+
 /* The element index of (row, col) in one stage of a Hopper wgmma tile
  * (SharedBuffer.swizzle, smem.c's swizzled_index is the same formula):
  * with `warps`, A's rows permuted so that warpgroup g's m64 block b, half

@@ -4,20 +4,21 @@
 # `cols < n` with n a multiple of 16 is one value over each group of 4
 # consecutive columns (axis.c gives the comparison constancy 16), as
 # Triton's vector accesses take one predicate: the group tests its first
-# element only, a group that fails is masked off whole (the load's `other`,
-# no store), and no per-element fallback is left.
+# element only, and no per-element fallback is left.  A load is Triton's
+# predicated one (mt_ld_pred: zeros where the group is off, no branch), a
+# group that is off then takes the load's `other`; a store that is off
+# stores nothing.
 # CHECK: for (int mt_g = 0; mt_g < 16; mt_g += 4) {
-# CHECK-NEXT: bool mt_all = true;
-# CHECK-NEXT: {
 # CHECK-NEXT: const int mt_e = mt_g;
-# CHECK-NEXT: mt_all = mt_all && v[[MASK:[0-9]+]][mt_e];
-# CHECK-NEXT: }
-# CHECK-NEXT: if (mt_all) {
-# CHECK: float4 mt_q = *(const float4*)(v{{[0-9]+}}[mt_e]);
-# CHECK: } else {
+# CHECK-NEXT: float4 mt_q = mt_ld_pred((const float4*)(v{{[0-9]+}}[mt_e]), v[[MASK:[0-9]+]][mt_e]);
+# CHECK: if (!(v[[MASK]][mt_e])) {
 # CHECK-NEXT: #pragma unroll
 # CHECK-NEXT: for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
 # CHECK-NEXT: v{{[0-9]+}}[mt_e] = (-__int_as_float(0x7f800000));
+# CHECK-NEXT: }
+# CHECK: mt_all = mt_all && v[[MASK]][mt_e];
+# CHECK-NEXT: }
+# CHECK-NEXT: if (mt_all) {
 # CHECK: *(float4*)(v{{[0-9]+}}[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
 # CHECK-NEXT: }
 # CHECK-NEXT: }
@@ -34,13 +35,11 @@
 # A 2-D mask: the row test is constant along the last dim, and `&` keeps
 # the columns' constancy 16 (fp16: groups of 8 halves, 16 bytes).
 # TILE: for (int mt_g = 0; mt_g < 16; mt_g += 8) {
-# TILE: const int mt_e = mt_g;
-# TILE-NEXT: mt_all = mt_all && v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)];
-# TILE: uint4 mt_q = *(const uint4*)(v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)]);
-# TILE: } else {
-# TILE-NEXT: #pragma unroll
-# TILE-NEXT: for (int mt_e = mt_g; mt_e < mt_g + 8; ++mt_e)
-# TILE-NEXT: v{{[0-9]+}}[mt_e] = ((unsigned short)0x0);
+# TILE-NEXT: const int mt_e = mt_g;
+# TILE-NEXT: uint4 mt_q = mt_ld_pred((const uint4*)(v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)]), v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)]);
+# TILE-NOT: if (!(
+# TILE: v{{[0-9]+}}[mt_g + 7] = (unsigned short)(mt_q.w >> 16);
+# TILE-NEXT: }
 # TILE-NOT: } else {
 import mytriton as triton
 import mytriton.language as tl
