@@ -240,8 +240,9 @@ static const Loc no_loc = {0, 0};
  * rounding in mt_kernel_rt.h; integer // % << >> through the runtime's
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
- * mask groups, Triton's fp32 instructions.  cg8: no __restrict__. */
-#define MT_CODEGEN_VERSION "cg14"
+ * mask groups, Triton's fp32 instructions.  cg8: no __restrict__.  cg14:
+ * predicated vector loads.  cg15: registers fitted to an occupancy step. */
+#define MT_CODEGEN_VERSION "cg15"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
@@ -490,8 +491,8 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
             } else {
                 StrBuf cubin;
                 sb_init(&cubin);
-                rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), NULL,
-                                   &cubin);
+                rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
+                                          k->shared_bytes, &cubin);
                 if (rc == 0) {
                     k->text[MT_STAGE_CUBIN] = dup_sb(&cubin, &k->textlen[MT_STAGE_CUBIN]);
                     if (dir)
@@ -719,10 +720,11 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
         }
         StrBuf sb;
         sb_init(&sb);
-        if (rc == 0)
-            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
-                               stage == MT_STAGE_PTX ? &sb : NULL,
-                               stage == MT_STAGE_CUBIN ? &sb : NULL);
+        if (rc == 0 && stage == MT_STAGE_CUBIN)
+            rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
+                                      k->shared_bytes, &sb);
+        else if (rc == 0)
+            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), &sb, NULL);
         if (rc < 0) {
             mt_status st = take_error(ctx, &c);
             sb_free(&c.err);

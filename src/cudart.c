@@ -548,8 +548,121 @@ static int nvrtc_fail(Ctx *c, CudaDriver *d, nvrtcResult r, const char *call) {
                       s ? s : "unknown NVRTC error");
 }
 
-static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
-                              const char *arch, StrBuf *ptx, StrBuf *cubin) {
+/* What ptxas reported for the kernel (--ptxas-options=--verbose). */
+typedef struct PtxasUse {
+    bool known;
+    int regs;
+    int spill_bytes; /* spill stores */
+} PtxasUse;
+
+/* Reads "Used N registers" and "N bytes spill stores" from NVRTC's log. */
+static PtxasUse ptxas_use(const char *log) {
+    PtxasUse u = {false, 0, 0};
+    const char *p = log ? strstr(log, "Used ") : NULL;
+    if (p && sscanf(p, "Used %d registers", &u.regs) == 1)
+        u.known = true;
+    const char *q = log ? strstr(log, " bytes spill stores") : NULL;
+    if (q) {
+        while (q > log && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        u.spill_bytes = atoi(q);
+    } else
+        u.known = false;
+    return u;
+}
+
+/* The one argument of the kernel's __launch_bounds__ (threads), or 0 when
+ * it has a second (a pipelined dot's blocks per SM, cuda.c: that kernel's
+ * register budget is chosen already) or none. */
+static int single_launch_bound(const char *src) {
+    const char *p = strstr(src, "__launch_bounds__(");
+    if (!p)
+        return 0;
+    int threads = 0, used = 0;
+    if (sscanf(p, "__launch_bounds__(%d)%n", &threads, &used) != 1 || used == 0)
+        return 0;
+    return threads;
+}
+
+/* The SM's limits for occupancy, from sm_XY (0 threads: not known). */
+typedef struct SmLimits {
+    int threads, blocks;
+    long smem;
+} SmLimits;
+
+static SmLimits sm_limits(const char *arch) {
+    SmLimits none = {0, 0, 0};
+    const char *digits;
+    if (!valid_arch(arch, &digits))
+        return none;
+    int sm = atoi(digits);
+    if (sm == 80 || sm == 90) /* A100, H100/H200: 164 / 228 KiB of shared memory */
+        return (SmLimits){2048, 32, sm == 90 ? 233472 : 167936};
+    if (sm == 86 || sm == 87 || sm == 89)
+        return (SmLimits){1536, sm == 87 ? 16 : sm == 89 ? 24 : 16, 102400};
+    return none;
+}
+
+int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs) {
+    SmLimits L = sm_limits(arch);
+    if (L.threads == 0 || threads <= 0 || threads > L.threads || regs <= 0)
+        return 0;
+    int warps = (threads + 31) / 32;
+    int most = L.threads / threads < L.blocks ? L.threads / threads : L.blocks;
+    if (shared_bytes > 0) {
+        long by_smem = L.smem / ((long)shared_bytes + 1024); /* 1 KiB reserved per block */
+        if (by_smem < most)
+            most = (int)by_smem;
+    }
+    /* registers go to warps in units of 256 (8 a thread) */
+    int per_warp = (regs * 32 + 255) / 256 * 256;
+    int blocks = 65536 / (per_warp * warps);
+    if (blocks >= most)
+        return 0;
+    int cap = 65536 / ((blocks + 1) * warps) / 256 * 256 / 32;
+    if (cap > 255)
+        cap = 255;
+    return cap >= 16 && regs - cap <= 8 ? cap : 0;
+}
+
+static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                       const char *extra, StrBuf *ptx, StrBuf *cubin, PtxasUse *use);
+
+/* The kernel's cubin, and where ptxas left it a few registers above an
+ * occupancy step (tutorial 02's softmax: 34 registers, 6 blocks of 256
+ * threads where 32 fit 8), the same text again with --maxrregcount at that
+ * step, kept only when ptxas fits it without spilling.  Kernels whose
+ * launch bounds name blocks per SM (pipelined dots) are left as ptxas
+ * builds them. */
+static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                              size_t shared_bytes, StrBuf *cubin) {
+    PtxasUse first;
+    if (nvrtc_build(c, d, src, arch, NULL, NULL, cubin, &first) != 0)
+        return -1;
+    int threads = single_launch_bound(src);
+    if (!first.known || first.spill_bytes > 0 || threads == 0)
+        return 0;
+    int cap = occupancy_register_cap(arch, threads, shared_bytes, first.regs);
+    if (cap == 0)
+        return 0;
+    char opt[40];
+    snprintf(opt, sizeof opt, "--maxrregcount=%d", cap);
+    StrBuf fitted;
+    sb_init(&fitted);
+    PtxasUse second;
+    int rc = nvrtc_build(c, d, src, arch, opt, NULL, &fitted, &second);
+    if (rc == 0 && second.known && second.spill_bytes == 0 && second.regs <= cap) {
+        sb_clear(cubin);
+        sb_putn(cubin, fitted.data, fitted.len);
+        if (cubin->failed)
+            rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a cubin");
+    }
+    sb_free(&fitted);
+    return rc;
+}
+
+static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                       const char *extra, StrBuf *ptx, StrBuf *cubin, PtxasUse *use) {
     const char *digits;
     if (!arch || !valid_arch(arch, &digits))
         return diag_error(c, no_loc, MT_ERR_ARG,
@@ -566,8 +679,12 @@ static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
     char include_opt[64];
     snprintf(include_opt, sizeof include_opt, "--pre-include=%s",
              nvrtc_prelude_name);
-    const char *opts[] = {arch_opt, "-std=c++17", "-default-device",
-                          include_opt};
+    const char *opts[6] = {arch_opt, "-std=c++17", "-default-device", include_opt};
+    int nopts = 4;
+    if (use)
+        opts[nopts++] = "--ptxas-options=--verbose";
+    if (extra)
+        opts[nopts++] = extra;
     const char *hdr_src[] = {nvrtc_prelude, mt_kernel_rt_header};
     const char *hdr_name[] = {nvrtc_prelude_name, "mt_kernel_rt.h"};
 
@@ -578,8 +695,8 @@ static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(c, d, r, "nvrtcCreateProgram");
     int rc = 0;
-    r = d->nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
-    if (r != NVRTC_SUCCESS) {
+    r = d->nvrtcCompileProgram(prog, nopts, opts);
+    if (r != NVRTC_SUCCESS || use) {
         size_t n = 0;
         char *log = NULL;
         if (d->nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 &&
@@ -588,12 +705,17 @@ static int nvrtc_compile_with(Ctx *c, CudaDriver *d, const char *src,
             log[n] = 0;
         else if (log)
             log[0] = 0;
-        const char *s = d->nvrtcGetErrorString(r);
-        rc = diag_error(c, no_loc, MT_ERR_NVRTC,
-                        "nvrtc failed to compile the generated CUDA C (%s):\n%s",
-                        s ? s : "error", log ? log : "");
-        free(log);
-        goto out;
+        if (r == NVRTC_SUCCESS) {
+            *use = ptxas_use(log);
+            free(log);
+        } else {
+            const char *s = d->nvrtcGetErrorString(r);
+            rc = diag_error(c, no_loc, MT_ERR_NVRTC,
+                            "nvrtc failed to compile the generated CUDA C (%s):\n%s",
+                            s ? s : "error", log ? log : "");
+            free(log);
+            goto out;
+        }
     }
     if (ptx) {
         size_t n = 0;
@@ -660,15 +782,24 @@ int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
     if (d) {
         if (load_nvrtc(c, d) != 0)
             return -1;
-        return nvrtc_compile_with(c, d, src, arch, ptx, cubin);
+        return nvrtc_build(c, d, src, arch, NULL, ptx, cubin, NULL);
     }
     /* no handle: NVRTC for this call only */
     CudaDriver *tmp = cuda_nvrtc_open(c);
     if (!tmp)
         return -1;
-    int rc = nvrtc_compile_with(c, tmp, src, arch, ptx, cubin);
+    int rc = nvrtc_build(c, tmp, src, arch, NULL, ptx, cubin, NULL);
     cuda_driver_close(tmp);
     return rc;
+}
+
+int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                         size_t shared_bytes, StrBuf *cubin) {
+    if (!src)
+        return diag_error(c, no_loc, MT_ERR_INTERNAL, "nvrtc_compile_kernel: no source");
+    if (load_nvrtc(c, d) != 0)
+        return -1;
+    return nvrtc_build_fitted(c, d, src, arch, shared_bytes, cubin);
 }
 
 const char *nvrtc_version(CudaDriver *d) {

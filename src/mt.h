@@ -1925,6 +1925,16 @@ int cuda_device_arch_at(Ctx *c, CudaDriver *d, int device, char arch[16]);
  * NULL.  Needs libnvrtc only, not a GPU. */
 int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
                   StrBuf *ptx, StrBuf *cubin);
+/* A kernel's cubin (d not NULL), with its registers fitted to an
+ * occupancy step where ptxas left it just above one (cudart.c,
+ * nvrtc_build_fitted); shared_bytes: its shared memory per block. */
+int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+                         size_t shared_bytes, StrBuf *cubin);
+/* The register cap (--maxrregcount) that lifts a kernel of `threads`
+ * threads and `regs` registers (per ptxas) by one block per SM on arch,
+ * when that costs it at most 8 registers; 0 otherwise, or when the arch's
+ * limits are not known (sm_80, 86, 87, 89, 90 are). */
+int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs);
 /* Version of NVRTC as "major.minor" (part of cache keys). */
 const char *nvrtc_version(CudaDriver *d);
 /* Loads a cubin in the current context (retaining device 0's primary

@@ -1012,6 +1012,30 @@ static const char nvrtc_ok_src[] =
     "    if (i < n) x[i] = expf(fmaxf(s[127 - threadIdx.x], floorf(v)));\n"
     "}\n";
 
+/* The register cap that buys one more block per SM, and where it is not
+ * worth it: 256 threads at 34 or 38 registers hold 6 blocks, at 32 all 8
+ * (tutorial 02's softmax); at 64, 4, where 5 would cost 16 registers. */
+static void test_occupancy_register_cap(void **state) {
+    (void)state;
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 34), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 38), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 40), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 41), 40);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 49), 48);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 32), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 64), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 40), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 72), 64);
+    /* shared memory holds only 2 blocks: registers are not the limit */
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 100000, 40), 0);
+    /* 1536 threads an SM on sm_86: 6 blocks of 256 at 40 registers */
+    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 40), 0);
+    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 48), 40);
+    assert_int_equal(occupancy_register_cap("sm_75", 256, 0, 34), 0);
+    assert_int_equal(occupancy_register_cap("gfx90a", 256, 0, 34), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 4096, 0, 34), 0);
+}
+
 static void test_nvrtc(void **state) {
     (void)state;
     Ctx c;
@@ -1035,6 +1059,13 @@ static void test_nvrtc(void **state) {
     assert_int_equal(rc, 0);
     assert_non_null(strstr(sb_str(&ptx), ".entry k"));
     assert_non_null(strstr(sb_str(&ptx), ".target sm_90"));
+    assert_true(cubin.len > 4);
+    assert_memory_equal(cubin.data, "\177ELF", 4);
+
+    /* a kernel's cubin, its registers fitted to an occupancy step */
+    sb_clear(&cubin);
+    rc = nvrtc_compile_kernel(&c, d, nvrtc_ok_src, "sm_90", 0, &cubin);
+    assert_int_equal(rc, 0);
     assert_true(cubin.len > 4);
     assert_memory_equal(cubin.data, "\177ELF", 4);
 
@@ -1188,6 +1219,7 @@ int main(void) {
         cmocka_unit_test(test_cache_dir_created),
         cmocka_unit_test(test_cache_concurrent_writers),
         cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_occupancy_register_cap),
         cmocka_unit_test(test_nvrtc),
         cmocka_unit_test(test_cuda_driver_open),
         cmocka_unit_test(test_host_ubsan_mode),
