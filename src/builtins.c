@@ -218,6 +218,8 @@ static const Builtin builtins[] = {
         "in a new shape"},
     {"tl.view", TLM | UNBOUND, h_reshape, OP_RESHAPE, 1, {{0}},
         "view(input, *shape): reshape (deprecated in Triton)"},
+    {"item", IN_METHOD, h_item, OP_RESHAPE, 1, {{"self", P_TENSOR}},
+        "item(): the one element of a one-element block, as a scalar"},
     {"tl.ravel", TLM, h_ravel, OP_RESHAPE, 1, {{"x", P_TENSOR}, ANY("can_reorder")},
         "ravel(x, can_reorder=False): x as one vector"},
     {"tl.trans", TLM | UNBOUND, h_permute, OP_TRANS, 1, {{0}},

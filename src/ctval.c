@@ -774,6 +774,16 @@ general:;
     /* the pair's type: the operands may still differ where the verifier's
      * implicit promotion gives the computation type */
     DType d = ptr_eq ? (DType)tx.dtype : promote_dtype((DType)tx.dtype, (DType)ty.dtype);
+    /* a bool beside a number computes in the number's type (Triton's
+     * integer_promote_impl ranks int1 lowest): `i + (j == k)` adds 0 or 1 */
+    if (!ptr_eq && d != DT_I1 && d != DT_VOID) {
+        if (type_is_bool(tx) && elab_cast(E, x, d, loc, &x) < 0)
+            return -1;
+        if (type_is_bool(ty) && elab_cast(E, y, d, loc, &y) < 0)
+            return -1;
+        tx = val_type(E->f, x);
+        ty = val_type(E->f, y);
+    }
     if (op == OT_SLASH) { /* true division: ints become f32 */
         if (!type_is_numeric(tx) || !type_is_numeric(ty))
             return elab_err(E, loc, MT_ERR_TYPE, "cannot divide %s by %s",

@@ -759,11 +759,14 @@ static int if_condition(Elab *E, CV c, Loc cl, const char *what, ValId *out) {
                         "the truth value of a block of %lld elements is ambiguous; %s needs "
                         "a scalar",
                         (long long)type_numel(ct), what);
-    if (ct.rank || ct.is_ptr)
+    if (ct.is_ptr)
         return elab_err(E, cl, MT_ERR_TYPE, "%s needs a scalar condition, got %s", what,
                         elab_type_text(E, ct));
-    *out = c.v;
-    return ct.dtype == DT_I1 ? 0 : elab_cast(E, c.v, DT_I1, cl, out);
+    /* a one-element block is its element (Triton's _unsplat) */
+    if (tl_unsplat(E, c.v, cl, out) < 0)
+        return -1;
+    ct = val_type(E->f, *out);
+    return ct.dtype == DT_I1 ? 0 : elab_cast(E, *out, DT_I1, cl, out);
 }
 
 /* x if c else y on a runtime c: an if op with one expression per branch

@@ -1622,6 +1622,8 @@ int h_class(Elab *E, Call *c, CV *out);
 /* tlshape.c: the shape builtins; x.T is tl_shape_transpose */
 int h_reshape(Elab *E, Call *c, CV *out);
 int h_ravel(Elab *E, Call *c, CV *out);
+int h_item(Elab *E, Call *c, CV *out);
+int tl_unsplat(Elab *E, ValId x, Loc loc, ValId *out);
 int h_permute(Elab *E, Call *c, CV *out);
 int h_join(Elab *E, Call *c, CV *out);
 int h_split(Elab *E, Call *c, CV *out);

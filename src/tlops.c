@@ -55,7 +55,28 @@ int h_axis_op(Elab *E, Call *c, CV *out) {
  * axis is None; keep_dims puts the reduced axes back with size 1.  A
  * scalar input goes to ir_infer_type, which names the op in its error, and
  * so does the tensor check here. */
+static int reduce_body(Elab *E, Call *c, CV *out, bool *parity);
+
+/* A sum in dtype int1 adds modulo 2, as Triton's i1 add wraps: the sum
+ * is taken in i32 and its lowest bit kept. */
 int h_reduce(Elab *E, Call *c, CV *out) {
+    bool parity = false;
+    if (reduce_body(E, c, out, &parity) < 0)
+        return -1;
+    if (!parity)
+        return 0;
+    ValId r = out->v, bits[2];
+    Type t = val_type(E->f, r);
+    bits[0] = r;
+    bits[1] = const_int(E->f, (DType)t.dtype, 1);
+    if (elab_emit(E, OP_AND, c->loc, bits, 2, 0, 0, &r) < 0 ||
+        elab_cast(E, r, DT_I1, c->loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+static int reduce_body(Elab *E, Call *c, CV *out, bool *parity) {
     OpCode code = c->b->op;
     ValId x, r;
     if (builtin_need_tensor(E, c->a[0], c->locs[0], op_info[code].name, &x) < 0)
@@ -67,6 +88,10 @@ int h_reduce(Elab *E, Call *c, CV *out) {
             if (c->a[3].kind != CV_DTYPE || c->a[3].i)
                 return elab_err(E, c->locs[3], MT_ERR_TYPE, "sum() dtype must be a tl dtype");
             d = (DType)c->a[3].sub;
+            if (d == DT_I1 && !t.is_ptr) {
+                *parity = true;
+                d = DT_I32;
+            }
         } else if (!t.is_ptr && (d == DT_I1 || dtype_is_int(d)) && dtype_info[d].bits < 32) {
             d = dtype_is_unsigned(d) ? DT_U32 : DT_I32;
         }
@@ -116,13 +141,16 @@ int h_reduce(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
-/* A fill value: a number or a scalar tensor, bool only for a bool block. */
+/* A fill value: a scalar tensor, cast to the block's dtype as Triton's
+ * full casts it (an i32 fills a bool block with x != 0), or a number,
+ * converted as Triton's get_<dtype>(value) takes it (1 fills a bool block
+ * with true, True a float block with 1.0). */
 static int fill_value(Elab *E, CV v, DType d, Loc loc, ValId *out) {
     if (v.kind == CV_TENSOR) {
         Type t = cv_type(E, v);
         if (t.rank > 0)
             return elab_err(E, loc, MT_ERR_TYPE, "full value must be scalar");
-        if (t.is_ptr || ((t.dtype == DT_I1) != (d == DT_I1)))
+        if (t.is_ptr)
             return elab_err(E, loc, MT_ERR_TYPE,
                             "full value of type %s cannot fill a %s block",
                             elab_type_text(E, t), dtype_name(d));
@@ -131,9 +159,6 @@ static int fill_value(Elab *E, CV v, DType d, Loc loc, ValId *out) {
     if (!cv_is_num(v))
         return elab_err(E, loc, MT_ERR_TYPE, "full value must be a number, got %s",
                         cv_kind_name(E, v));
-    if ((v.kind == CV_BOOL) != (d == DT_I1))
-        return elab_err(E, loc, MT_ERR_TYPE, "full value of type %s cannot fill a %s block",
-                        cv_kind_name(E, v), dtype_name(d));
     return cv_convert(E, v, d, loc, out);
 }
 

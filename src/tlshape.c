@@ -140,6 +140,29 @@ int h_reshape(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* The scalar of a one-element block x (Triton's _unsplat: x.item(), and
+ * the condition of an if or while); a scalar x is itself. */
+int tl_unsplat(Elab *E, ValId x, Loc loc, ValId *out) {
+    Type t = val_type(E->f, x);
+    if (t.rank == 0) {
+        *out = x;
+        return 0;
+    }
+    if (type_numel(t) != 1)
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "item() needs a block of one element, got %s", elab_type_text(E, t));
+    return tl_shape_reshape(E, x, 0, NULL, loc, out);
+}
+
+/* x.item() */
+int h_item(Elab *E, Call *c, CV *out) {
+    ValId r;
+    if (tl_unsplat(E, c->t[0], c->loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
 /* ravel(x, can_reorder=False): x as one vector. */
 int h_ravel(Elab *E, Call *c, CV *out) {
     Type t = val_type(E->f, c->t[0]);
