@@ -6,6 +6,7 @@ threads at once, and a Ctrl-C stops a long launch with KeyboardInterrupt.
 MYTRITON_BOUNDS_KERNELS sets how many distinct kernels the first test
 compiles (60 by default, each a C++ compile on a fresh cache; the issue's
 1,000 is a run with MYTRITON_BOUNDS_KERNELS=1000)."""
+import math
 import os
 import signal
 import subprocess
@@ -110,14 +111,21 @@ def python_work():
 
 def test_launch_releases_the_gil():
     out = torch.zeros(64 * 400)
-    spin_kernel[(1,)](out, 32, BLOCK=64, num_warps=1)  # as 20000 is: a multiple of 16, not 1
+    spin_kernel[(1,)](out, 32, BLOCK=64, num_warps=1)  # as n_iter is: a multiple of 16, not 1
     start = time.perf_counter()
     python_work()
     alone = time.perf_counter() - start
+    # the launch is made to take ten times the Python work on this
+    # machine, however many cores it has (a 16-core one ran 400 blocks of
+    # 20000 iterations in less time than the work)
+    start = time.perf_counter()
+    spin_kernel[(400,)](out, 2000, BLOCK=64, num_warps=1)
+    calibration = time.perf_counter() - start
+    n_iter = 2000 * max(1, math.ceil(10 * alone / calibration))
     done = threading.Event()
 
     def run():
-        spin_kernel[(400,)](out, 20000, BLOCK=64, num_warps=1)
+        spin_kernel[(400,)](out, n_iter, BLOCK=64, num_warps=1)
         done.set()
 
     t = threading.Thread(target=run)
@@ -129,7 +137,7 @@ def test_launch_releases_the_gil():
     t.join()
     took = time.perf_counter() - start
     assert torch.all(out == 2.0)
-    # holding the GIL, the launch (over a second) would leave this thread a
+    # holding the GIL, the launch would leave this thread a
     # few percent of its time: the work would end after the launch
     assert launch_running, (alone, beside, took)
 
