@@ -220,6 +220,9 @@ static int instance_of(const CV *x, int row) {
         return x->kind == CV_TENSORDESC;
     if (!strcmp(n, "tl.dtype"))
         return x->kind == CV_DTYPE;
+    /* Triton's pointer_type is a dtype subclass as well as the constructor */
+    if (!strcmp(n, "tl.pointer_type"))
+        return x->kind == CV_DTYPE && x->i;
     return -1;
 }
 

@@ -164,16 +164,20 @@ def isinstance_kernel(x, out, flags, BLOCK: tl.constexpr, USE_DESC: tl.constexpr
     tl.store(flags + 5, isinstance(True, int))
     tl.store(flags + 6, isinstance(None, (int, float)))
     tl.store(flags + 7, isinstance(src, tl.tensor_descriptor))
+    # tl.pointer_type is a class too (a dtype subclass), as in Triton
+    tl.store(flags + 8, isinstance(x.dtype, tl.pointer_type))
+    tl.store(flags + 9, isinstance(x.dtype.element_ty, tl.pointer_type))
+    tl.store(flags + 10, isinstance(x.dtype, tl.dtype))
 
 
 @pytest.mark.parametrize("use_desc", [False, True])
 def test_isinstance_decides_at_compile_time(device, use_desc):
     x = torch.arange(16, dtype=torch.float32, device=device)
     out = torch.zeros(16, device=device)
-    flags = torch.full((8,), -1, dtype=torch.int32, device=device)
+    flags = torch.full((11,), -1, dtype=torch.int32, device=device)
     isinstance_kernel[(1,)](x, out, flags, BLOCK=16, USE_DESC=use_desc)
     assert torch.equal(out.cpu(), x.cpu() * 2)
-    assert flags.tolist() == [1, 0, 1, 0, 1, 1, 0, int(use_desc)]
+    assert flags.tolist() == [1, 0, 1, 0, 1, 1, 0, int(use_desc), 1, 0, 1]
 
 
 @triton.jit
