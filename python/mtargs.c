@@ -205,8 +205,8 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 int overflow = 0;
                 long w = PyLong_Check(v) && !PyBool_Check(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
                 if (overflow || w < 1 || w > 32 || (w & (w - 1))) {
-                    PyErr_Format(PyExc_ValueError,
-                                 "num_warps must be a power of two between 1 and 32, got %R", v);
+                    PyErr_Format(option_error,
+                                 "num_warps must be a power of 2 between 1 and 32, got %R", v);
                     return -1;
                 }
                 c->num_warps = (int)w;
@@ -217,7 +217,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 int overflow = 0;
                 long s = PyLong_Check(v) && !PyBool_Check(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
                 if (overflow || s < 0) {
-                    PyErr_Format(PyExc_ValueError,
+                    PyErr_Format(option_error,
                                  "num_stages must be a non-negative integer, got %R", v);
                     return -1;
                 }

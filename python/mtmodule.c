@@ -31,6 +31,7 @@
 PyObject *compilation_error;
 static PyObject *assertion_failure; /* mytriton.CompileTimeAssertionFailure */
 PyObject *launch_error; /* mytriton.LaunchError */
+PyObject *option_error; /* mytriton.OptionError */
 PyObject *triton_error; /* mytriton.TritonError, the base of our errors */
 ContextObject *the_context;
 PyObject *constexpr_cls;
@@ -811,6 +812,15 @@ PyMODINIT_FUNC PyInit__C(void) {
     Py_XDECREF(launch_bases);
     if (!launch_error)
         goto fail;
+    PyObject *option_bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_AssertionError);
+    option_error = option_bases ? PyErr_NewExceptionWithDoc(
+        "mytriton.OptionError",
+        "A launch option out of its range (num_warps, num_stages).  A "
+        "ValueError, and an AssertionError as Triton's option checks are.",
+        option_bases, NULL) : NULL;
+    Py_XDECREF(option_bases);
+    if (!option_error)
+        goto fail;
     true_key = PyUnicode_FromString("\x01constexpr:True");
     false_key = PyUnicode_FromString("\x01constexpr:False");
     float_tag = PyUnicode_FromString("\x01constexpr:float");
@@ -834,6 +844,7 @@ PyMODINIT_FUNC PyInit__C(void) {
         PyModule_AddObjectRef(m, "CompilationError", compilation_error) < 0 ||
         PyModule_AddObjectRef(m, "CompileTimeAssertionFailure", assertion_failure) < 0 ||
         PyModule_AddObjectRef(m, "LaunchError", launch_error) < 0 ||
+        PyModule_AddObjectRef(m, "OptionError", option_error) < 0 ||
         PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0 ||
         PyModule_AddObjectRef(m, "JITFunction", (PyObject *)&JITType) < 0 ||
         PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||

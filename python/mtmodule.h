@@ -111,6 +111,7 @@ typedef struct {
  * and numpy objects, looked up lazily once those modules are loaded. */
 extern PyObject *compilation_error; /* mytriton.CompilationError */
 extern PyObject *launch_error;      /* mytriton.LaunchError */
+extern PyObject *option_error;      /* mytriton.OptionError: ValueError, AssertionError */
 extern PyObject *triton_error;      /* mytriton.TritonError, its base */
 extern ContextObject *the_context;
 extern PyObject *constexpr_cls;     /* tl.constexpr, registered by Python */

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import _C
 from . import language
-from ._C import CompilationError, LaunchError, TritonError
+from ._C import CompilationError, LaunchError, OptionError, TritonError
 from .jit import CompiledKernel, JITFunction, jit
 from . import compiler, knobs, runtime, testing
 from .runtime.allocation import set_allocator
@@ -25,7 +25,7 @@ from .runtime.autotuner import Config, KernelInterface, autotune, heuristics
 from .triton_alias import install_as_triton
 from .tensor_wrapper import TensorWrapper, reinterpret
 
-__all__ = ["jit", "JITFunction", "TensorWrapper", "reinterpret", "CompiledKernel", "TritonError", "CompilationError", "LaunchError", "cdiv",
+__all__ = ["jit", "JITFunction", "TensorWrapper", "reinterpret", "CompiledKernel", "TritonError", "CompilationError", "LaunchError", "OptionError", "cdiv",
            "next_power_of_2", "cuda_available", "language", "knobs", "runtime", "testing",
            "set_allocator", "install_as_triton", "autotune", "Config", "heuristics",
            "KernelInterface", "__version__"]
@@ -37,6 +37,7 @@ _C._register_dtype(language.dtype)
 CompilationError.__module__ = "mytriton"
 TritonError.__module__ = "mytriton"
 LaunchError.__module__ = "mytriton"
+OptionError.__module__ = "mytriton"
 
 
 def cdiv(x: int, y: int) -> int:

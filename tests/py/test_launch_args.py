@@ -270,6 +270,11 @@ def test_large_ints_and_bad_constexprs():
             copy_kernel[(1,)](out, out, big, BLOCK=8)
     with pytest.raises(ValueError, match="num_warps"):
         copy_kernel[(1,)](out, out, 8, BLOCK=8, num_warps=2 ** 70)
+    # an AssertionError too, as Triton's option check is (test_num_warps_pow2)
+    with pytest.raises(AssertionError, match="must be a power of 2"):
+        copy_kernel.warmup(out, out, 8, BLOCK=8, num_warps=3, grid=(1,))
+    with pytest.raises(triton.OptionError, match="num_stages"):
+        copy_kernel[(1,)](out, out, 8, BLOCK=8, num_stages=-1)
     with pytest.raises(triton.CompilationError, match="invalid constexpr literal"):
         copy_kernel[(1,)](out, out, 8, BLOCK=2 ** 100)
     for bad in ([8], object(), torch.zeros(1), np.float64):
