@@ -3,10 +3,11 @@
  *
  *   mytriton compile FILE --kernel NAME --signature SIG
  *            [--emit STAGE] [--num-warps N] [--num-stages S] [--backend cuda|mlir|cpu]
- *            [--arch sm_90] [--debug] [--checked] [-o OUT]
+ *            [--arch sm_90] [--debug] [--checked] [--no-fp-fusion] [-o OUT]
  *   mytriton aot FILE --kernel NAME --signature SIG [--grid G] [--num-warps N]
  *            [--num-stages S]
- *            [--arch sm_80,sm_90] [--backend cuda|host] [--debug] [--checked] -o OUT
+ *            [--arch sm_80,sm_90] [--backend cuda|host] [--debug] [--checked]
+ *            [--no-fp-fusion] -o OUT
  *   mytriton aot-link A.h B.h ... -o OUT
  *
  * It uses only the public API (include/mytriton.h): the library produces
@@ -23,10 +24,11 @@
 static const char usage[] =
     "usage: mytriton compile FILE --kernel NAME --signature SIG\n"
     "                [--emit STAGE] [--num-warps N] [--num-stages S]\n"
-    "                [--backend cuda|mlir|cpu] [--arch sm_XY] [--debug] [--checked] [-o OUT]\n"
+    "                [--backend cuda|mlir|cpu] [--arch sm_XY] [--debug] [--checked]\n"
+    "                [--no-fp-fusion] [-o OUT]\n"
     "       mytriton aot FILE --kernel NAME --signature SIG [--grid GX,GY,GZ]\n"
     "                [--num-warps N] [--num-stages S] [--arch sm_80,sm_90] [--backend cuda|host]\n"
-    "                [--debug] [--checked] -o OUT\n"
+    "                [--debug] [--checked] [--no-fp-fusion] -o OUT\n"
     "         writes OUT.h and OUT.c (host: OUT.cpp); the functions are named after\n"
     "         OUT's last component\n"
     "       mytriton aot-link A.h B.h ... -o OUT\n"
@@ -35,6 +37,8 @@ static const char usage[] =
     "  mlir-opt, mlir-translate and llc\n"
     "--checked: checked mode, the host backend's text (compile) or files (aot\n"
     "  --backend host): bounds, division by zero, i32 index overflow\n"
+    "--no-fp-fusion: Triton's enable_fp_fusion=False: no multiply-add contraction\n"
+    "  in the GPU code (NVRTC --fmad=false)\n"
     "--backend cpu (implied by --emit cpu): the cpu backend; its cpu stage is the C\n"
     "  of one program, which the system C compiler builds\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
@@ -128,7 +132,7 @@ static int write_pair(const char *out, char *h, char *c, const char *ext) {
 /* The options of `compile` and `aot` (each refuses the other's own). */
 typedef struct Opts {
     const char *file, *kernel, *sig, *emit, *arch, *out, *grid;
-    int num_warps, num_stages, debug, host, mlir, cpu, checked;
+    int num_warps, num_stages, debug, host, mlir, cpu, checked, no_fp_fusion;
 } Opts;
 
 /* Parses argv[3..]; 0, or the exit status of a usage error. */
@@ -142,6 +146,10 @@ static int parse_opts(int argc, char **argv, bool aot, Opts *o) {
         }
         if (!strcmp(a, "--checked")) { /* checked mode: the host backend's */
             o->checked = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-fp-fusion")) {
+            o->no_fp_fusion = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -217,6 +225,7 @@ static mt_compile_options compile_options(const Opts *o, const char *src) {
     c.num_stages = o->num_stages;
     c.debug = o->debug;
     c.checked = o->checked;
+    c.no_fp_fusion = o->no_fp_fusion;
     return c;
 }
 

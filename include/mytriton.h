@@ -178,6 +178,11 @@ typedef struct mt_compile_options {
      * knobs.language.fp32_default); it overrides allow_tf32, as in Triton.
      * NULL: Triton's rule ("tf32", or "ieee" with allow_tf32=False). */
     const char *fp32_default;
+    /* Nonzero: Triton's enable_fp_fusion=False: no multiply and add is
+     * contracted into a fused multiply-add (NVRTC --fmad=false, as
+     * Triton's ptxas; the host backends never contract).  The MLIR backend
+     * refuses it with MT_ERR_UNSUPPORTED. */
+    int no_fp_fusion;
 } mt_compile_options;
 
 #if defined(__cplusplus) && __cplusplus < 202002L

@@ -93,7 +93,7 @@ static const struct {
  * what mytriton's code computes.  The AMD ones are here because programs
  * that find no CUDA target (the host backend says "cpu") take their HIP
  * branch: tutorial 03's autotune configs carry matrix_instr_nonkdim. */
-static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+static const char *launch_options[] = {"num_stages", "num_ctas", "maxnreg",
                                        "launch_cooperative_grid", "launch_pdl",
                                        "matrix_instr_nonkdim", "waves_per_eu", "kpack", NULL};
 
@@ -121,6 +121,13 @@ static int env_true(const char *name) {
         if (!strcasecmp(e, yes[i]))
             return 1;
     return 0;
+}
+
+/* Triton's knobs.language.default_fp_fusion: TRITON_DEFAULT_FP_FUSION,
+ * true when unset; read at every launch, as env_true. */
+static int env_fp_fusion(void) {
+    const char *e = getenv("TRITON_DEFAULT_FP_FUSION");
+    return !e || !*e || env_true("TRITON_DEFAULT_FP_FUSION");
 }
 
 const char *jit_name(JITObject *self) {
@@ -183,6 +190,7 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
      * Triton's `kwargs.get("debug", self.debug) or knobs.runtime.debug` */
     c->debug = self->debug;
     c->checked = -1; /* not said: MYTRITON_CHECKED decides */
+    c->fp_fusion = env_fp_fusion();
     c->cpu = env_cpu();
     if (kw && PyDict_GET_SIZE(kw)) {
         Py_ssize_t pos = 0;
@@ -237,6 +245,13 @@ static int bind_args(JITObject *self, PyObject *args, PyObject *kw, Call *c) {
                 if (t < 0 && v != Py_None)
                     return -1;
                 c->checked = t;
+                continue;
+            }
+            if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "enable_fp_fusion")) {
+                int t = v == Py_None ? c->fp_fusion : PyObject_IsTrue(v);
+                if (t < 0)
+                    return -1;
+                c->fp_fusion = t;
                 continue;
             }
             if (PyUnicode_Check(k) && !PyUnicode_CompareWithASCIIString(k, "extern_libs")) {
@@ -1041,7 +1056,7 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
     int n = c->nbound;
     /* (runtime kinds and constexprs..., num_warps[, ("num_stages", S)]
      *  [, ("host_arch", A)][, ("fp32_default", P)][, True in debug mode]
-     *  [, "checked"][, "cpu"]); MYTRITON_HOST_ARCH (jit.py) changes the
+     *  [, "checked"][, "cpu"][, "no_fp_fusion"]); MYTRITON_HOST_ARCH (jit.py) changes the
      *  host backend's text, read at every launch */
     const char *host_arch = getenv("MYTRITON_HOST_ARCH");
     /* TRITON_F32_DEFAULT (knobs.language.fp32_default) changes the text
@@ -1053,27 +1068,29 @@ PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
                           arched ? Py_BuildValue("(ss)", "host_arch", host_arch) : NULL,
                           f32d ? Py_BuildValue("(ss)", "fp32_default", f32) : NULL};
     int nextra = staged + arched + f32d;
-    PyObject *flags[3] = {c->debug ? Py_NewRef(Py_True) : NULL,
+    PyObject *flags[4] = {c->debug ? Py_NewRef(Py_True) : NULL,
                           /* strings, so that they never equal debug's True */
                           c->checked ? PyUnicode_FromString("checked") : NULL,
-                          c->cpu ? PyUnicode_FromString("cpu") : NULL};
-    int nflags = (c->debug != 0) + (c->checked != 0) + (c->cpu != 0);
+                          c->cpu ? PyUnicode_FromString("cpu") : NULL,
+                          !c->fp_fusion ? PyUnicode_FromString("no_fp_fusion") : NULL};
+    int nflags = (c->debug != 0) + (c->checked != 0) + (c->cpu != 0) + !c->fp_fusion;
     PyObject *key = (staged && !extra[0]) || (arched && !extra[1]) || (f32d && !extra[2]) ||
-                            (c->checked && !flags[1]) || (c->cpu && !flags[2])
+                            (c->checked && !flags[1]) || (c->cpu && !flags[2]) ||
+                            (!c->fp_fusion && !flags[3])
                         ? NULL
                         : PyTuple_New(n + 1 + nextra + nflags);
     if (!key) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3; i++)
             Py_XDECREF(extra[i]);
+        for (int i = 0; i < 4; i++)
             Py_XDECREF(flags[i]);
-        }
         return NULL;
     }
     int at = n + 1;
     for (int i = 0; i < 3; i++)
         if (extra[i])
             PyTuple_SET_ITEM(key, at++, extra[i]);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (flags[i])
             PyTuple_SET_ITEM(key, at++, flags[i]);
     for (int i = 0; i < n; i++) {

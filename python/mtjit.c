@@ -170,9 +170,10 @@ static KernelObject *lookup(JITObject *self, PyObject *key, Call *c, int stages_
         PyTuple_SET_ITEM(kinds, i, kk);
     }
     const char *backend = c->has_tensor && c->device >= 0 ? "cuda" : c->cpu ? "cpu" : "host";
-    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiiii", bound,
-                                      kinds, c->num_warps, backend, c->device, stages_only,
-                                      c->debug, c->num_stages, c->checked);
+    PyObject *r = PyObject_CallMethod((PyObject *)self, "_compile_miss", "OOisiiiiii",
+                                      bound, kinds, c->num_warps, backend, c->device,
+                                      stages_only, c->debug, c->num_stages, c->checked,
+                                      c->fp_fusion);
     Py_DECREF(bound);
     Py_DECREF(kinds);
     if (!r)

@@ -517,24 +517,28 @@ static void print_to_sys_stdout(void *user, const char *text) {
 
 /* compile(source, filename, kernel, signature, globals, num_warps, backend,
  *         stages_only=False, cls=Kernel, debug=False, num_stages=0,
- *         arch=None, device=-1, checked=False, fp32_default=None) -> a cls
+ *         arch=None, device=-1, checked=False, fp32_default=None,
+ *         fp_fusion=True) -> a cls
  * globals: a sequence of (name, literal) pairs; backend: "host" or "cuda";
  * cls: Kernel or a subclass (mytriton.jit.CompiledKernel), so the object
  * the JIT cache holds is the one a launch returns; device: the CUDA device
- * whose architecture to compile for (-1: the current one). */
+ * whose architecture to compile for (-1: the current one); fp_fusion:
+ * Triton's enable_fp_fusion. */
 static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "filename", "kernel", "signature", "globals",
                              "num_warps", "backend", "stages_only", "cls", "debug",
-                             "num_stages", "arch", "device", "checked", "fp32_default", NULL};
+                             "num_stages", "arch", "device", "checked", "fp32_default",
+                             "fp_fusion", NULL};
     const char *source, *filename, *kernel, *signature, *backend = "host", *arch = NULL,
                *fp32_default = NULL;
     PyObject *globals = Py_None;
     PyTypeObject *cls = &KernelType;
-    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1, checked = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizipz", kwlist, &source, &filename,
+    int num_warps = 4, stages_only = 0, debug = 0, num_stages = 0, device = -1, checked = 0,
+        fp_fusion = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ssss|OispO!pizipzp", kwlist, &source, &filename,
                                      &kernel, &signature, &globals, &num_warps, &backend,
                                      &stages_only, &PyType_Type, &cls, &debug, &num_stages,
-                                     &arch, &device, &checked, &fp32_default))
+                                     &arch, &device, &checked, &fp32_default, &fp_fusion))
         return NULL;
     if (!PyType_IsSubtype(cls, &KernelType)) {
         PyErr_Format(PyExc_TypeError, "cls must be a subclass of Kernel, got %R", (PyObject *)cls);
@@ -594,6 +598,7 @@ static PyObject *mod_compile(PyObject *mod, PyObject *args, PyObject *kw) {
     o.debug = debug;
     o.checked = checked;
     o.fp32_default = fp32_default;
+    o.no_fp_fusion = !fp_fusion;
     o.device = device < 0 ? 0 : device + 1;
     o.print = print_to_sys_stdout;
     mt_kernel *k = NULL;

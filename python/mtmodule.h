@@ -190,6 +190,8 @@ typedef struct {
     int num_stages;              /* Triton's num_stages; 0: not given */
     int debug;                   /* Triton's debug mode for this launch */
     int checked;                 /* checked mode (host): checked= or MYTRITON_CHECKED */
+    int fp_fusion;               /* enable_fp_fusion=, else TRITON_DEFAULT_FP_FUSION
+                                    (knobs.language.default_fp_fusion), else 1 */
     int cpu;                     /* CPU tensors on the cpu backend (issue 18),
                                     not the fiber backend: by default
                                     (2), or asked by the launch's

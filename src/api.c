@@ -34,6 +34,7 @@ struct mt_kernel {
     char *arch;
     size_t shared_bytes;
     bool wgmma;               /* its text uses sm_90a's wgmma */
+    bool fmad;                /* NVRTC may contract into FMAs (enable_fp_fusion) */
     bool launchable;          /* built for its backend (not stages_only) */
     char *cuda_refusal;       /* cpu backend: why it has no CUDA stages */
     mt_context *ctx;          /* the context that made it */
@@ -261,6 +262,8 @@ static void make_key(const mt_compile_options *o, int num_warps, const char *arc
               o->num_stages ? o->num_stages : 3);
     if (o->checked) /* a separate specialisation; unchecked keys stay as they were */
         sb_puts(&sb, "checked|");
+    if (o->no_fp_fusion)
+        sb_puts(&sb, "no_fp_fusion|");
     if (o->fp32_default) {
         sb_puts(&sb, "fp32_default|");
         key_field(&sb, o->fp32_default);
@@ -368,6 +371,7 @@ static int compile_stages(Ctx *c, const mt_compile_options *o, int num_warps, in
             return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory");
     k->shared_bytes = (size_t)f->shared_bytes;
     k->wgmma = f->wgmma;
+    k->fmad = !o->no_fp_fusion;
     k->nparams = f->nparams;
     k->ptypes = calloc((size_t)f->nparams + 1, sizeof *k->ptypes);
     k->pnames = calloc((size_t)f->nparams + 1, sizeof *k->pnames);
@@ -492,7 +496,7 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                 StrBuf cubin;
                 sb_init(&cubin);
                 rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
-                                          k->shared_bytes, &cubin);
+                                          k->fmad, k->shared_bytes, &cubin);
                 if (rc == 0) {
                     k->text[MT_STAGE_CUBIN] = dup_sb(&cubin, &k->textlen[MT_STAGE_CUBIN]);
                     if (dir)
@@ -565,6 +569,11 @@ static mt_status compile_impl(mt_context *ctx, const mt_compile_options *o,
                          o->backend == MT_BACKEND_CUDA  ? "CUDA"
                          : o->backend == MT_BACKEND_CPU ? "cpu"
                                                         : "MLIR");
+    if (o->no_fp_fusion && o->backend == MT_BACKEND_MLIR)
+        return set_error(ctx, MT_ERR_UNSUPPORTED,
+                         "enable_fp_fusion=False is not supported by the MLIR backend (kernel "
+                         "'%s'): llc may contract multiplies and adds",
+                         o->kernel ? o->kernel : "");
     if (o->fp32_default && dot_precision_of(o->fp32_default) < 0)
         return set_error(ctx, MT_ERR_ARG,
                          "fp32_default must be one of 'tf32', 'tf32x3', 'ieee', 'bf16x3', "
@@ -722,9 +731,10 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
         sb_init(&sb);
         if (rc == 0 && stage == MT_STAGE_CUBIN)
             rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
-                                      k->shared_bytes, &sb);
+                                      k->fmad, k->shared_bytes, &sb);
         else if (rc == 0)
-            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), &sb, NULL);
+            rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), k->fmad, &sb,
+                               NULL);
         if (rc < 0) {
             mt_status st = take_error(ctx, &c);
             sb_free(&c.err);

@@ -625,7 +625,7 @@ int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, i
     return cap >= 16 && regs - cap <= 8 ? cap : 0;
 }
 
-static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                        const char *extra, StrBuf *ptx, StrBuf *cubin, PtxasUse *use);
 
 /* The kernel's cubin, and where ptxas left it a few registers above an
@@ -635,9 +635,9 @@ static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
  * launch bounds name blocks per SM (pipelined dots) are left as ptxas
  * builds them. */
 static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char *arch,
-                              size_t shared_bytes, StrBuf *cubin) {
+                              bool fmad, size_t shared_bytes, StrBuf *cubin) {
     PtxasUse first;
-    if (nvrtc_build(c, d, src, arch, NULL, NULL, cubin, &first) != 0)
+    if (nvrtc_build(c, d, src, arch, fmad, NULL, NULL, cubin, &first) != 0)
         return -1;
     int threads = single_launch_bound(src);
     if (!first.known || first.spill_bytes > 0 || threads == 0)
@@ -650,7 +650,7 @@ static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char
     StrBuf fitted;
     sb_init(&fitted);
     PtxasUse second;
-    int rc = nvrtc_build(c, d, src, arch, opt, NULL, &fitted, &second);
+    int rc = nvrtc_build(c, d, src, arch, fmad, opt, NULL, &fitted, &second);
     if (rc == 0 && second.known && second.spill_bytes == 0 && second.regs <= cap) {
         sb_clear(cubin);
         sb_putn(cubin, fitted.data, fitted.len);
@@ -661,7 +661,7 @@ static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char
     return rc;
 }
 
-static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                        const char *extra, StrBuf *ptx, StrBuf *cubin, PtxasUse *use) {
     const char *digits;
     if (!arch || !valid_arch(arch, &digits))
@@ -679,8 +679,10 @@ static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
     char include_opt[64];
     snprintf(include_opt, sizeof include_opt, "--pre-include=%s",
              nvrtc_prelude_name);
-    const char *opts[6] = {arch_opt, "-std=c++17", "-default-device", include_opt};
+    const char *opts[8] = {arch_opt, "-std=c++17", "-default-device", include_opt};
     int nopts = 4;
+    if (!fmad)
+        opts[nopts++] = "--fmad=false";
     if (use)
         opts[nopts++] = "--ptxas-options=--verbose";
     if (extra)
@@ -775,31 +777,31 @@ out:
     return rc;
 }
 
-int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                   StrBuf *ptx, StrBuf *cubin) {
     if (!src)
         return diag_error(c, no_loc, MT_ERR_INTERNAL, "nvrtc_compile: no source");
     if (d) {
         if (load_nvrtc(c, d) != 0)
             return -1;
-        return nvrtc_build(c, d, src, arch, NULL, ptx, cubin, NULL);
+        return nvrtc_build(c, d, src, arch, fmad, NULL, ptx, cubin, NULL);
     }
     /* no handle: NVRTC for this call only */
     CudaDriver *tmp = cuda_nvrtc_open(c);
     if (!tmp)
         return -1;
-    int rc = nvrtc_build(c, tmp, src, arch, NULL, ptx, cubin, NULL);
+    int rc = nvrtc_build(c, tmp, src, arch, fmad, NULL, ptx, cubin, NULL);
     cuda_driver_close(tmp);
     return rc;
 }
 
-int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                          size_t shared_bytes, StrBuf *cubin) {
     if (!src)
         return diag_error(c, no_loc, MT_ERR_INTERNAL, "nvrtc_compile_kernel: no source");
     if (load_nvrtc(c, d) != 0)
         return -1;
-    return nvrtc_build_fitted(c, d, src, arch, shared_bytes, cubin);
+    return nvrtc_build_fitted(c, d, src, arch, fmad, shared_bytes, cubin);
 }
 
 const char *nvrtc_version(CudaDriver *d) {

@@ -1924,13 +1924,14 @@ int cuda_device_arch(Ctx *c, CudaDriver *d, char arch[16]);
  * the driver does not report is an MT_ERR_ARG naming it. */
 int cuda_device_arch_at(Ctx *c, CudaDriver *d, int device, char arch[16]);
 /* NVRTC: CUDA C -> PTX and cubin for arch ("sm_90").  Either output may be
- * NULL.  Needs libnvrtc only, not a GPU. */
-int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+ * NULL.  Needs libnvrtc only, not a GPU.  fmad false: no multiply-add
+ * contraction (--fmad=false, Triton's enable_fp_fusion=False). */
+int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                   StrBuf *ptx, StrBuf *cubin);
 /* A kernel's cubin (d not NULL), with its registers fitted to an
  * occupancy step where ptxas left it just above one (cudart.c,
  * nvrtc_build_fitted); shared_bytes: its shared memory per block. */
-int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch,
+int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                          size_t shared_bytes, StrBuf *cubin);
 /* The register cap (--maxrregcount) that lifts a kernel of `threads`
  * threads and `regs` registers (per ptxas) by one block per SM on arch,

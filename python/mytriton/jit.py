@@ -461,7 +461,7 @@ class JITFunction(_C.JITFunction):
 
     def _compile_miss(self, bound: tuple, kinds: tuple, num_warps: int, backend: str,
                       device: int, stages_only: int, debug: int = 0,
-                      num_stages: int = 0, checked: int = 0) -> Any:
+                      num_stages: int = 0, checked: int = 0, fp_fusion: int = 1) -> Any:
         source, filename = self._source()
         signature = self.signature(bound, kinds)
         if backend == "cuda":
@@ -475,7 +475,8 @@ class JITFunction(_C.JITFunction):
                        (os.environ.get("MYTRITON_HOST_ARCH") or None) if backend in ("host", "cpu")
                        else None, device if backend in ("cuda", "mlir") else -1,
                        checked=bool(checked),
-                       fp32_default=os.environ.get("TRITON_F32_DEFAULT") or None)
+                       fp32_default=os.environ.get("TRITON_F32_DEFAULT") or None,
+                       fp_fusion=bool(fp_fusion))
         k.__dict__["_jit"] = self
         if self._repr is not None:
             k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))

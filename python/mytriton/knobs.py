@@ -27,6 +27,10 @@ settings mytriton really honours exist here:
               none ("tf32", "tf32x3", "ieee"; None: Triton's rule, tf32
               unless allow_tf32=False): the environment variable
               TRITON_F32_DEFAULT, read at every launch (part of the key)
+  language.default_fp_fusion  whether a launch that does not say
+              enable_fp_fusion= may contract multiplies and adds into
+              FMAs (default True): TRITON_DEFAULT_FP_FUSION, read at
+              every launch
 
 Triton reads its environment into the knobs once and again at
 refresh_knobs(); these read it at every use, so refresh_knobs() has
@@ -196,7 +200,19 @@ class runtime_knobs(base_knobs):
 
 
 class language_knobs(base_knobs):
-    _names = ("fp32_default",)
+    _names = ("fp32_default", "default_fp_fusion")
+
+    @property
+    def default_fp_fusion(self):
+        e = os.environ.get("TRITON_DEFAULT_FP_FUSION")
+        return not e or e.strip().lower() in ("1", "true", "on", "yes")
+
+    @default_fp_fusion.setter
+    def default_fp_fusion(self, value):
+        if value is None:
+            os.environ.pop("TRITON_DEFAULT_FP_FUSION", None)
+        else:
+            os.environ["TRITON_DEFAULT_FP_FUSION"] = "1" if value else "0"
 
     @property
     def fp32_default(self):

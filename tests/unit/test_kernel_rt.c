@@ -655,7 +655,7 @@ static void test_nvrtc(void **state) {
     StrBuf ptx, cubin; /* the cubin: ptxas checks the inline PTX */
     sb_init(&ptx);
     sb_init(&cubin);
-    int rc = nvrtc_compile(c, d, kernel_src, "sm_90", &ptx, &cubin);
+    int rc = nvrtc_compile(c, d, kernel_src, "sm_90", true, &ptx, &cubin);
     if (rc != 0)
         fprintf(stderr, "%s", sb_str(&c->err));
     assert_int_equal(rc, 0);
@@ -674,14 +674,14 @@ static void test_nvrtc(void **state) {
             fail_msg("no %s in the sm_90 PTX", want[i]);
     /* an older GPU: the software bodies, which need none of them */
     sb_clear(&ptx);
-    rc = nvrtc_compile(c, d, kernel_src, "sm_80", &ptx, NULL);
+    rc = nvrtc_compile(c, d, kernel_src, "sm_80", true, &ptx, NULL);
     if (rc != 0)
         fprintf(stderr, "%s", sb_str(&c->err));
     assert_int_equal(rc, 0);
     assert_null(strstr(sb_str(&ptx), "e4m3x2"));
     assert_null(strstr(sb_str(&ptx), "cvt.rn.bf16.s64"));
     sb_clear(&cubin);
-    assert_int_equal(nvrtc_compile(c, d, kernel_src, "sm_80", &ptx, &cubin), 0);
+    assert_int_equal(nvrtc_compile(c, d, kernel_src, "sm_80", true, &ptx, &cubin), 0);
     sb_free(&ptx);
     sb_free(&cubin);
     cuda_driver_close(d);

@@ -1053,7 +1053,7 @@ static void test_nvrtc(void **state) {
     StrBuf ptx, cubin;
     sb_init(&ptx);
     sb_init(&cubin);
-    int rc = nvrtc_compile(&c, d, nvrtc_ok_src, "sm_90", &ptx, &cubin);
+    int rc = nvrtc_compile(&c, d, nvrtc_ok_src, "sm_90", true, &ptx, &cubin);
     if (rc != 0)
         fprintf(stderr, "%s", sb_str(&c.err));
     assert_int_equal(rc, 0);
@@ -1064,28 +1064,41 @@ static void test_nvrtc(void **state) {
 
     /* a kernel's cubin, its registers fitted to an occupancy step */
     sb_clear(&cubin);
-    rc = nvrtc_compile_kernel(&c, d, nvrtc_ok_src, "sm_90", 0, &cubin);
+    rc = nvrtc_compile_kernel(&c, d, nvrtc_ok_src, "sm_90", true, 0, &cubin);
     assert_int_equal(rc, 0);
     assert_true(cubin.len > 4);
     assert_memory_equal(cubin.data, "\177ELF", 4);
 
+    /* enable_fp_fusion: a multiply and an add contract into an fma unless
+     * fmad is false, where both round (.rn), so ptxas cannot fuse them */
+    static const char mul_add_src[] =
+        "extern \"C\" __global__ void f(float *p) { p[0] = p[1] * p[2] + p[3]; }\n";
+    sb_clear(&ptx);
+    assert_int_equal(nvrtc_compile(&c, d, mul_add_src, "sm_90", true, &ptx, NULL), 0);
+    assert_non_null(strstr(sb_str(&ptx), "fma.rn.f32"));
+    sb_clear(&ptx);
+    assert_int_equal(nvrtc_compile(&c, d, mul_add_src, "sm_90", false, &ptx, NULL), 0);
+    assert_null(strstr(sb_str(&ptx), "fma."));
+    assert_non_null(strstr(sb_str(&ptx), "mul.rn.f32"));
+    assert_non_null(strstr(sb_str(&ptx), "add.rn.f32"));
+
     /* PTX only, and without a handle */
     sb_clear(&ptx);
-    assert_int_equal(nvrtc_compile(&c, NULL, nvrtc_ok_src, "sm_80", &ptx, NULL),
+    assert_int_equal(nvrtc_compile(&c, NULL, nvrtc_ok_src, "sm_80", true, &ptx, NULL),
                      0);
     assert_non_null(strstr(sb_str(&ptx), ".entry k"));
 
     /* a broken kernel: NVRTC's log in the error */
     static const char broken[] =
         "extern \"C\" __global__ void k(float *x) { x[0] = no_such_thing; }\n";
-    assert_int_equal(nvrtc_compile(&c, d, broken, "sm_90", &ptx, NULL), -1);
+    assert_int_equal(nvrtc_compile(&c, d, broken, "sm_90", true, &ptx, NULL), -1);
     assert_int_equal(c.status, MT_ERR_NVRTC);
     assert_non_null(strstr(sb_str(&c.err), "no_such_thing"));
     assert_non_null(strstr(sb_str(&c.err), "undefined"));
     ctx_fini(&c);
 
     ctx_init(&c);
-    assert_int_equal(nvrtc_compile(&c, d, nvrtc_ok_src, "gfx90a", &ptx, NULL), -1);
+    assert_int_equal(nvrtc_compile(&c, d, nvrtc_ok_src, "gfx90a", true, &ptx, NULL), -1);
     assert_int_equal(c.status, MT_ERR_ARG);
     ctx_fini(&c);
 
