@@ -34,6 +34,11 @@ int dtype_by_name(Elab *E, const char *name, Loc loc, CV *out) {
             *out = cv_dtype(aliases[i].d);
             return 0;
         }
+    if (!strcmp(name, "pi32_t")) { /* Triton's pointer_type(int32) */
+        *out = cv_dtype(DT_I32);
+        out->i = 1;
+        return 0;
+    }
     for (int i = 0; i < COUNT(unsupported_dtypes); i++)
         if (!strcmp(unsupported_dtypes[i], name))
             return elab_err(E, loc, MT_ERR_UNSUPPORTED, "dtype %s is not supported", name);

@@ -261,6 +261,15 @@ int h_store(Elab *E, Call *c, CV *out) {
     if ((number ? as_pointee(E, val, pt, c->locs[1], &v)
                 : cv_materialise(E, val, c->locs[1], &v)) < 0)
         return -1;
+    /* pointers stored as their addresses into int64 / uint64, as Triton's
+     * store casts its value to the pointee (test_where's pointer blocks) */
+    Type vt = val_type(E->f, v);
+    if (vt.is_ptr && (pt.dtype == DT_I64 || pt.dtype == DT_U64)) {
+        Type addr = type_with_elem(vt, type_scalar((DType)pt.dtype));
+        addr.is_ptr = false;
+        if (elab_emit_typed(E, OP_BITCAST, c->locs[1], &v, 1, 0, 0, addr, &v) < 0)
+            return -1;
+    }
     if (c->a[2].kind != CV_NONE && cv_materialise(E, c->a[2], c->locs[2], &m) < 0)
         return -1;
     ValId sa[3] = {c->t[0], v, m};

@@ -34,6 +34,24 @@ def test_addresses_become_pointers(device):
 
 
 @triton.jit
+def select_pointers_kernel(cond, a, b, out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    pa = tl.load(a + r).to(tl.pi32_t)  # tl.pi32_t: pointer_type(int32)
+    pb = tl.load(b + r).to(tl.pi32_t)
+    # a block of pointers stored into int64: their addresses (test_where)
+    tl.store(out + r, tl.where(tl.load(cond + r), pa, pb))
+
+
+def test_pointer_blocks_store_as_int64(device):
+    a = torch.arange(16, dtype=torch.int64, device=device) * 8 + 4096
+    b = -torch.arange(16, dtype=torch.int64, device=device) * 8 + (1 << 40)
+    cond = torch.arange(16, device=device) % 3 == 0
+    out = torch.zeros(16, dtype=torch.int64, device=device)
+    select_pointers_kernel[(1,)](cond, a, b, out, N=16)
+    assert torch.equal(out.cpu(), torch.where(cond, a, b).cpu())
+
+
+@triton.jit
 def bad_pointer_cast_kernel(out, x):
     tl.store(out, out.to(tl.float32))
 
