@@ -596,6 +596,37 @@ static bool is_const_ann(const Node *a) {
             !strcmp(a->sval, "triton.language.const"));
 }
 
+/* @jit(noinline=True) on the helper's definition. */
+static bool is_noinline(const Node *fn) {
+    for (int i = 0; i < fn->ndecorators; i++) {
+        const Node *d = fn->decorators[i];
+        if (!d || d->kind != ND_CALL)
+            continue;
+        for (int k = 0; k < d->nitems; k++) {
+            const Node *kw = d->items[k];
+            if (kw && kw->kind == ND_KEYWORD && kw->name && !strcmp(kw->name, "noinline") &&
+                kw->rhs && kw->rhs->kind == ND_BOOL && kw->rhs->ival)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Triton calls a noinline helper as a function of scalars: a block of more
+ * than one element is refused, as its code generator refuses it (the
+ * helper is still inlined here, which computes what Triton's call would). */
+static int check_noinline_arg(Elab *E, TopFunc *tf, const Node *fn, int i, CV v, Loc loc) {
+    if (v.kind != CV_TENSOR)
+        return 0;
+    Type t = val_type(E->f, v.v);
+    if (t.rank == 0 || type_numel(t) == 1)
+        return 0;
+    return elab_err(E, loc, MT_ERR_UNSUPPORTED,
+                    "Function %s is marked noinline, but was called with non-scalar argument "
+                    "%s:%s", tf->name, fn->params[i].name ? fn->params[i].name : "?",
+                    elab_type_text(E, t));
+}
+
 /* A @jit helper is inlined: its body runs in a fresh scope with its
  * parameters bound, and its `return` value is the call's value. */
 static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
@@ -637,6 +668,10 @@ static int call_jit(Elab *E, TopFunc *tf, const Args *a, Loc loc, CV *out) {
         vals[j] = a->kw[k];
         have[j] = true;
     }
+    if (is_noinline(fn))
+        for (int i = 0; i < np; i++)
+            if (have[i] && check_noinline_arg(E, tf, fn, i, vals[i], loc) < 0)
+                return -1;
     Scope fresh = {0};
     Scope *saved_scope = E->scope;
     E->scope = &fresh;

@@ -479,7 +479,11 @@ class JITFunction(_C.JITFunction):
                        fp_fusion=bool(fp_fusion))
         k.__dict__["_jit"] = self
         if self._repr is not None:
-            k.__dict__["_repr_name"] = str(self.repr(self._specialization(bound, kinds)))
+            name = str(self.repr(self._specialization(bound, kinds)))
+            # compiled Triton makes the name the kernel's symbol
+            if not name.isidentifier():
+                raise _C.CompilationError(f"invalid function identifier: {name}")
+            k.__dict__["_repr_name"] = name
         self.last_compiled = k
         return k
 

@@ -35,7 +35,26 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # (descriptor_load_store and descriptor_host, whose stores once started
 # before the tensor, which stopped compiled Triton's TMA store with an
 # illegal instruction, are recorded since their stores start inside it.)
-AWAITING_GPU = {"descriptor_gather"}
+# debug_noinline's first recording came from Triton's interpreter, which
+# lets a noinline helper take blocks and a repr= name that is no
+# identifier; compiled Triton 3.6 refuses both (checked on the H100), so
+# the case now calls its helpers with scalars under an identifier, and
+# awaits its recording under compiled Triton.
+AWAITING_GPU = {"descriptor_gather", "debug_noinline"}
+
+
+# cases bit for bit only where the reduction runs in Triton's thread order
+# (the GPU and the fiber backend, which run the same CUDA C): the cpu
+# backend sums a row in vector-wide partials (cpu_ops.c), a reassociation
+# Triton allows, so there it is compared to a tolerance (fp16 sums round
+# at 11 bits)
+CPU_BACKEND_TOLERANCE = {
+    "reduce_order": ({"rtol": 1e-5, "atol": 1e-3}, {"row_f16": {"rtol": 2e-3, "atol": 0.0}}),
+}
+
+
+def on_cpu_backend(device):
+    return device == "cpu" and os.environ.get("MYTRITON_BACKEND", "cpu") not in ("fiber", "host")
 
 
 @pytest.mark.parametrize("case", [c for c in diffrun.cases()
@@ -44,7 +63,9 @@ def test_matches_triton(case, device):
     import torch
     if case in NEEDS_TORCH_2_3 and not hasattr(torch, "uint16"):
         pytest.skip(f"torch {torch.__version__} has no uint16/fp8 tensors")
-    msg = diffrun.compare(case, device)
+    tol, tol_for = CPU_BACKEND_TOLERANCE.get(case, (None, None)) if on_cpu_backend(device) \
+        else (None, None)
+    msg = diffrun.compare(case, device, tol, tol_for)
     assert msg is None, msg
 
 

@@ -195,6 +195,28 @@ def test_noinline_helpers_are_inlined():
     assert out.tolist() == [1.5, 5.5, 4.5]
 
 
+@triton.jit
+def noinline_block_arg_kernel(X, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(X + offs)
+    for i in range(1, 3):
+        v = noinline_helper(v * i)
+    tl.store(out + offs, v)
+
+
+def test_noinline_helpers_take_scalars():
+    # Triton 3.6 refuses a block of more than one element (on the GPU:
+    # "Function mul_ni is marked noinline, but was called with non-scalar
+    # argument val:fp32[constexpr[128]]"); a one-element block passes
+    assert_compile_error(noinline_block_arg_kernel, (torch.zeros(8), torch.zeros(8)),
+                         {"BLOCK": 8}, needle="v = noinline_helper",
+                         pattern=r"Function noinline_helper is marked noinline, but was called "
+                                 r"with non-scalar argument x:")
+    out = torch.zeros(1)
+    noinline_block_arg_kernel[(1,)](torch.tensor([2.0]), out, BLOCK=1)
+    assert out.tolist() == [((2.0 + 1) * 2) + 1]
+
+
 def _name_of(spec):
     ty = spec.signature["value"]
     cst = "_".join(k for k, v in spec.constants.items() if v == 1)
@@ -221,6 +243,17 @@ def test_repr_names_the_compiled_kernel():
     # without repr=, Triton's JITFunction.repr is the function's name
     assert calls_noinline_kernel.repr(None) == "calls_noinline_kernel"
     assert calls_noinline_kernel.warmup(x, x, x, grid=(1,)).name == "calls_noinline_kernel"
+
+
+@triton.jit(repr=lambda spec: "kernel_" + spec.signature["X"])
+def badly_named_kernel(X):
+    tl.store(X, 1.0)
+
+
+def test_repr_must_be_an_identifier():
+    # compiled Triton makes the name the symbol: "kernel_*fp32" is refused
+    with pytest.raises(triton.CompilationError, match=r"invalid function identifier: kernel_\*fp32"):
+        badly_named_kernel[(1,)](torch.zeros(1))
 
 
 @triton.jit

@@ -1,6 +1,7 @@
 """@triton.jit(noinline=True) helpers (Triton's test_noinline): a call
-graph, runtime ifs around calls, tuple results and a helper that stores;
-Triton calls them as functions, mytriton inlines them, the values agree.
+graph, runtime ifs around calls, tuple results and a helper that stores,
+called with scalars as Triton requires; Triton calls them as functions,
+mytriton inlines them, the values agree.
 @triton.jit(repr=...) only names the compiled kernel."""
 import torch
 import triton
@@ -36,7 +37,9 @@ def dynamic_store(x, y, Z):
 
 
 def _name(spec):
-    return "calls_" + spec.signature["X"]
+    # compiled Triton takes the name as the function's symbol: an
+    # identifier ("calls_*fp32" is refused)
+    return "calls_" + spec.signature["X"].replace("*", "p")
 
 
 @triton.jit(repr=_name)
@@ -44,8 +47,10 @@ def calls(X, Y, Z, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
-    a, b = pair(x, y)
-    tl.store(Z + offs, a + b)
+    # Triton calls a noinline helper with scalars (a block of more than one
+    # element is a compile error there); one-element blocks are scalars too
+    a, b = pair(tl.load(X + 3), tl.load(Y + tl.arange(0, 1) + 5))
+    tl.store(Z + offs, x * a + y * b)
     dynamic_store(tl.load(X), tl.load(Y), Z + BLOCK)
 
 
