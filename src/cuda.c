@@ -615,9 +615,6 @@ static int emit_reduce(Emit *e, Op *op) {
     ce_unroll(e);
     ce_line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
     e->indent++;
-    ce_line(e, "%s %s = %s;", ct, acc, reduce_identity(op->code, et));
-    ce_unroll(e);
-    ce_line(e, "for (int mt_s = 0; mt_s < %d; ++mt_s) {", Ea);
     const char *slot;
     if (po < 0)
         slot = "mt_s";
@@ -625,19 +622,30 @@ static int emit_reduce(Emit *e, Op *op) {
         slot = d->E[1] == 1 ? "mt_s" : ce_fmt(e, "mt_s * %d + mt_j", d->E[1]);
     else
         slot = d->E[1] == 1 ? "mt_j" : ce_fmt(e, "mt_j * %d + mt_s", d->E[1]);
+    /* Triton's order, so that float results round as its do: a thread's
+     * own elements in order from the first (no identity: -0.0 stays),
+     * then a butterfly over the lanes from the farthest (16, 8, ... 1),
+     * then the warps' partials as a tree of the same shape.  Elements
+     * another lane owns as well count once, where the identity stands in. */
     const char *own = ce_owner_along(e, d, pa, "mt_s");
-    const char *comb = combine_text(e, op->code, et, acc,
-                                    ce_fmt(e, "%s[%s]", e->name[x], slot));
-    if (*own)
+    const char *elem = ce_fmt(e, "%s[%s]", e->name[x], slot);
+    const char *comb = combine_text(e, op->code, et, acc, elem);
+    if (*own) {
+        ce_line(e, "%s %s = %s;", ct, acc, reduce_identity(op->code, et));
+        ce_unroll(e);
+        ce_line(e, "for (int mt_s = 0; mt_s < %d; ++mt_s)", Ea);
         ce_line(e, "    if (%s) %s = %s;", own, acc, comb);
-    else
-        ce_line(e, "    %s = %s;", acc, comb);
-    ce_line(e, "}");
+    } else {
+        ce_line(e, "%s %s;", ct, acc);
+        ce_unroll(e);
+        ce_line(e, "for (int mt_s = 0; mt_s < %d; ++mt_s)", Ea);
+        ce_line(e, "    %s = mt_s == 0 ? %s : %s;", acc, elem, comb);
+    }
     /* lanes that hold other coordinates along the axis */
     int fast = d->L.order[0];
     int stride = pa == fast ? 1 : d->L.tpw[fast];
     /* every lane must reach every shuffle: never inside a ?: */
-    for (int m = 1; m < d->L.tpw[pa]; m *= 2) {
+    for (int m = d->L.tpw[pa] / 2; m >= 1; m /= 2) {
         const char *other = ce_fmt(e, "mt_o%d_%d", res, m);
         ce_line(e, "%s %s = __shfl_xor_sync(0xffffffffu, %s, %d);", ct, other,
              acc, m * stride);
@@ -665,12 +673,19 @@ static int emit_reduce(Emit *e, Op *op) {
         ce_unroll(e);
         ce_line(e, "for (int mt_j = 0; mt_j < %d; ++mt_j) {", Eo);
         e->indent++;
-        ce_line(e, "%s %s = %s[%s0];", ct, acc, sm, row);
-        for (int w = 1; w < W; w++)
-            ce_line(e, "%s = %s;", acc,
-                 combine_text(e, op->code, et, acc,
-                              ce_fmt(e, "%s[%s%d]", sm, row, w)));
-        ce_line(e, "%s[mt_j] = %s;", part, acc);
+        /* t[i] = t[i] op t[i + n] for n = W/2 .. 1: Triton's butterfly
+         * over the partials, as lane 0 sees it */
+        const char *tree = ce_fmt(e, "mt_t%d", res);
+        ce_line(e, "%s %s[%d];", ct, tree, W);
+        ce_unroll(e);
+        ce_line(e, "for (int mt_w = 0; mt_w < %d; ++mt_w)", W);
+        ce_line(e, "    %s[mt_w] = %s[%smt_w];", tree, sm, row);
+        for (int n = W / 2; n >= 1; n /= 2)
+            for (int i = 0; i < n; i++)
+                ce_line(e, "%s[%d] = %s;", tree, i,
+                        combine_text(e, op->code, et, ce_fmt(e, "%s[%d]", tree, i),
+                                     ce_fmt(e, "%s[%d]", tree, i + n)));
+        ce_line(e, "%s[mt_j] = %s[0];", part, tree);
         e->indent--;
         ce_line(e, "}");
         ce_line(e, "__syncthreads();");

@@ -49,21 +49,20 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
     float mt_p10[1];
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
-        float mt_r10 = __int_as_float(0x7fc00000);
+        float mt_r10;
         #pragma unroll
-        for (int mt_s = 0; mt_s < 8; ++mt_s) {
-            mt_r10 = mt_fmaxnumf(mt_r10, v9[mt_s]);
-        }
-        float mt_o10_1 = __shfl_xor_sync(0xffffffffu, mt_r10, 1);
-        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_1);
-        float mt_o10_2 = __shfl_xor_sync(0xffffffffu, mt_r10, 2);
-        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_2);
-        float mt_o10_4 = __shfl_xor_sync(0xffffffffu, mt_r10, 4);
-        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_4);
-        float mt_o10_8 = __shfl_xor_sync(0xffffffffu, mt_r10, 8);
-        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_8);
+        for (int mt_s = 0; mt_s < 8; ++mt_s)
+            mt_r10 = mt_s == 0 ? v9[mt_s] : mt_fmaxnumf(mt_r10, v9[mt_s]);
         float mt_o10_16 = __shfl_xor_sync(0xffffffffu, mt_r10, 16);
         mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_16);
+        float mt_o10_8 = __shfl_xor_sync(0xffffffffu, mt_r10, 8);
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_8);
+        float mt_o10_4 = __shfl_xor_sync(0xffffffffu, mt_r10, 4);
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_4);
+        float mt_o10_2 = __shfl_xor_sync(0xffffffffu, mt_r10, 2);
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_2);
+        float mt_o10_1 = __shfl_xor_sync(0xffffffffu, mt_r10, 1);
+        mt_r10 = mt_fmaxnumf(mt_r10, mt_o10_1);
         mt_p10[mt_j] = mt_r10;
     }
     #pragma unroll
@@ -72,11 +71,14 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
     __syncthreads();
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
-        float mt_r10 = ((float*)mt_smem)[0];
-        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[1]);
-        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[2]);
-        mt_r10 = mt_fmaxnumf(mt_r10, ((float*)mt_smem)[3]);
-        mt_p10[mt_j] = mt_r10;
+        float mt_t10[4];
+        #pragma unroll
+        for (int mt_w = 0; mt_w < 4; ++mt_w)
+            mt_t10[mt_w] = ((float*)mt_smem)[mt_w];
+        mt_t10[0] = mt_fmaxnumf(mt_t10[0], mt_t10[2]);
+        mt_t10[1] = mt_fmaxnumf(mt_t10[1], mt_t10[3]);
+        mt_t10[0] = mt_fmaxnumf(mt_t10[0], mt_t10[1]);
+        mt_p10[mt_j] = mt_t10[0];
     }
     __syncthreads();
     float v10 = mt_p10[0];
@@ -98,21 +100,20 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
     float mt_p16[1];
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
-        float mt_r16 = 0.0f;
+        float mt_r16;
         #pragma unroll
-        for (int mt_s = 0; mt_s < 8; ++mt_s) {
-            mt_r16 = mt_r16 + v12[mt_s];
-        }
-        float mt_o16_1 = __shfl_xor_sync(0xffffffffu, mt_r16, 1);
-        mt_r16 = mt_r16 + mt_o16_1;
-        float mt_o16_2 = __shfl_xor_sync(0xffffffffu, mt_r16, 2);
-        mt_r16 = mt_r16 + mt_o16_2;
-        float mt_o16_4 = __shfl_xor_sync(0xffffffffu, mt_r16, 4);
-        mt_r16 = mt_r16 + mt_o16_4;
-        float mt_o16_8 = __shfl_xor_sync(0xffffffffu, mt_r16, 8);
-        mt_r16 = mt_r16 + mt_o16_8;
+        for (int mt_s = 0; mt_s < 8; ++mt_s)
+            mt_r16 = mt_s == 0 ? v12[mt_s] : mt_r16 + v12[mt_s];
         float mt_o16_16 = __shfl_xor_sync(0xffffffffu, mt_r16, 16);
         mt_r16 = mt_r16 + mt_o16_16;
+        float mt_o16_8 = __shfl_xor_sync(0xffffffffu, mt_r16, 8);
+        mt_r16 = mt_r16 + mt_o16_8;
+        float mt_o16_4 = __shfl_xor_sync(0xffffffffu, mt_r16, 4);
+        mt_r16 = mt_r16 + mt_o16_4;
+        float mt_o16_2 = __shfl_xor_sync(0xffffffffu, mt_r16, 2);
+        mt_r16 = mt_r16 + mt_o16_2;
+        float mt_o16_1 = __shfl_xor_sync(0xffffffffu, mt_r16, 1);
+        mt_r16 = mt_r16 + mt_o16_1;
         mt_p16[mt_j] = mt_r16;
     }
     #pragma unroll
@@ -121,11 +122,14 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
     __syncthreads();
     #pragma unroll
     for (int mt_j = 0; mt_j < 1; ++mt_j) {
-        float mt_r16 = ((float*)mt_smem)[0];
-        mt_r16 = mt_r16 + ((float*)mt_smem)[1];
-        mt_r16 = mt_r16 + ((float*)mt_smem)[2];
-        mt_r16 = mt_r16 + ((float*)mt_smem)[3];
-        mt_p16[mt_j] = mt_r16;
+        float mt_t16[4];
+        #pragma unroll
+        for (int mt_w = 0; mt_w < 4; ++mt_w)
+            mt_t16[mt_w] = ((float*)mt_smem)[mt_w];
+        mt_t16[0] = mt_t16[0] + mt_t16[2];
+        mt_t16[1] = mt_t16[1] + mt_t16[3];
+        mt_t16[0] = mt_t16[0] + mt_t16[1];
+        mt_p16[mt_j] = mt_t16[0];
     }
     __syncthreads();
     float v16 = mt_p16[0];
