@@ -9,8 +9,8 @@
 # CHECK: = (v{{[0-9]+}}[0] ? (*v{{[0-9]+}}[0]) : 0.0f);
 # CHECK: {{^}}#line {{[0-9]+}} "{{.*}}row_sum_kernel.py"
 # CHECK: if (mt_b0_0 + mt_s < 8)
-# CHECK: __shfl_xor_sync(0xffffffffu, {{.*}}, 1);
 # CHECK: __shfl_xor_sync(0xffffffffu, {{.*}}, 16);
+# CHECK: __shfl_xor_sync(0xffffffffu, {{.*}}, 1);
 # CHECK: __syncthreads();
 # CHECK: __syncthreads();
 # CHECK: {{^}}#line {{[0-9]+}} "{{.*}}row_sum_kernel.py"
