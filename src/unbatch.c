@@ -14,7 +14,9 @@
  * sum/max/min/xor_sum and tl.reduce (its combine region copied), one per
  * slice, each slice's result one row of the rank-2 result, assembled by
  * cat and reshape where something else reads it; sum/max/min/xor_sum
- * along dim 0 as the elementwise fold of the slices; scans along dim 1
+ * along dim 0 as the elementwise fold of the slices, tl.reduce (argmax,
+ * argmin, a user's combine) along dim 0 as the fold of the slices through
+ * copies of its combine region; scans along dim 1
  * or 2 one per slice (tl.associative_scan's region copied), cumsum and
  * cumprod along dim 0 the running add or multiply of the slices.
  * expand_dims at dims 1 and 2 needs row b of its rank-2 operand: taken
@@ -32,8 +34,8 @@
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 (such shape ops, a tl.reduce or
- * tl.associative_scan along the batch dim, rank-3 values a while loop or
+ * anything else of rank 3 (such shape ops, a tl.associative_scan along
+ * the batch dim, rank-3 values a while loop or
  * an if carries, more than MAX_SLICES slices) leaves the Func untouched,
  * and layout.c's located error stands.  The results are the same values
  * computed by other ops: each slice op is the original op on the slice's
@@ -336,6 +338,55 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
     return true;
 }
 
+/* A tl.reduce (argmax, a user's combine) along dim 0: the slices folded
+ * in order, acc = combine(acc, slice b), the combine region's ops copied
+ * once per fold as elementwise ops on whole slices (a region op on
+ * scalars only, a constant's arithmetic, stays scalar). */
+static bool fold_combine(Unbatch *u, OpList *out, Op *op) {
+    Func *f = u->f;
+    int n = op->nres;
+    Type at = val_type(f, op->args[0]), rt = val_type(f, op->res[0]);
+    if (at.rank != 3 || rt.rank != 2 || n > 8 || op->code != OP_REDUCE || !op->body)
+        return false;
+    ValId acc[8];
+    for (int k = 0; k < n; k++)
+        if (!(acc[k] = slice_of(u, op->args[k], 0)))
+            return false;
+    for (int b = 1; b < at.shape[0]; b++) {
+        for (int k = 0; k < n; k++) {
+            u->clone[op->iters[k]] = acc[k];
+            if (!(u->clone[op->iters[n + k]] = slice_of(u, op->args[k], b)))
+                return false;
+        }
+        for (int i = 0; i < op->body->nops; i++) {
+            const Op *d = op->body->ops[i];
+            if (d->nres != 1 || d->body || d->alt || d->nargs > 8 ||
+                op_info[d->code].kind != K_ELEMENTWISE)
+                return false;
+            ValId args[8];
+            bool block = false;
+            for (int j = 0; j < d->nargs; j++) {
+                ValId a = d->args[j];
+                args[j] = a < u->nvals && u->clone[a] ? u->clone[a] : a;
+                block |= rank_of(f, args[j]) > 0;
+            }
+            Type t = val_type(f, d->res[0]);
+            if (block)
+                t = type_with_elem(rt, type_scalar((DType)t.dtype));
+            u->clone[d->res[0]] = emit(u, out, d, (OpCode)d->code, t, args, d->nargs);
+        }
+        for (int k = 0; k < n; k++) {
+            ValId y = op->yields[k];
+            acc[k] = y < u->nvals && u->clone[y] ? u->clone[y] : y;
+            if (rank_of(f, acc[k]) != 2)
+                return false;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        u->repl[op->res[k]] = acc[k];
+    return true;
+}
+
 /* tl.cumsum / tl.cumprod of a rank-3 block: along dim 1 or 2 one scan
  * per slice; along dim 0 the running add (multiply) of the slices, from
  * the last one when reversed. */
@@ -370,6 +421,8 @@ static bool slice_cum(Unbatch *u, OpList *out, Op *op) {
 /* One op on rank-3 values as ops on slices, at the end of out. */
 static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
+    if (op->code == OP_REDUCE && op->attr[0] == 0)
+        return fold_combine(u, out, op);
     if (op->code == OP_REDUCE || op->code == OP_SCAN)
         return slice_combine(u, out, op);
     if (op->code == OP_CUMSUM || op->code == OP_CUMPROD)

@@ -145,6 +145,40 @@ def test_reductions_along_each_axis(device):
 
 
 @triton.jit
+def _max_abs_first(a, b):
+    # a user's combine: the larger magnitude, the left one on ties
+    return tl.where(tl.abs(b) > tl.abs(a), b, a)
+
+
+@triton.jit
+def reduce_dim0_kernel(x, amax, amin, big, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    ra, rb, rc = tl.arange(0, A), tl.arange(0, B), tl.arange(0, C)
+    v = tl.load(x + ra[:, None, None] * B * C + rb[None, :, None] * C + rc[None, None, :])
+    o = rb[:, None] * C + rc[None, :]
+    tl.store(amax + o, tl.argmax(v, axis=0))
+    tl.store(amin + o, tl.argmin(v, axis=0, tie_break_left=True))
+    tl.store(big + o, tl.reduce(v, 0, _max_abs_first))
+
+
+def test_combine_reductions_along_the_batch_dim(device):
+    """argmax, argmin and a user's tl.reduce along dim 0: on the CUDA
+    lowering the slices folded in order through the combine (test_core's
+    test_reduce of rank 3 with axis=0); ties go to the first index."""
+    A, B, C = 4, 8, 16
+    x = torch.randint(-3, 4, (A, B, C)).float()  # small integers: ties
+    outs = [torch.zeros(B, C, dtype=torch.int32), torch.zeros(B, C, dtype=torch.int32),
+            torch.zeros(B, C)]
+    outs = [t.to(device) for t in outs]
+    reduce_dim0_kernel[(1,)](x.to(device), *outs, A, B, C)
+    amax, amin, big = (t.cpu() for t in outs)
+    first = lambda hit: hit.int().argmax(0).to(torch.int32)  # first index where hit
+    assert torch.equal(amax, first(x == x.amax(0)))
+    assert torch.equal(amin, first(x == x.amin(0)))
+    want = x.gather(0, first(x.abs() == x.abs().amax(0)).long()[None])[0]
+    assert torch.equal(big, want)
+
+
+@triton.jit
 def _mul(a, b):
     return a * b
 
