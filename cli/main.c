@@ -43,7 +43,7 @@ static const char usage[] =
     "  of one program, which the system C compiler builds\n"
     "SIG is Triton's AOT signature: one comma-separated entry per parameter:\n"
     "  *fp32 *i32 *i64 *i1 (pointers), fp32 i32 i64 i1 (scalars), or a literal\n"
-    "  (256, -1.5, True, 'ieee') for each tl.constexpr parameter\n"
+    "  (256, -1.5, True, 'ieee', a tuple (4, 8)) for each tl.constexpr parameter\n"
     "STAGE (default ssa-opt) is one of:";
 
 /* The usage text, then the stage names the library knows. */

@@ -139,7 +139,7 @@ typedef struct mt_compile_options {
     /* Triton AOT signature: one comma-separated entry per parameter, in
      * order: *fp32 *i32 *i1 *i64 for pointers (*kfp32: to constant data,
      * as tl.const), i32 i64 fp32 i1 for scalars, and a literal (256, -1.5,
-     * True, 'ieee') for each tl.constexpr. */
+     * True, 'ieee', or a tuple of them: (4, 8)) for each tl.constexpr. */
     const char *signature;
     int num_warps;         /* threads per program = 32 * num_warps; 0: 4 */
     mt_backend backend;

@@ -1012,7 +1012,25 @@ static PyObject *constexpr_key(JITObject *self, int i, PyObject *v) {
         Py_DECREF(n);
         return r;
     }
-    PyErr_Format(PyExc_TypeError, "%R: constexpr value must be bool, int, float, str or a tl.dtype, got %R",
+    if (PyTuple_Check(v)) { /* a shape: (tuple marker, each item's key) */
+        Py_ssize_t n = PyTuple_GET_SIZE(v);
+        PyObject *t = PyTuple_New(n + 1);
+        if (!t)
+            return NULL;
+        PyTuple_SET_ITEM(t, 0, Py_NewRef((PyObject *)&PyTuple_Type));
+        for (Py_ssize_t j = 0; j < n; j++) {
+            PyObject *k = constexpr_key(self, i, PyTuple_GET_ITEM(v, j));
+            if (!k) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(t, j + 1, k);
+        }
+        return t;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "%R: constexpr value must be bool, int, float, str, a tl.dtype or a tuple of "
+                 "them, got %R",
                  PyTuple_GET_ITEM(self->names, i), (PyObject *)Py_TYPE(v));
     return NULL;
 }

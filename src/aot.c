@@ -166,6 +166,15 @@ static void put_const(StrBuf *sb, const ConstVal *v) {
     case CK_STR: sb_printf(sb, "'%s'", v->s); break;
     case CK_NONE: sb_puts(sb, "None"); break;
     case CK_DTYPE: sb_printf(sb, "tl.%s", v->s); break;
+    case CK_TUPLE:
+        sb_puts(sb, "(");
+        for (int i = 0; i < v->n; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            put_const(sb, &v->items[i]);
+        }
+        sb_puts(sb, v->n == 1 ? ",)" : ")");
+        break;
     }
 }
 

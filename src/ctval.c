@@ -61,6 +61,16 @@ int cv_from_const(Elab *E, const ConstVal *k, Loc loc, CV *out) {
     case CK_BOOL: *out = cv_bool(k->i != 0); return 0;
     case CK_STR: *out = cv_str(k->s, k->s ? (int)strlen(k->s) : 0); return 0;
     case CK_NONE: *out = cv_none(); return 0;
+    case CK_TUPLE: {
+        CV t = cv_tuple(E, k->n);
+        if (k->n && !t.items)
+            return elab_err(E, loc, MT_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < k->n; i++)
+            if (cv_from_const(E, &k->items[i], loc, &t.items[i]) < 0)
+                return -1;
+        *out = t;
+        return 0;
+    }
     }
     return -1;
 }

@@ -1290,13 +1290,15 @@ int cpu_emit_debug(CpuEmit *e, Op *op);   /* print, assert */
  * NAME (the base, 16-byte aligned), NAME__shape_0 .. (i32, one per dim)
  * and NAME__stride_0 .. (i64, all dims but the last, whose stride is 1) */
 typedef enum SigKind { SIG_PTR, SIG_SCALAR, SIG_CONST, SIG_DESC } SigKind;
-typedef enum CKind { CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_NONE, CK_DTYPE } CKind;
+typedef enum CKind { CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_NONE, CK_DTYPE, CK_TUPLE } CKind;
 
 typedef struct ConstVal {
     CKind kind;
     int64_t i;   /* CK_INT, CK_BOOL */
     double f;    /* CK_FLOAT */
     const char *s;
+    struct ConstVal *items; /* CK_TUPLE: n literals, "(4, 8)" */
+    int n;
 } ConstVal;
 
 typedef struct SigEntry {

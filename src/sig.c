@@ -38,12 +38,71 @@ static bool lookup_type(const char *s, size_t n, DType *out) {
     return false;
 }
 
+/* The end of the literal that starts at p: the next ',' or ')' outside
+ * quotes and parentheses (the end of text if none). */
+static const char *literal_end(const char *p) {
+    int depth = 0;
+    char quote = 0;
+    for (; *p; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == quote)
+                quote = 0;
+        } else if (*p == '\'' || *p == '"') {
+            quote = *p;
+        } else if (*p == '(') {
+            depth++;
+        } else if ((*p == ')' || *p == ',') && depth == 0) {
+            break;
+        } else if (*p == ')') {
+            depth--;
+        }
+    }
+    return p;
+}
+
+/* "(4, 8)", "(2,)", "()": a tuple of literals, as Python writes one. */
+static int parse_tuple_literal(const char *text, size_t n, ConstVal *out, Arena *a) {
+    out->kind = CK_TUPLE;
+    const char *p = text + 1, *close = text + n - 1;
+    ConstVal *items = NULL;
+    int count = 0, cap = 0;
+    while (p < close) {
+        while (p < close && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p == close)
+            break;
+        const char *e = literal_end(p);
+        if (e > close)
+            return -1;
+        const char *t = e;
+        while (t > p && (t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        if (t == p)
+            return -1;
+        ConstVal item;
+        if (sig_parse_literal(arena_strndup(a, p, (size_t)(t - p)), &item, a) < 0)
+            return -1;
+        VEC_PUSH(a, items, count, cap, item);
+        p = e < close ? e + 1 : e;
+    }
+    /* "(4)" is a number in parentheses to Python, not a tuple */
+    if (count == 1 && !memchr(text, ',', n))
+        return -1;
+    out->items = items;
+    out->n = count;
+    return 0;
+}
+
 /* Parses one literal (the whole of text).  Returns 0 or -1. */
 int sig_parse_literal(const char *text, ConstVal *out, Arena *a) {
     memset(out, 0, sizeof *out);
     size_t n = strlen(text);
     if (n == 0)
         return -1;
+    if (text[0] == '(' && text[n - 1] == ')' && literal_end(text + 1) <= text + n - 1)
+        return parse_tuple_literal(text, n, out, a);
     if (!strcmp(text, "True") || !strcmp(text, "False")) {
         out->kind = CK_BOOL;
         out->i = text[0] == 'T';
@@ -168,9 +227,9 @@ int sig_parse(Ctx *c, const char *sig, SigEntry **out, int *n) {
                 quote = 0;
             else if (!quote && (*p == '\'' || *p == '"'))
                 quote = *p;
-            else if (!quote && (*p == '<' || *p == '['))
+            else if (!quote && (*p == '<' || *p == '[' || *p == '('))
                 depth++;
-            else if (!quote && (*p == '>' || *p == ']') && depth)
+            else if (!quote && (*p == '>' || *p == ']' || *p == ')') && depth)
                 depth--;
             p++;
         }

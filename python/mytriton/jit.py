@@ -79,8 +79,11 @@ def _literal(value: Any, name: str) -> str:
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if type(value).__module__ == "numpy" and hasattr(value, "__index__"):  # np.int32(8)
         return str(value.__index__())
-    raise TypeError(f"{name}: constexpr value must be bool, int, float, str or a tl.dtype, "
-                    f"got {type(value).__name__}")
+    if isinstance(value, tuple):  # a shape: tl.reshape(x, out_tuple)
+        items = [_literal(v, name) for v in value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    raise TypeError(f"{name}: constexpr value must be bool, int, float, str, a tl.dtype or a "
+                    f"tuple of them, got {type(value).__name__}")
 
 
 def _code_names(code: types.CodeType) -> set[str]:

@@ -200,7 +200,7 @@ def test_constexpr_wrapper_and_list():
     out = torch.zeros(1)
     constexpr_value_kernel[(1,)](out, VALUE=tl.constexpr(3))
     assert out.item() == 3.0
-    with pytest.raises(TypeError, match="constexpr value must be bool, int, float, str or a tl.dtype"):
+    with pytest.raises(TypeError, match="constexpr value must be bool, int, float, str, a tl.dtype or a tuple"):
         constexpr_value_kernel[(1,)](out, VALUE=[1, 2])
 
 
@@ -217,3 +217,24 @@ def test_non_contiguous_tensor_passes_data_pointer(device):
     out = poisoned(device, 6)
     strided_kernel[(1,)](column, out, 6, column.stride(0), BLOCK=8)
     close(out, column, rtol=0, atol=0)
+
+
+@triton.jit
+def reshape_to_kernel(x, z, SHAPE: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    v = tl.reshape(tl.load(x + offs), SHAPE)
+    r = tl.arange(0, SHAPE[0])[:, None] * SHAPE[1] + tl.arange(0, SHAPE[1])[None, :]
+    tl.store(z + r, v * len(SHAPE))
+
+
+def test_tuple_constexprs(device):
+    """A tuple constexpr (test_core's test_reshape passes its shape so):
+    each tuple is its own specialization, as Triton keys it by value."""
+    x = torch.arange(32, dtype=torch.float32, device=device)
+    for shape in ((4, 8), (8, 4), (2, 16)):
+        z = torch.zeros(32, device=device)
+        reshape_to_kernel[(1,)](x, z, SHAPE=shape, N=32)
+        assert torch.equal(z.cpu(), x.cpu() * 2), shape
+    assert len([k for k in reshape_to_kernel.cache]) >= 3
+    with pytest.raises(TypeError, match="'SHAPE'.*or a tuple of them, got"):
+        reshape_to_kernel[(1,)](x, x, SHAPE=(4, object()), N=32)

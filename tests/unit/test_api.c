@@ -75,6 +75,37 @@ static void test_sig_types_and_literals(void **state) {
     done(&c);
 }
 
+/* Tuples of literals (a constexpr shape), nested, of one item, empty; the
+ * entry splitter keeps a tuple's commas; "(4)" is a number to Python,
+ * and malformed tuples are errors. */
+static void test_sig_tuple_literals(void **state) {
+    (void)state;
+    Ctx c;
+    SigEntry *e;
+    int n;
+    assert_int_equal(parse_sig("*fp32, (4, 8), ((1, 2), 'a,b', True), (3,), (), 7", &e, &n, &c), 0);
+    assert_int_equal(n, 6);
+    assert_int_equal(e[1].value.kind, CK_TUPLE);
+    assert_int_equal(e[1].value.n, 2);
+    assert_int_equal(e[1].value.items[1].i, 8);
+    const ConstVal *t = &e[2].value;
+    assert_int_equal(t->n, 3);
+    assert_int_equal(t->items[0].kind, CK_TUPLE);
+    assert_int_equal(t->items[0].items[1].i, 2);
+    assert_string_equal(t->items[1].s, "a,b");
+    assert_int_equal(t->items[2].kind, CK_BOOL);
+    assert_int_equal(e[3].value.n, 1);
+    assert_int_equal(e[4].value.kind, CK_TUPLE);
+    assert_int_equal(e[4].value.n, 0);
+    assert_int_equal(e[5].value.i, 7);
+    done(&c);
+    static const char *const bad[] = {"(4)", "(4,,8)", "(4, 8", "(, )", "(4 8)"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse_sig(bad[i], &e, &n, &c), -1);
+        done(&c);
+    }
+}
+
 /* Every dtype has Triton's signature spelling, as a pointer and a scalar,
  * and the public enum names it the same way. */
 static void test_sig_every_dtype(void **state) {
@@ -843,6 +874,7 @@ static void test_untrusted_cache_warns_once(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig_types_and_literals),
+        cmocka_unit_test(test_sig_tuple_literals),
         cmocka_unit_test(test_sig_every_dtype),
         cmocka_unit_test(test_sig_errors_are_located),
         cmocka_unit_test(test_sig_descriptors_and_const_pointers),
