@@ -242,8 +242,9 @@ static const Loc no_loc = {0, 0};
  * mt_div/mt_rem/mt_shl/mt_shr, wrapping ops on 8/16-bit integers,
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
  * mask groups, Triton's fp32 instructions.  cg8: no __restrict__.  cg14:
- * predicated vector loads.  cg15: registers fitted to an occupancy step. */
-#define MT_CODEGEN_VERSION "cg15"
+ * predicated vector loads.  cg15: registers fitted to an occupancy step.
+ * cg16: reductions in Triton's order; tl.reduce along a rank-3 batch dim. */
+#define MT_CODEGEN_VERSION "cg16"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */
