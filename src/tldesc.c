@@ -27,6 +27,10 @@
 #include <math.h>
 #include <string.h>
 
+/* Descriptors are read as [rows, last dim] views of blocks of up to four
+ * dims (Triton allows five; a fifth is refused here, clearly). */
+#define MAX_DESC_RANK 4
+
 static int desc_rank(CV d) { return (d.n - 2) / 3; }
 static const CV *desc_shape(CV d) { return &d.items[1]; }
 static const CV *desc_strides(CV d) { return &d.items[1 + desc_rank(d)]; }
@@ -166,10 +170,10 @@ int h_make_tensor_descriptor(Elab *E, Call *c, CV *out) {
     if (padding == PAD_NAN && !dtype_is_float(d))
         return elab_err(E, c->locs[4], MT_ERR_TYPE,
                         "Padding option `nan` is not supported for integer blocks");
-    if (n > MT_MAX_RANK)
+    if (n > MAX_DESC_RANK)
         return elab_err(E, c->locs[1], MT_ERR_UNSUPPORTED,
-                        "tensor descriptors of %d dims are not supported (blocks have at most "
-                        "%d dims)", n, MT_MAX_RANK);
+                        "tensor descriptors of %d dims are not supported (at most %d)", n,
+                        MAX_DESC_RANK);
     desc.items[1 + 3 * n] = cv_int(padding);
     *out = desc;
     return 0;
@@ -187,10 +191,10 @@ int tl_desc_param(Elab *E, const char *name, const SigEntry *se, Loc loc, CV *ou
                         "dimension, but got %d * %d = %lld bytes (parameter '%s')",
                         se->desc_block[r - 1], dtype_info[se->dtype].bits / 8, (long long)bytes,
                         name);
-    if (r > MT_MAX_RANK)
+    if (r > MAX_DESC_RANK)
         return elab_err(E, loc, MT_ERR_UNSUPPORTED,
-                        "tensor descriptors of %d dims are not supported (blocks have at most "
-                        "%d dims; parameter '%s')", r, MT_MAX_RANK, name);
+                        "tensor descriptors of %d dims are not supported (at most %d; "
+                        "parameter '%s')", r, MAX_DESC_RANK, name);
     if (se->desc_nan && !dtype_is_float(se->dtype))
         return elab_err(E, loc, MT_ERR_SIGNATURE,
                         "Padding option `nan` is not supported for integer blocks (parameter "

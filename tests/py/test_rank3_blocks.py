@@ -303,3 +303,30 @@ def test_expand_a_loaded_block(device, write):
     expand_loaded_kernel[(1,)](xd, z, write, S)
     assert torch.equal(z.cpu(), x[:, :, None].expand(S, S, S))
     assert torch.equal(xd.cpu(), x + 1 if write else x)
+
+
+@triton.jit
+def chained_reductions_kernel(x, out, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr,
+                              D: tl.constexpr, E: tl.constexpr):
+    # test_core's test_chained_reductions: a rank-5 block, permuted and
+    # reduced three times
+    idx = tl.arange(0, A * B * C * D * E).reshape(A, B, C, D, E)
+    v = tl.permute(tl.load(x + idx), [2, 1, 0, 3, 4])
+    r = tl.sum(tl.sum(tl.sum(v, 3), 1), 0)
+    tl.store(out + tl.arange(0, r.shape[0] * r.shape[1]).reshape(r.shape), r)
+
+
+def test_blocks_up_to_rank_8(device):
+    """Blocks of rank 5 to 8 run on the cpu backend; the CUDA lowering
+    refuses them with a located error (it slices rank 3 only)."""
+    shape = (4, 2, 8, 2, 2)
+    x = torch.randint(0, 100, shape, dtype=torch.int32)
+    out = torch.zeros(4 * 2, dtype=torch.int32)
+    args = (x.to(device), out.to(device), *shape)
+    if not runs_here(device):
+        with pytest.raises(triton.CompilationError, match="blocks of rank 5 are not supported"):
+            chained_reductions_kernel[(1,)](*args)
+        return
+    chained_reductions_kernel[(1,)](*args)
+    want = x.permute(2, 1, 0, 3, 4).sum(3).sum(1).sum(0)
+    assert torch.equal(args[1].cpu().view(4, 2), want)
