@@ -474,10 +474,56 @@ static int imprecise_acc(Elab *E, Call *c, int K, int64_t *out) {
  * at most 1024).  out_dtype
  * is float32, or float16 for f16 operands (an f16 accumulator, as
  * Triton's), or int32 for int8. */
+/* A dot of rank 4 and up, as Triton's core.dot does it (at 004d7f5, the
+ * commit of its test suite; a mixed-rank dot still gets semantic.dot's
+ * 2D-or-3D message below): the batch dims flattened into one (operands
+ * and acc reshaped to rank 3), the rank-3 dot, and its result reshaped
+ * back. */
+static int dot_many_batch_dims(Elab *E, Call *c, CV *out) {
+    Type tx = val_type(E->f, c->a[0].v), ty = val_type(E->f, c->a[1].v);
+    int rank = tx.rank;
+    for (int i = 0; i < rank - 2; i++)
+        if (tx.shape[i] != ty.shape[i])
+            return elab_err(E, c->loc, MT_ERR_TYPE,
+                            "input and other must have equal batch shapes (%s and %s)",
+                            elab_shape_text(E, tx), elab_shape_text(E, ty));
+    int32_t batch = 1, cs[MT_MAX_RANK];
+    for (int i = 0; i < rank - 2; i++)
+        batch *= tx.shape[i];
+    memcpy(cs, tx.shape, sizeof(int32_t) * (size_t)(rank - 1));
+    cs[rank - 1] = ty.shape[rank - 1];
+    Call flat = *c;
+    int32_t s3[3] = {batch, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        if (k == 2 && !(c->have[2] && c->a[2].kind == CV_TENSOR))
+            break;
+        if (k == 2 && val_type(E->f, c->a[2].v).rank != rank)
+            return elab_err(E, c->locs[2], MT_ERR_TYPE, "accumulator shape is incompatible");
+        const int32_t *sh = k == 2 ? cs : k ? ty.shape : tx.shape;
+        s3[1] = sh[rank - 2];
+        s3[2] = sh[rank - 1];
+        ValId r;
+        if (tl_shape_reshape(E, c->a[k].v, 3, s3, c->loc, &r) < 0)
+            return -1;
+        flat.a[k] = cv_tensor(r);
+    }
+    CV res;
+    if (h_dot(E, &flat, &res) < 0)
+        return -1;
+    ValId r;
+    if (tl_shape_reshape(E, res.v, rank, cs, c->loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
 int h_dot(Elab *E, Call *c, CV *out) {
     int64_t prec = 0;
     if (c->a[0].kind != CV_TENSOR || c->a[1].kind != CV_TENSOR)
         return elab_err(E, c->loc, MT_ERR_TYPE, "tl.dot() expects two tensors");
+    if (val_type(E->f, c->a[0].v).rank >= 4 &&
+        val_type(E->f, c->a[0].v).rank == val_type(E->f, c->a[1].v).rank)
+        return dot_many_batch_dims(E, c, out);
     if (dot_precision(E, c, &prec) < 0)
         return -1;
     ValId x = c->a[0].v, y = c->a[1].v, acc = 0, r;

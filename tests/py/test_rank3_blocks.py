@@ -330,3 +330,42 @@ def test_blocks_up_to_rank_8(device):
     chained_reductions_kernel[(1,)](*args)
     want = x.permute(2, 1, 0, 3, 4).sum(3).sum(1).sum(0)
     assert torch.equal(args[1].cpu().view(4, 2), want)
+
+
+@triton.jit
+def dot_nd_kernel(X, Y, Z, RANK: tl.constexpr, M: tl.constexpr):
+    # test_core's test_dot_multidim: batch dims flattened, as core.dot does
+    x = tl.load(X + tl.arange(0, (M * M) << (RANK - 2))).reshape([2] * (RANK - 2) + [M, M])
+    y = tl.load(Y + tl.arange(0, (M * M) << (RANK - 2))).reshape([2] * (RANK - 2) + [M, M])
+    z = tl.dot(x, tl.trans(y), x * 0.5)
+    tl.store(Z + tl.arange(0, (M * M) << (RANK - 2)), z.reshape([(M * M) << (RANK - 2)]))
+
+
+@pytest.mark.parametrize("rank", [4, 5])
+def test_dot_of_rank_4_and_up(device, rank):
+    M = 16
+    shape = (2,) * (rank - 2) + (M, M)
+    a = torch.randint(-4, 5, shape).float()
+    b = torch.randint(-4, 5, shape).float()
+    z = torch.zeros(shape)
+    args = (a.to(device), b.to(device), z.to(device), rank, M)
+    if not runs_here(device):
+        with pytest.raises(triton.CompilationError,
+                           match=f"blocks of rank {rank} are not supported"):
+            dot_nd_kernel[(1,)](*args)
+        return
+    dot_nd_kernel[(1,)](*args)
+    assert torch.equal(args[2].cpu(), a @ b.transpose(-1, -2) + a * 0.5)
+
+
+def test_dot_batch_shapes_must_match():
+    @triton.jit
+    def mismatch(x, o):
+        a = tl.load(x + tl.arange(0, 2048)).reshape(2, 4, 16, 16)
+        b = tl.load(x + tl.arange(0, 2048)).reshape(4, 2, 16, 16)
+        tl.store(o + tl.arange(0, 2048), tl.dot(a, b).reshape(2048))
+
+    x = torch.zeros(2048)
+    with pytest.raises(triton.CompilationError,
+                       match=r"input and other must have equal batch shapes"):
+        mismatch[(1,)](x, x)
