@@ -162,6 +162,9 @@ static const Builtin builtins[] = {
     {"to", IN_METHOD, h_cast, OP_CAST, 2,
         {ANY("self"), {"dtype", P_DTYPE}, ANY("fp_downcast_rounding"), ANY("bitcast")},
         "to(dtype): x cast to dtype"},
+    {"tl.condition", TL_, h_condition, OP_COUNT, 1, {ANY("arg1"), ANY("disable_licm")},
+        "condition(cond, disable_licm=False): a while loop's condition with a scheduling "
+        "hint; the condition itself"},
     {"tl.multiple_of", TL_, h_hint, OP_MULTIPLE_OF, 2, {ANY("input"), ANY("values")},
         "multiple_of(input, values): a compiler hint: input's values are multiples of values"},
     {"tl.max_contiguous", TL_, h_hint, OP_MAX_CONTIGUOUS, 2, {ANY("input"), ANY("values")},

@@ -1608,6 +1608,7 @@ int h_jit(Elab *E, Call *c, CV *out);
 int h_effect(Elab *E, Call *c, CV *out);
 int h_pointer_type(Elab *E, Call *c, CV *out);
 int h_assume(Elab *E, Call *c, CV *out);
+int h_condition(Elab *E, Call *c, CV *out);
 /* pybuiltins.c: Python's builtins (min, max, int, isinstance, ...) */
 int h_py_min_max(Elab *E, Call *c, CV *out);
 int h_nonetype(Elab *E, Call *c, CV *out);

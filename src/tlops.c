@@ -787,6 +787,18 @@ int h_assume(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* tl.condition(cond, disable_licm=False): a while loop's condition with
+ * Triton's scheduling hint, which never changes results: the condition
+ * itself (the hint is checked for type only). */
+int h_condition(Elab *E, Call *c, CV *out) {
+    if (c->have[1] && c->a[1].kind != CV_BOOL && c->a[1].kind != CV_NONE)
+        return elab_err(E, c->locs[1], MT_ERR_TYPE,
+                        "tl.condition() disable_licm must be a compile-time bool, got %s",
+                        cv_kind_name(E, c->a[1]));
+    *out = c->a[0];
+    return 0;
+}
+
 /* range headers are bound by bind_range in a for loop, never called. */
 int h_loop_only(Elab *E, Call *c, CV *out) {
     return elab_err(E, c->loc, MT_ERR_UNSUPPORTED, "%s() can only be used in a for loop",

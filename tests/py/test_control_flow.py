@@ -350,3 +350,33 @@ def test_debug_barrier_orders_global_memory(device):
     assert out.tolist() == [3 * (255 - i) for i in range(256)]
     src = barrier_kernel.compile(buf, out, BLOCK=256).asm["cuda"]
     assert src.count("__syncthreads();") == 1
+
+
+@triton.jit
+def condition_while_kernel(out, n, LICM: tl.constexpr):
+    i = 0
+    total = 0
+    while tl.condition(i < n, disable_licm=LICM):
+        i = i + 1
+        total += i
+    tl.store(out, total)
+
+
+@pytest.mark.parametrize("licm", [False, True])
+def test_tl_condition_is_the_while_condition(device, licm):
+    # Triton's test_disable_licm: the hint never changes the loop
+    out = torch.zeros(1, dtype=torch.int32, device=device)
+    condition_while_kernel[(1,)](out, 10, LICM=licm)
+    assert out.item() == 55
+
+
+def test_tl_condition_hint_must_be_a_bool():
+    @triton.jit
+    def bad(out, n):
+        i = 0
+        while tl.condition(i < n, disable_licm=n):
+            i += 1
+        tl.store(out, i)
+
+    with pytest.raises(triton.CompilationError, match="disable_licm must be a compile-time bool"):
+        bad[(1,)](torch.zeros(1, dtype=torch.int32), 3)
