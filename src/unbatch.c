@@ -274,6 +274,11 @@ static bool fold_slices(Unbatch *u, OpList *out, Op *op) {
     return true;
 }
 
+/* v as the combine region's copy being made sees it. */
+static ValId cloned(const Unbatch *u, ValId v) {
+    return v < u->nvals && u->clone[v] ? u->clone[v] : v;
+}
+
 /* Op d of a combine region copied into region r (clone maps its values). */
 static bool clone_into(Unbatch *u, Region *r, const Op *d) {
     Func *f = u->f;
@@ -281,8 +286,7 @@ static bool clone_into(Unbatch *u, Region *r, const Op *d) {
         return false;
     ValId args[8];
     for (int i = 0; i < d->nargs; i++)
-        args[i] = d->args[i] < u->nvals && u->clone[d->args[i]] ? u->clone[d->args[i]]
-                                                              : d->args[i];
+        args[i] = cloned(u, d->args[i]);
     Op *op = op_new(f, r, (OpCode)d->code, d->loc,
                     d->nres ? val_type(f, d->res[0]) : (Type){0}, args, d->nargs);
     op->attr[0] = d->attr[0];
@@ -318,8 +322,7 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
             if (!clone_into(u, c->body, op->body->ops[i]))
                 return false;
         for (int k = 0; k < n; k++) {
-            ValId y = op->yields[k];
-            c->yields[k] = y < u->nvals && u->clone[y] ? u->clone[y] : y;
+            c->yields[k] = cloned(u, op->yields[k]);
             rows[k][b] = c->res[k];
         }
         VEC_PUSH(f->arena, out->ops, out->n, out->cap, c);
@@ -366,8 +369,7 @@ static bool fold_combine(Unbatch *u, OpList *out, Op *op) {
             ValId args[8];
             bool block = false;
             for (int j = 0; j < d->nargs; j++) {
-                ValId a = d->args[j];
-                args[j] = a < u->nvals && u->clone[a] ? u->clone[a] : a;
+                args[j] = cloned(u, d->args[j]);
                 block |= rank_of(f, args[j]) > 0;
             }
             Type t = val_type(f, d->res[0]);
@@ -376,8 +378,7 @@ static bool fold_combine(Unbatch *u, OpList *out, Op *op) {
             u->clone[d->res[0]] = emit(u, out, d, (OpCode)d->code, t, args, d->nargs);
         }
         for (int k = 0; k < n; k++) {
-            ValId y = op->yields[k];
-            acc[k] = y < u->nvals && u->clone[y] ? u->clone[y] : y;
+            acc[k] = cloned(u, op->yields[k]);
             if (rank_of(f, acc[k]) != 2)
                 return false;
         }
