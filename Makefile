@@ -28,6 +28,8 @@ SRC += src/aot.c src/aotlink.c
 SRC += src/mlir.c src/mlir_ops.c src/mlirrun.c
 # tl.dot_scaled, decomposed onto tl.dot
 SRC += src/tldotscaled.c
+# loads of a tl.range(num_stages=) loop one iteration ahead (issue 9)
+SRC += src/pipeload.c
 # the cpu backend: tiles lowered to C loops (issue 18)
 SRC += src/cpu.c src/cpu_ops.c
 # While stages land one by one, build those present.

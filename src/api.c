@@ -243,8 +243,9 @@ static const Loc no_loc = {0, 0};
  * integer abs and sum in unsigned int (issue 15).  cg7: cp.async tiles,
  * mask groups, Triton's fp32 instructions.  cg8: no __restrict__.  cg14:
  * predicated vector loads.  cg15: registers fitted to an occupancy step.
- * cg16: reductions in Triton's order; tl.reduce along a rank-3 batch dim. */
-#define MT_CODEGEN_VERSION "cg16"
+ * cg16: reductions in Triton's order; tl.reduce along a rank-3 batch dim.
+ * cg17: tl.range(num_stages=) loops load one iteration ahead. */
+#define MT_CODEGEN_VERSION "cg17"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

@@ -711,7 +711,7 @@ static int h_cuda_threads(Elab *E, Call *c, CV *out) {
  * as Triton binds them: positionally or by keyword (arg1, arg2, step).
  * Python's range() takes no keywords; tl.range's scheduling hints
  * (num_stages, loop_unroll_factor, ...) never change results in Triton and
- * are checked for type only. */
+ * are checked for type; num_stages is kept for the loop (pipeload.c). */
 int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out) {
     Call c;
     if (b == B_RANGE) {
@@ -743,6 +743,14 @@ int bind_range(Elab *E, int b, Loc loc, const Args *a, RangeArgs *out) {
     out->stop_loc = two ? c.locs[1] : c.locs[0];
     out->step = c.have[2] && c.a[2].kind != CV_NONE ? c.a[2] : cv_int(1);
     out->step_loc = c.have[2] ? c.locs[2] : loc;
+    out->num_stages = 0;
+    if (b == B_TL_RANGE && c.have[3] && c.a[3].kind == CV_INT) {
+        if (c.a[3].i < 0 || c.a[3].i > INT32_MAX)
+            return elab_err(E, c.locs[3], MT_ERR_TYPE,
+                            "tl.range num_stages must be a non-negative integer, got %lld",
+                            (long long)c.a[3].i);
+        out->num_stages = (int)c.a[3].i;
+    }
     return 0;
 }
 

@@ -548,6 +548,7 @@ int elab_exec_for(Elab *E, Node *s) {
         return -1;
     ScopeSnap before = scope_save(E);
     Op *op = op_new_for(E->f, E->region, s->loc, bv[0], bv[1], bv[2], cs.inits, cs.nflat);
+    op->attr[0] = ra.num_stages;
     bind_carries(E, &cs, op->iters);
     ValId iv = op->index;
     if (negative) {

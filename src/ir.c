@@ -60,6 +60,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_PRINT] = {1, {"hex", 0}, NULL, 0, 1, {"prefix", 0}},
     [AS_ASSERT] = {0, {0, 0}, NULL, 0, 0, {"msg", "func"}},
     [AS_ASM] = {2, {"pack", "pure"}, NULL, 0, 0, {"asm", "constraints"}},
+    [AS_STAGES] = {1, {"num_stages", 0}, NULL, 0, 1, {0, 0}},
 };
 
 Func *func_new(Ctx *c, const char *name) {

@@ -177,7 +177,8 @@ static int define_results(IrReader *r, Op *op, const DefNames *rn) {
     return 0;
 }
 
-/* for %i [: i64] in range(a, b, c) [iter_args(%x = v, ...) : T, ...] { body } */
+/* for %i [: i64] in range(a, b, c[, num_stages=N]) [iter_args(%x = v, ...) : T, ...]
+ * { body } */
 static int parse_for(IrReader *r, Region *region, const DefNames *rn, Loc loc,
                      int depth) {
     if (depth >= MAX_LOOP_DEPTH)
@@ -194,6 +195,10 @@ static int parse_for(IrReader *r, Region *region, const DefNames *rn, Loc loc,
     for (int i = 0; i < 3; i++)
         if ((i && rd_expect(r, ',') < 0) || loop_operand(r, &b[i]) < 0)
             return -1;
+    int64_t stages = 0;
+    if (rd_accept(r, ',') && (rd_expect_word(r, "num_stages") < 0 || rd_expect(r, '=') < 0 ||
+                              rd_integer(r, &stages) < 0))
+        return -1;
     if (rd_expect(r, ')') < 0)
         return -1;
     Carries cs;
@@ -204,6 +209,7 @@ static int parse_for(IrReader *r, Region *region, const DefNames *rn, Loc loc,
     for (int i = 0; i < 3; i++)
         bound[i] = rd_typed_const(r, &b[i], itype);
     Op *op = op_new_for(r->f, region, loc, bound[0], bound[1], bound[2], cs.inits, cs.n);
+    op->attr[0] = stages;
     val(r->f, op->index)->type = itype;
     int mark = r->nnames;
     if (rd_name_define(r, is, ilen, iloc, op->index) < 0 || define_carries(r, op, &cs) < 0 ||

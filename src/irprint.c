@@ -193,6 +193,8 @@ static void print_for(Printer *p, const Op *op, int depth) {
     }
     sb_puts(sb, " in range(");
     print_values(p, op->args, op->nargs < 3 ? op->nargs : 3);
+    if (op->attr[0])
+        sb_printf(sb, ", num_stages=%lld", (long long)op->attr[0]);
     sb_putc(sb, ')');
     if (ncarry && op->iters) {
         sb_puts(sb, " iter_args(");

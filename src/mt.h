@@ -472,6 +472,7 @@ typedef enum AttrSchema {
     AS_PRINT,  /* tldebug.c: Op.str[0] prefix; attr[0] hex */
     AS_ASSERT, /* tldebug.c: Op.str[0] message, Op.str[1] function */
     AS_ASM, /* tlasm.c: Op.str[0] asm, Op.str[1] constraints; attr[0] pack, attr[1] pure */
+    AS_STAGES, /* for: attr[0] = tl.range's num_stages (0: not given; pipeload.c) */
     AS_COUNT
 } AttrSchema;
 /* The values of AS_MEMHINT (load and store): attr[0] is Triton's cache
@@ -748,6 +749,8 @@ int pass_fold(Func *f);  /* exact f32/i32/i64 constant folding + identities */
 int pass_cse(Func *f);   /* scoped CSE of F_PURE ops */
 int pass_dce(Func *f);   /* removes unused F_PURE/F_READ ops and dead carries */
 int pass_mem_order(Func *f); /* column accesses made row accesses (memorder.c) */
+/* a tl.range(num_stages >= 2) loop's loads one iteration ahead (pipeload.c) */
+int pass_pipeline_loads(Func *f);
 /* rank-3 values as slices of rank 2 for the CUDA lowering (unbatch.c) */
 int pass_unbatch(Func *f);
 /* fp8 tl.dot operands widened to f16 (widenfp8.c): every dot's but one
@@ -1427,6 +1430,7 @@ typedef struct Args {
 typedef struct RangeArgs {
     CV start, stop, step;
     Loc start_loc, stop_loc, step_loc;
+    int num_stages; /* tl.range's num_stages, 0 when not given */
 } RangeArgs;
 
 static inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }

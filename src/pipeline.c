@@ -186,6 +186,7 @@ static int gpu_backend(Func *f, Loc at, const PipelineInput *in, const StageSink
     if (transform(f, pass_unbatch) < 0) return -1;
     if (check_resources(f, at) < 0) return -1;
     if (transform(f, pass_mem_order) < 0) return -1;
+    if (!in->mlir && transform(f, pass_pipeline_loads) < 0) return -1;
     if (transform(f, pass_dce) < 0) return -1;
     if (transform(f, layout_assign) < 0) return -1;
     if (axis_analyze(f) < 0) return -1;

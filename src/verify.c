@@ -958,6 +958,9 @@ static int verify_for(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     }
     if (val_is_const(f, op->args[2]) && f->vals[op->args[2]].c.i <= 0)
         return vfail(v, op, idx, "loop step must be positive");
+    if (op->attr[0] < 0)
+        return vfail(v, op, idx, "num_stages must not be negative, got %lld",
+                     (long long)op->attr[0]);
     if (!op->body)
         return vfail(v, op, idx, "loop has no body");
     if (!fresh(v, op->index))

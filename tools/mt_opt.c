@@ -30,6 +30,7 @@ static const struct PassRow {
     {"cse", pass_cse, "scoped common subexpression elimination"},
     {"dce", pass_dce, "dead ops, dead loops, dead carried values"},
     {"mem-order", pass_mem_order, "column loads and stores made row accesses of the transposed block"},
+    {"pipeline-loads", pass_pipeline_loads, "a tl.range(num_stages >= 2) loop's loads one iteration ahead"},
     {"widen-fp8", pass_widen_fp8_dots, "fp8 dot operands as f16 but where wgmma takes fp8"},
     {"unbatch", pass_unbatch, "rank-3 values as their rank-2 slices (the CUDA lowering's)"},
     {"default", run_passes, "the compiler's list: fold, cse, dce"},
