@@ -393,6 +393,17 @@ static bool gather_coords(CpuEmit *e, const Op *op, const char *const *c, int wh
                          ? cpu_fmt(e, "(%d - %s)", rt.shape[d] - 1, c[d])
                          : c[d];
         return true;
+    case OP_GATHER: {
+        /* index's element at c, wrapped into the dim (cuda_shape.c) */
+        int d = (int)op->attr[0], n = xt.shape[d];
+        const char *ix = cpu_elem(e, op->args[1], c);
+        for (int k = 0; k < rt.rank; k++)
+            out[k] = c[k];
+        out[d] = n == 1 ? "0"
+                 : (n & (n - 1)) == 0 ? cpu_fmt(e, "(int)(%s & %d)", ix, n - 1)
+                                      : cpu_fmt(e, "(int)((unsigned long long)%s %% %d)", ix, n);
+        return true;
+    }
     case OP_RESHAPE: {
         /* the same row-major index, split by the operand's shape */
         const char *flat = cpu_index(e, rt, c);
@@ -428,7 +439,7 @@ int cpu_emit_gather(CpuEmit *e, Op *op) {
         return cpu_unsupported(e, op, NULL);
     }
     const char *x0 = cpu_elem(e, x, xc);
-    if (op->nargs > 1 && cond) {
+    if (op->nargs > 1 && cond) { /* join, cat: the other operand elsewhere */
         const char *c0 = cond;
         gather_coords(e, op, c, 1, xc, &cond);
         cpu_line(e, "%s = %s ? %s : %s;", dst, c0, x0, cpu_elem(e, op->args[1], xc));

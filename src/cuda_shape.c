@@ -1,5 +1,6 @@
 /* cuda_shape.c: the CUDA C of the shape ops (ops.def kind K_GATHER:
- * reshape, trans, join, split, cat, flip).
+ * reshape, trans, join, split, cat, flip, and tl.gather, whose map reads
+ * its index operand, held in the result's layout).
  *
  * Input: one such op of a Func after the back-end passes.  layout.c gave
  * its result a layout of its own and left its operands where they are.
@@ -57,10 +58,12 @@ typedef struct Roots {
 static bool is_virtual(Func *f, ValId v) { return val_type(f, v).rank > 2; }
 
 static bool find_roots(Func *f, const Op *op, Roots *r) {
-    for (int k = 0; k < op->nargs; k++) {
+    /* a gather's index is read in registers, in the result's layout */
+    int n = op->code == OP_GATHER ? 1 : op->nargs;
+    for (int k = 0; k < n; k++) {
         ValId x = op->args[k];
         if (is_virtual(f, x)) {
-            if (op->nargs > 1 || !find_roots(f, val(f, x)->def, r))
+            if (n > 1 || op->code == OP_GATHER || !find_roots(f, val(f, x)->def, r))
                 return false;
             continue;
         }
@@ -143,6 +146,18 @@ static const char *source_index(Emit *e, const Op *op, const char *const *c) {
         return linear(e, src, at.shape, n);
     case OP_CAT:
         return c[0];
+    case OP_GATHER: {
+        /* the index of this slot, wrapped into the dim (no read outside
+         * the scratch, whatever the index) */
+        int d = (int)op->attr[0];
+        memcpy(src, c, sizeof(char *) * (size_t)n);
+        const char *ix = ce_fmt(e, "%s[%s]", e->name[op->args[1]], CE_SLOT);
+        src[d] = at.shape[d] == 1 ? "0"
+                 : (at.shape[d] & (at.shape[d] - 1)) == 0
+                     ? ce_fmt(e, "(int)(%s & %d)", ix, at.shape[d] - 1)
+                     : ce_fmt(e, "(int)((unsigned long long)%s %% %d)", ix, at.shape[d]);
+        return linear(e, src, at.shape, n);
+    }
     default:
         return NULL;
     }
@@ -295,6 +310,8 @@ static bool identity(const Roots *r, const int32_t *map, int n, int root_slots) 
 bool cuda_gather_free(Func *f, const Op *op, int32_t *map) {
     Type rt = val_type(f, op->res[0]);
     Roots r = {{0}, {0}, 0, 0};
+    if (op->code == OP_GATHER) /* where each slot reads is data */
+        return false;
     if (rt.rank == 0 || is_virtual(f, op->res[0]) || !find_roots(f, op, &r) ||
         r.total > FREE_MAX_ELEMS)
         return false;
@@ -388,6 +405,11 @@ int ce_emit_gather(Emit *e, Op *op) {
     int32_t map[MT_MAX_ELEMS_PER_THREAD];
     if (cuda_gather_free(f, op, map))
         return emit_free(e, op, &roots, map);
+    if (op->code == OP_GATHER && (!e->has_dist[op->args[1]] ||
+                                  !layout_same_params(&e->dist[op->args[1]].L,
+                                                      &f->layouts[val(f, res)->layout])))
+        return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
+                          "gather index is not in its result's layout");
     const SharedBuffer *buf = smem_buffer_of(f->smem, op, SMEM_SCRATCH);
     if (!buf)
         return diag_error(e->c, op->loc, MT_ERR_INTERNAL,

@@ -206,7 +206,7 @@ static int walk(Assign *a, Region *r) {
          * reads held blocks only */
         bool gather = op_info[op->code].kind == K_GATHER;
         for (int k = 0; k < op->nres; k++)
-            if (check_value(f, op->res[k], op->loc, gather) < 0)
+            if (check_value(f, op->res[k], op->loc, gather && op->code != OP_GATHER) < 0)
                 return -1;
         for (int k = 0; k < op->nargs; k++)
             if (op->args[k] &&
@@ -232,6 +232,10 @@ static int walk(Assign *a, Region *r) {
             for (int k = 0, n = op_regions(op, rs); k < n; k++)
                 if (walk(a, rs[k]) < 0)
                     return -1;
+            continue;
+        }
+        if (op->code == OP_GATHER) { /* the index is read where the result is */
+            unite(a, op->res[0], op->args[1]);
             continue;
         }
         if (op->code == OP_TRANS && rank_of(f, op->args[0]) == 2 && rank_of(f, op->res[0]) == 2) {
@@ -593,6 +597,8 @@ static int convert_op(Conv *cv, Op *op) {
         return 0;
     }
     ValId ref = reference(f, op);
+    if (op->code == OP_GATHER) /* the index where the result is (cuda_shape.c) */
+        op->args[1] = converted(cv, op->args[1], op->res[0], NULL, op->loc);
     if (op_info[op->code].kind == K_REDUCE) /* operands where the first is */
         for (int k = 1; k < op->nargs; k++)
             op->args[k] = converted(cv, op->args[k], op->args[0], NULL, op->loc);

@@ -676,6 +676,8 @@ static int emit_op(MEmit *m, Op *op) {
     const OpInfo *oi = &op_info[op->code];
     if (oi->kind == K_ASM)
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.inline_asm_elementwise");
+    if (op->code == OP_GATHER)
+        return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.gather");
     if (oi->kind == K_GATHER)
         return ml_emit_gather(m, op);
     if (oi->kind == K_CONSTRUCTOR)

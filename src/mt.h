@@ -441,7 +441,7 @@ enum {
     R_STORE, R_EXPAND, R_BROADCAST, R_DOT, R_LOOP, R_CONVERT, R_BITCAST, R_IF,
     R_WHILE, R_EFFECT0,
     /* shape ops (tlshape.c) */
-    R_RESHAPE, R_TRANS, R_JOIN, R_SPLIT, R_CAT, R_FLIP,
+    R_RESHAPE, R_TRANS, R_JOIN, R_SPLIT, R_CAT, R_FLIP, R_GATHER,
     R_FLOAT2, R_FLOAT3, R_FPRED, /* the math set (issue 9) */
     R_PHILOX, /* random numbers (issue 9) */
     R_ATOMIC, /* tlatomic.c */
@@ -1637,6 +1637,7 @@ int h_split(Elab *E, Call *c, CV *out);
 int h_cat(Elab *E, Call *c, CV *out);
 int h_interleave(Elab *E, Call *c, CV *out);
 int h_flip(Elab *E, Call *c, CV *out);
+int h_gather(Elab *E, Call *c, CV *out);
 int h_broadcast(Elab *E, Call *c, CV *out);
 int h_broadcast_to(Elab *E, Call *c, CV *out);
 int h_expand_dims(Elab *E, Call *c, CV *out);

@@ -423,6 +423,34 @@ int h_flip(Elab *E, Call *c, CV *out) {
     return 0;
 }
 
+/* gather(src, index, axis), with Triton's checks (semantic.gather). */
+int h_gather(Elab *E, Call *c, CV *out) {
+    ValId src = c->t[0], index = c->t[1], r;
+    Type st = val_type(E->f, src), it = val_type(E->f, index);
+    int64_t axis;
+    if (!type_is_int(it))
+        return elab_err(E, c->locs[1], MT_ERR_TYPE, "index must be an integer tensor");
+    if (st.rank != it.rank || st.rank == 0)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "source and index tensors must have the same rank");
+    if (cv_need_int(E, c->a[2], c->locs[2], "axis", &axis) < 0)
+        return -1;
+    if (axis < -st.rank || axis >= st.rank)
+        return elab_err(E, c->locs[2], MT_ERR_TYPE, "gather axis %lld must be < source rank (%d)",
+                        (long long)axis, st.rank);
+    if (axis < 0)
+        axis += st.rank;
+    for (int d = 0; d < st.rank; d++)
+        if (d != axis && st.shape[d] != it.shape[d])
+            return elab_err(E, c->loc, MT_ERR_TYPE,
+                            "index dim %lld must match the corresponding source dim",
+                            (long long)axis);
+    if (elab_emit(E, OP_GATHER, c->loc, (ValId[2]){src, index}, 2, axis, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
 /* expand_dims(input, axis): axis an int or a sequence of them, each an
  * index into the result; inserted in increasing order. */
 int h_expand_dims(Elab *E, Call *c, CV *out) {

@@ -614,6 +614,24 @@ static int rule_flip(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* gather: index's shape, src's element; the two agree but along attr[0] */
+static int rule_gather(const RuleIn *in, Type *out, char *msg) {
+    Type a = in->a, b = in->b;
+    if (a.rank == 0 || b.rank != a.rank)
+        return fail(msg, "gather expects a block and an index of its rank, got %s and %s",
+                    tt(a).s, tt(b).s);
+    if (!type_is_int(b))
+        return fail(msg, "gather index must be integers, got %s", tt(b).s);
+    if (in->attr[0] < 0 || in->attr[0] >= a.rank)
+        return fail(msg, "invalid gather axis %lld for %s", (long long)in->attr[0], tt(a).s);
+    for (int d = 0; d < a.rank; d++)
+        if (d != in->attr[0] && a.shape[d] != b.shape[d])
+            return fail(msg, "gather index %s does not match %s but along axis %lld",
+                        tt(b).s, tt(a).s, (long long)in->attr[0]);
+    *out = type_with_elem(b, type_elem(a));
+    return 0;
+}
+
 /* The math set (issue 9): float functions of two or three float operands,
  * promoted and broadcast as arithmetic is, and float predicates. */
 static int rule_float2(const RuleIn *in, Type *out, char *msg) {
@@ -769,6 +787,7 @@ static const struct {
     [R_RESHAPE] = {rule_reshape, true, 1}, [R_TRANS] = {rule_trans, false, 1},
     [R_JOIN] = {rule_join, false, 1},     [R_SPLIT] = {rule_split, false, 1},
     [R_CAT] = {rule_cat, false, 1},       [R_FLIP] = {rule_flip, false, 1},
+    [R_GATHER] = {rule_gather, false, 1},
     [R_FLOAT2] = {rule_float2, false, 1}, [R_FLOAT3] = {rule_float3, false, 1},
     [R_FPRED] = {rule_fpred, false, 1},
     [R_PHILOX] = {rule_philox, false, 1},

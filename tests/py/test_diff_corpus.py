@@ -46,9 +46,10 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # tl.reduce whose combine was not commutative (the first of -3 and 3 kept:
 # Triton combines the batch dim in another order); the combine is a total
 # order now, and awaits its recording again.
-# range_num_stages_loads: loads of tl.range(num_stages=) loops (pipeload.c).
+# range_num_stages_loads: loads of tl.range(num_stages=) loops (pipeload.c);
+# shape_gather: tl.gather.
 AWAITING_GPU = {"descriptor_gather", "debug_noinline", "lang_tuples_pointers_rank3",
-                "range_num_stages_loads"}
+                "range_num_stages_loads", "shape_gather"}
 
 
 # cases bit for bit only where the reduction runs in Triton's thread order
