@@ -498,7 +498,7 @@ static mt_status build_backend(mt_context *ctx, const mt_compile_options *o,
                 StrBuf cubin;
                 sb_init(&cubin);
                 rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
-                                          k->fmad, k->shared_bytes, &cubin);
+                                          k->fmad, k->shared_bytes, &cubin, NULL);
                 if (rc == 0) {
                     k->text[MT_STAGE_CUBIN] = dup_sb(&cubin, &k->textlen[MT_STAGE_CUBIN]);
                     if (dir)
@@ -733,7 +733,7 @@ mt_status mt_kernel_stage(mt_context *ctx, mt_kernel *k, mt_stage stage,
         sb_init(&sb);
         if (rc == 0 && stage == MT_STAGE_CUBIN)
             rc = nvrtc_compile_kernel(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch),
-                                      k->fmad, k->shared_bytes, &sb);
+                                      k->fmad, k->shared_bytes, &sb, NULL);
         else if (rc == 0)
             rc = nvrtc_compile(&c, d, k->text[MT_STAGE_CUDA], nvrtc_arch(k, arch), k->fmad, &sb,
                                NULL);

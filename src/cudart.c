@@ -603,7 +603,8 @@ static SmLimits sm_limits(const char *arch) {
     return none;
 }
 
-int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs) {
+int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs,
+                           int *blocks_out) {
     SmLimits L = sm_limits(arch);
     if (L.threads == 0 || threads <= 0 || threads > L.threads || regs <= 0)
         return 0;
@@ -622,7 +623,33 @@ int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, i
     int cap = 65536 / ((blocks + 1) * warps) / 256 * 256 / 32;
     if (cap > 255)
         cap = 255;
-    return cap >= 16 && regs - cap <= 8 ? cap : 0;
+    if (cap < 16 || regs - cap > 8)
+        return 0;
+    if (blocks_out) { /* what the cap gives, up to the other limits */
+        int at_cap = 65536 / (cap * 32 * warps);
+        *blocks_out = at_cap < most ? at_cap : most;
+    }
+    return cap;
+}
+
+/* src with its `__launch_bounds__(threads)` given a second argument, the
+ * blocks per SM: ptxas ignores --maxrregcount for a kernel whose launch
+ * bounds name its threads (.maxntid), but honours .minnctapersm. */
+static char *with_min_blocks(const char *src, int blocks) {
+    const char *p = strstr(src, "__launch_bounds__(");
+    const char *close = p ? strchr(p, ')') : NULL;
+    if (!close)
+        return NULL;
+    size_t head = (size_t)(close - src), tail = strlen(close);
+    char num[24];
+    int n = snprintf(num, sizeof num, ", %d", blocks);
+    char *out = malloc(head + (size_t)n + tail + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, src, head);
+    memcpy(out + head, num, (size_t)n);
+    memcpy(out + head + n, close, tail + 1);
+    return out;
 }
 
 static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
@@ -630,28 +657,33 @@ static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
 
 /* The kernel's cubin, and where ptxas left it a few registers above an
  * occupancy step (tutorial 02's softmax: 34 registers, 6 blocks of 256
- * threads where 32 fit 8), the same text again with --maxrregcount at that
- * step, kept only when ptxas fits it without spilling.  Kernels whose
- * launch bounds name blocks per SM (pipelined dots) are left as ptxas
- * builds them. */
+ * threads where 32 fit 8), the same text again with the blocks per SM of
+ * that step in its launch bounds, kept only when ptxas fits it without
+ * spilling.  Kernels whose launch bounds name blocks per SM already
+ * (pipelined dots) are left as ptxas builds them. */
 static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char *arch,
-                              bool fmad, size_t shared_bytes, StrBuf *cubin) {
+                              bool fmad, size_t shared_bytes, StrBuf *cubin, int *regs) {
     PtxasUse first;
     if (nvrtc_build(c, d, src, arch, fmad, NULL, NULL, cubin, &first) != 0)
         return -1;
+    *regs = first.known ? first.regs : 0;
     int threads = single_launch_bound(src);
     if (!first.known || first.spill_bytes > 0 || threads == 0)
         return 0;
-    int cap = occupancy_register_cap(arch, threads, shared_bytes, first.regs);
+    int blocks = 0;
+    int cap = occupancy_register_cap(arch, threads, shared_bytes, first.regs, &blocks);
     if (cap == 0)
         return 0;
-    char opt[40];
-    snprintf(opt, sizeof opt, "--maxrregcount=%d", cap);
+    char *bounded = with_min_blocks(src, blocks);
+    if (!bounded)
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a kernel's text");
     StrBuf fitted;
     sb_init(&fitted);
     PtxasUse second;
-    int rc = nvrtc_build(c, d, src, arch, fmad, opt, NULL, &fitted, &second);
+    int rc = nvrtc_build(c, d, bounded, arch, fmad, NULL, NULL, &fitted, &second);
+    free(bounded);
     if (rc == 0 && second.known && second.spill_bytes == 0 && second.regs <= cap) {
+        *regs = second.regs;
         sb_clear(cubin);
         sb_putn(cubin, fitted.data, fitted.len);
         if (cubin->failed)
@@ -796,12 +828,18 @@ int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool
 }
 
 int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
-                         size_t shared_bytes, StrBuf *cubin) {
+                         size_t shared_bytes, StrBuf *cubin, int *regs) {
+    int kept = 0;
+    if (regs)
+        *regs = 0;
     if (!src)
         return diag_error(c, no_loc, MT_ERR_INTERNAL, "nvrtc_compile_kernel: no source");
     if (load_nvrtc(c, d) != 0)
         return -1;
-    return nvrtc_build_fitted(c, d, src, arch, fmad, shared_bytes, cubin);
+    int rc = nvrtc_build_fitted(c, d, src, arch, fmad, shared_bytes, cubin, &kept);
+    if (regs)
+        *regs = kept;
+    return rc;
 }
 
 const char *nvrtc_version(CudaDriver *d) {

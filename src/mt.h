@@ -1938,14 +1938,18 @@ int nvrtc_compile(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool
                   StrBuf *ptx, StrBuf *cubin);
 /* A kernel's cubin (d not NULL), with its registers fitted to an
  * occupancy step where ptxas left it just above one (cudart.c,
- * nvrtc_build_fitted); shared_bytes: its shared memory per block. */
+ * nvrtc_build_fitted); shared_bytes: its shared memory per block; *regs
+ * (when not NULL): the registers of the cubin kept, per ptxas (0: not
+ * known). */
 int nvrtc_compile_kernel(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
-                         size_t shared_bytes, StrBuf *cubin);
-/* The register cap (--maxrregcount) that lifts a kernel of `threads`
- * threads and `regs` registers (per ptxas) by one block per SM on arch,
- * when that costs it at most 8 registers; 0 otherwise, or when the arch's
- * limits are not known (sm_80, 86, 87, 89, 90 are). */
-int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs);
+                         size_t shared_bytes, StrBuf *cubin, int *regs);
+/* The register cap that lifts a kernel of `threads` threads and `regs`
+ * registers (per ptxas) by one block per SM on arch, when that costs it
+ * at most 8 registers; 0 otherwise, or when the arch's limits are not
+ * known (sm_80, 86, 87, 89, 90 are).  *blocks (when not NULL) is the
+ * blocks per SM that cap gives. */
+int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, int regs,
+                           int *blocks);
 /* Version of NVRTC as "major.minor" (part of cache keys). */
 const char *nvrtc_version(CudaDriver *d);
 /* Loads a cubin in the current context (retaining device 0's primary

@@ -1017,23 +1017,105 @@ static const char nvrtc_ok_src[] =
  * (tutorial 02's softmax); at 64, 4, where 5 would cost 16 registers. */
 static void test_occupancy_register_cap(void **state) {
     (void)state;
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 34), 32);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 38), 32);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 40), 32);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 41), 40);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 49), 48);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 32), 0);
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 64), 0);
-    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 40), 32);
-    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 72), 64);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 34, NULL), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 38, NULL), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 40, NULL), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 41, NULL), 40);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 49, NULL), 48);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 32, NULL), 0);
+    int blocks = 0;
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 40, &blocks), 32);
+    assert_int_equal(blocks, 8); /* 32 registers hold 8 blocks of 256 */
+    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 72, &blocks), 64);
+    assert_int_equal(blocks, 8);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 32, 64, NULL), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 40, NULL), 32);
+    assert_int_equal(occupancy_register_cap("sm_90", 128, 0, 72, NULL), 64);
     /* shared memory holds only 2 blocks: registers are not the limit */
-    assert_int_equal(occupancy_register_cap("sm_90", 256, 100000, 40), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 256, 100000, 40, NULL), 0);
     /* 1536 threads an SM on sm_86: 6 blocks of 256 at 40 registers */
-    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 40), 0);
-    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 48), 40);
-    assert_int_equal(occupancy_register_cap("sm_75", 256, 0, 34), 0);
-    assert_int_equal(occupancy_register_cap("gfx90a", 256, 0, 34), 0);
-    assert_int_equal(occupancy_register_cap("sm_90", 4096, 0, 34), 0);
+    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 40, NULL), 0);
+    assert_int_equal(occupancy_register_cap("sm_86", 256, 0, 48, NULL), 40);
+    assert_int_equal(occupancy_register_cap("sm_75", 256, 0, 34, NULL), 0);
+    assert_int_equal(occupancy_register_cap("gfx90a", 256, 0, 34, NULL), 0);
+    assert_int_equal(occupancy_register_cap("sm_90", 4096, 0, 34, NULL), 0);
+}
+
+/* Tutorial 02's persistent softmax row loop (num_stages 1: plain; 2: the
+ * next row loaded ahead, pipeload.c). */
+static const char softmax_src[] =
+    "@triton.jit\n"
+    "def softmax_kernel(out, inp, in_stride, out_stride, n_rows, n_cols,\n"
+    "                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):\n"
+    "    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0),\n"
+    "                        num_stages=num_stages):\n"
+    "        cols = tl.arange(0, BLOCK_SIZE)\n"
+    "        mask = cols < n_cols\n"
+    "        x = tl.load(inp + row * in_stride + cols, mask=mask, other=-float('inf'))\n"
+    "        x = x - tl.max(x, axis=0)\n"
+    "        num = tl.exp(x)\n"
+    "        tl.store(out + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)\n";
+
+/* Registers fitted to an occupancy step through the launch bounds' blocks
+ * per SM (ptxas ignores --maxrregcount for a kernel with .maxntid, which
+ * made the first fitting a no-op): the softmax at N = 2048 on 8 warps,
+ * which ptxas builds with 34 and 40 registers where 32 hold 8 blocks an
+ * SM, comes back at that step when it fits without spilling. */
+static void test_registers_fitted(void **state) {
+    (void)state;
+    Ctx c;
+    ctx_init(&c);
+    CudaDriver *d = cuda_nvrtc_open(&c);
+    if (!d) {
+        ctx_fini(&c);
+        skip();
+    }
+    mt_context *ctx = NULL;
+    assert_int_equal(mt_context_create(&ctx), MT_OK);
+    for (int stages = 1; stages <= 2; stages++) {
+        mt_compile_options o = MT_COMPILE_OPTIONS_INIT;
+        o.source = softmax_src;
+        o.filename = "softmax.py";
+        o.kernel = "softmax_kernel";
+        o.signature = stages == 1 ? "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,2048,1"
+                                  : "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,2048,2";
+        o.num_warps = 8;
+        o.backend = MT_BACKEND_CUDA;
+        o.arch = "sm_90";
+        o.stages_only = 1;
+        mt_kernel *k = NULL;
+        const char *cuda = NULL;
+        assert_int_equal(mt_compile(ctx, &o, &k), MT_OK);
+        assert_int_equal(mt_kernel_stage(ctx, k, MT_STAGE_CUDA, &cuda, NULL), MT_OK);
+        /* as ptxas builds it: blocks per SM named (1), so no fitting */
+        const char *lb = strstr(cuda, "__launch_bounds__(256)");
+        assert_non_null(lb);
+        size_t head = (size_t)(lb - cuda) + strlen("__launch_bounds__(256");
+        char *plain = malloc(strlen(cuda) + 8);
+        assert_non_null(plain);
+        memcpy(plain, cuda, head);
+        strcpy(plain + head, ", 1");
+        strcat(plain, cuda + head);
+        StrBuf cubin;
+        sb_init(&cubin);
+        int natural = 0, fitted = 0;
+        assert_int_equal(nvrtc_compile_kernel(&c, d, plain, "sm_90", true, 32, &cubin, &natural),
+                         0);
+        sb_clear(&cubin);
+        assert_int_equal(nvrtc_compile_kernel(&c, d, cuda, "sm_90", true, 32, &cubin, &fitted), 0);
+        assert_memory_equal(cubin.data, "\177ELF", 4);
+        int cap = occupancy_register_cap("sm_90", 256, 32, natural, NULL);
+        if (cap)
+            assert_in_range(fitted, 1, cap);
+        else
+            assert_int_equal(fitted, natural);
+        sb_free(&cubin);
+        free(plain);
+        mt_kernel_destroy(k);
+    }
+    mt_context_destroy(ctx);
+    cuda_driver_close(d);
+    ctx_fini(&c);
 }
 
 static void test_nvrtc(void **state) {
@@ -1064,7 +1146,7 @@ static void test_nvrtc(void **state) {
 
     /* a kernel's cubin, its registers fitted to an occupancy step */
     sb_clear(&cubin);
-    rc = nvrtc_compile_kernel(&c, d, nvrtc_ok_src, "sm_90", true, 0, &cubin);
+    rc = nvrtc_compile_kernel(&c, d, nvrtc_ok_src, "sm_90", true, 0, &cubin, NULL);
     assert_int_equal(rc, 0);
     assert_true(cubin.len > 4);
     assert_memory_equal(cubin.data, "\177ELF", 4);
@@ -1233,6 +1315,7 @@ int main(void) {
         cmocka_unit_test(test_cache_concurrent_writers),
         cmocka_unit_test(test_digest),
         cmocka_unit_test(test_occupancy_register_cap),
+        cmocka_unit_test(test_registers_fitted),
         cmocka_unit_test(test_nvrtc),
         cmocka_unit_test(test_cuda_driver_open),
         cmocka_unit_test(test_host_ubsan_mode),
