@@ -39,17 +39,16 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # lets a noinline helper take blocks and a repr= name that is no
 # identifier; compiled Triton 3.6 refuses both (checked on the H100), so
 # the case now calls its helpers with scalars under an identifier, and
-# awaits its recording under compiled Triton; its first try there found
-# that Triton 3.6 accepts a one-element block for a noinline helper but
-# fails to lower it (make_ttgir), so the case passes scalars only.
+# is recorded under compiled Triton (H200); a first try there found that
+# Triton 3.6 accepts a one-element block for a noinline helper but fails to
+# lower it (make_ttgir), so the case passes scalars only.
 # lang_tuples_pointers_rank3's first recording (H100) matched but for a
 # tl.reduce whose combine was not commutative (the first of -3 and 3 kept:
-# Triton combines the batch dim in another order); the combine is a total
-# order now, and awaits its recording again.
+# Triton combines the batch dim in another order); its combine is a total
+# order now, recorded again (H200).
 # range_num_stages_loads: loads of tl.range(num_stages=) loops (pipeload.c);
 # shape_gather: tl.gather.
-AWAITING_GPU = {"descriptor_gather", "debug_noinline", "lang_tuples_pointers_rank3",
-                "range_num_stages_loads", "shape_gather"}
+AWAITING_GPU = {"descriptor_gather", "range_num_stages_loads", "shape_gather"}
 
 
 # cases bit for bit only where the reduction runs in Triton's thread order
