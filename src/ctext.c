@@ -167,7 +167,7 @@ static const char *bits_of(Arena *a, const char *x, DType d) {
 
 static const char *bitcast(Arena *a, const char *x, Type from, Type to) {
     DType f = (DType)from.dtype, t = (DType)to.dtype;
-    if (to.is_ptr) /* an address (verify.c's rule_bitcast) */
+    if (to.is_ptr) /* an address (typerules.c's rule_bitcast) */
         return arena_printf(a, "((%s*)(%s))", dtype_mtype(t), x);
     if (from.is_ptr)
         return arena_printf(a, "((%s)(%s))", dtype_ctype(t), x);

@@ -3,7 +3,7 @@
  * Input: a Module (indexed by parse.c), the kernel's name, its signature
  * (one SigEntry per parameter: pointer/scalar types for runtime parameters,
  * literal values for tl.constexpr ones) and caller-given globals.  Output: a
- * Func whose ops are typed with ir_infer_type (verify.c), so that ir_verify
+ * Func whose ops are typed with ir_infer_type (typerules.c), so that ir_verify
  * accepts whatever the elaborator builds.
  *
  * The kernel body is interpreted statement by statement, like Triton's code

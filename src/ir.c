@@ -6,7 +6,7 @@
  * uses of 2.5f are the same ValId, which makes CSE keys trivial.  A `for`
  * op owns a body Region, its index, one carried argument and one yield per
  * result.  Builders here do no type checking: elab.c and the passes compute
- * result types with ir_infer_type (verify.c), and ir_verify checks the
+ * result types with ir_infer_type (typerules.c), and ir_verify checks the
  * whole function after every stage. */
 #include "mt.h"
 

@@ -434,7 +434,7 @@ typedef enum OpCode {
     OP_COUNT
 } OpCode;
 
-/* Type rules: one function each in verify.c. */
+/* Type rules: one function each in typerules.c. */
 enum {
     R_ARITH, R_INT, R_LOGIC, R_ORDER, R_EQUAL, R_FLOAT1, R_SAME1, R_NOT,
     R_REDUCE, R_GRID, R_RANGE, R_BLOCK, R_CAST, R_SELECT, R_ADDPTR, R_LOAD,
@@ -616,7 +616,7 @@ bool val_is_const(Func *f, ValId v);
 
 /* Creates an op with the given operands and, when rtype.dtype != DT_VOID,
  * one result of type rtype; appends it to region r.  No checking: the
- * caller (elab.c, passes) computes types with the rules of verify.c. */
+ * caller (elab.c, passes) computes types with the rules of typerules.c. */
 Op *op_new(Func *f, Region *r, OpCode code, Loc loc, Type rtype,
            const ValId *args, int nargs);
 /* Creates a for op in r with ncarry carried values: allocates index (of
@@ -722,7 +722,7 @@ int ctext_for_head(Arena *a, bool wide, bool unit_step, const char *lo, const ch
 /* name is a function templates may call (expf, cosf, isnan, ...). */
 bool ctext_is_function(const char *name);
 
-/* ------------------------------------------------------------ verify.c */
+/* --------------------------------------------------- verify.c, typerules.c */
 
 /* Checks every rule of inventory section 5.4 (ids defined before use and
  * once, arity, results, op type rules, loop rules) over all regions.
@@ -731,7 +731,8 @@ bool ctext_is_function(const char *name);
 int ir_verify(Func *f);
 /* Result type of an op from its operand types and attrs, by the rules of
  * ops.def; -1 (with a located error) when the operands are invalid.
- * Shared by elab.c (to type what it builds) and verify.c (to check).
+ * Defined in typerules.c; shared by elab.c (to type what it builds) and
+ * verify.c (to check).
  * For cast, broadcast, zeros, full and empty *out is also an input: the
  * requested result type, which is validated and left as it is.  attr may
  * be NULL (all zero).  Errors: status MT_ERR_TYPE at loc. */
@@ -740,6 +741,18 @@ int ir_infer_type(Func *f, OpCode code, Loc loc, const ValId *args, int nargs,
 /* Whether an op without regions defines a result (store and barrier do
  * not), by its type rule. */
 bool op_has_result(OpCode code);
+/* typerules.c: the rule of op `code` on its operands, as ir_infer_type
+ * applies it, the message (at most MT_RULE_MSG_MAX bytes) in msg; and
+ * whether the rule takes the result type in *out (cast, zeros, ...). */
+#define MT_RULE_MSG_MAX 320
+int ir_rule_check(Func *f, int code, const ValId *args, int nargs, const int64_t attr[2],
+                  Type *out, char *msg);
+bool ir_rule_rtype_in(int code);
+/* Type text for messages ("vector<8 x i32>"), by value. */
+typedef struct TypeText {
+    char s[96];
+} TypeText;
+TypeText type_text(Type t);
 
 /* ---------------------------------------------------------------- opt.c */
 
@@ -1675,7 +1688,7 @@ int h_philox_impl(Elab *E, Call *c, CV *out);
 typedef enum MemSem { SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, MEM_NSEMS } MemSem;
 typedef enum MemScope { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, MEM_NSCOPES } MemScope;
 int h_atomic_rmw(Elab *E, Call *c, CV *out);
-/* Can an atomic op (OP_ATOMIC_*) work on elements of d?  (verify.c asks) */
+/* Can an atomic op (OP_ATOMIC_*) work on elements of d?  (typerules.c asks) */
 bool atomic_dtype_ok(int code, DType d);
 int h_atomic_cas(Elab *E, Call *c, CV *out);
 /* tlscan.c: reductions and scans */

@@ -129,7 +129,7 @@ static bool pipelinable(Pipe *p, const Op *op) {
     return true;
 }
 
-/* A new op of r typed by the rules of verify.c. */
+/* A new op of r typed by the rules of typerules.c. */
 static ValId build(Func *f, Region *r, OpCode code, Loc loc, ValId a, ValId b, Type t) {
     ValId args[2] = {a, b};
     int n = b ? 2 : 1;

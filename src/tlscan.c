@@ -8,7 +8,7 @@
  *
  * Input: a Call bound and checked by builtins.c.  Output: reduce and scan
  * ops in the elaboration's current region (elab_emit types each one by
- * the rules of verify.c; op_new_combine makes a region op), and the
+ * the rules of typerules.c; op_new_combine makes a region op), and the
  * builtin's value: a tensor, or a tuple when the input was a tuple.
  *
  * Invariants: Triton's dtype rules are applied here, before the op
