@@ -109,7 +109,7 @@ python-ext:
 endif
 
 # The extension's files: the module, one call's arguments, the JIT launch.
-PYSRC = python/mtmodule.c python/mtargs.c python/mtjit.c
+PYSRC = python/mtmodule.c python/mtargs.c python/mtarrays.c python/mtjit.c
 # Linked to a temporary name and renamed: a Python process that has the
 # old extension mapped must never see the file rewritten under it.
 $(PYMOD): $(PYSRC) python/mtmodule.h $(OBJ) include/mytriton.h

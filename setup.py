@@ -1,6 +1,6 @@
 """Builds mytriton._C from the C sources with setuptools (`pip install .`).
 
-The extension is python/mtmodule.c, mtargs.c and mtjit.c (sharing
+The extension is python/mtmodule.c, mtargs.c, mtarrays.c and mtjit.c (sharing
 python/mtmodule.h) linked with every library source in src/.
 src/mt_host_h.inc (the host backend's emulation header as a C string)
 is generated here exactly as the Makefile does, by running tools/embed.sh
@@ -58,7 +58,7 @@ def embed_host_header():
 embed_host_header()
 
 sources = sorted(os.path.relpath(p, HERE) for p in glob.glob(os.path.join(HERE, "src", "*.c")))
-sources += [os.path.join("python", f) for f in ("mtmodule.c", "mtargs.c", "mtjit.c")]
+sources += [os.path.join("python", f) for f in ("mtmodule.c", "mtargs.c", "mtarrays.c", "mtjit.c")]
 depends = [os.path.join("include", "mytriton.h"), os.path.join("python", "mtmodule.h"),
            os.path.join("tools", "embed.sh")] + sorted(
     os.path.relpath(p, HERE)

@@ -1,11 +1,12 @@
 /* mtmodule.h: what the three files of mytriton._C share.
  *
  *   mtmodule.c  the module: its state, errors, Context, Kernel, compile()
- *   mtargs.c    one call's arguments: binding, classification, key, grid
+ *   mtargs.c    one call's arguments: binding, key, grid, packing
+ *   mtarrays.c  what a runtime argument is: scalars and every array protocol
  *   mtjit.c     JITFunction and Launcher: cache lookup and the launch
  *
- * The launch path crosses files once per launch (jit_run -> prepare);
- * everything per argument stays static inside mtargs.c.  Every name here
+ * The launch path crosses files once per launch (jit_run -> prepare) and
+ * once per runtime argument (prepare -> classify_runtime).  Every name here
  * is hidden, so calls between the files bind directly, not through the
  * PLT, and none is exported: the extension's own export is PyInit__C
  * (the library linked into it exports its own names as ever). */
@@ -217,6 +218,14 @@ static inline void call_release(Call *c) {
  * reference).  The caller releases c with call_release, also on error. */
 PyObject *prepare(JITObject *self, PyObject *args, PyObject *kw, Call *c,
                   PyObject *gridobj, uint32_t grid[3]);
+/* CUDA device indices that fit the key's device slot. */
+#define MAX_DEVICE 13
+/* mtarrays.c: runtime argument i classified (kind, value, device, the
+ * reference that keeps its memory); -1 with a Python error naming it. */
+int classify_runtime(JITObject *self, Call *c, int i);
+/* The key item of tensor descriptor argument i: (class, block shape,
+ * padding); new reference, NULL with a Python error. */
+PyObject *desc_key(JITObject *self, Call *c, int i);
 /* grid from an int or a tuple / list of 1..3 ints, each >= 0 (0: no
  * programs, nothing to launch); -1 on error. */
 int parse_grid(PyObject *g, uint32_t grid[3]);
