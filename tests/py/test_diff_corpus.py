@@ -48,7 +48,7 @@ NEEDS_TORCH_2_3 = {"dtype_casts", "dtype_casts_fp8", "dtype_dot", "dtype_int_sem
 # order now, recorded again (H200).
 # range_num_stages_loads: loads of tl.range(num_stages=) loops (pipeload.c);
 # shape_gather: tl.gather.
-AWAITING_GPU = {"descriptor_gather", "range_num_stages_loads", "shape_gather"}
+AWAITING_GPU = {"descriptor_gather"}
 
 
 # cases bit for bit only where the reduction runs in Triton's thread order

@@ -55,19 +55,24 @@ def test_run_launches_or_only_compiles(device):
 
 
 def test_warmup_takes_dtypes_for_tensors(device):
+    """A dtype stands for a tensor on the active device (the GPU when there
+    is one): the launch with real tensors there finds the same kernel."""
     x, y, out = _inputs(device)
+    block = 128 if device == "cpu" else 256  # a fresh specialization per device
     calls = add_kernel.cache_info()["compiles"]
-    w = add_kernel.warmup(torch.float32, torch.float32, torch.float32, 100, BLOCK=128,
+    w = add_kernel.warmup(torch.float32, torch.float32, torch.float32, 100, BLOCK=block,
                           num_warps=2, num_stages=3, grid=(1,))
     assert add_kernel.cache_info()["compiles"] == calls + 1
     assert torch.count_nonzero(out) == 0
     assert w.num_warps == 2 and w.metadata.num_warps == 2
     assert w.signature.startswith("*fp32:16, *fp32:16, *fp32:16, i32")
-    # the same specialization as real (aligned) tensors: the launch finds it
-    assert add_kernel[(1,)](x, y, out, 100, BLOCK=128, num_warps=2) is w
+    active = "cuda" if torch.cuda.is_available() else "cpu"
+    launched = add_kernel[(1,)](x, y, out, 100, BLOCK=block, num_warps=2)
     assert torch.equal(out, x + y)
+    # the same specialization as real (aligned) tensors on the active device
+    assert (launched is w) == (torch.device(device).type == active)
     assert add_kernel.warmup(torch.int32, torch.int32, torch.int32, 100,
-                             BLOCK=128).signature.startswith("*i32:16")
+                             BLOCK=block).signature.startswith("*i32:16")
 
 
 def test_usage_and_metadata(device):
