@@ -42,25 +42,25 @@ static const char *const mem_hints[] = {"none", "ca", "cg", "cv", "wb", "cs", "w
                                         "volatile", "evict_first", "evict_last"};
 
 const AttrInfo attr_info[AS_COUNT] = {
-    [AS_NONE] = {0, {0, 0}, NULL, 0, 0, {0, 0}},
-    [AS_AXIS] = {1, {"axis", 0}, NULL, 0, 0, {0, 0}},
-    [AS_RANGE] = {2, {"start", "end"}, NULL, 0, 0, {0, 0}},
-    [AS_SHAPE] = {0, {0, 0}, NULL, 0, 0, {0, 0}},
+    [AS_NONE] = {0, {0, 0}, NULL, 0, 0, {0, 0}, 0},
+    [AS_AXIS] = {1, {"axis", 0}, NULL, 0, 0, {0, 0}, 0},
+    [AS_RANGE] = {2, {"start", "end"}, NULL, 0, 0, {0, 0}, 0},
+    [AS_SHAPE] = {0, {0, 0}, NULL, 0, 0, {0, 0}, 0},
     /* a dot's input precision, and (fp8 on wgmma) max_num_imprecise_acc:
      * 0 none, else the K elements summed apart before each f32 add */
     [AS_PRECISION] = {2, {"input_precision", "imprecise_acc"}, dot_precision_names,
                       DOT_IR_PRECISIONS, 2, {0, 0}, 2},
-    [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2, 0, {0, 0}},
-    [AS_INDEX] = {1, {"index", 0}, NULL, 0, 0, {0, 0}},
-    [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12, 0, {0, 0}},
-    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0, 0, {0, 0}}, /* tlscan.c */
-    [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, 3, {0, 0}},
-    [AS_HINT] = {1, {"value", 0}, NULL, 0, 0, {0, 0}},
+    [AS_CONVERT] = {1, {"via", 0}, convert_hows, 2, 0, {0, 0}, 0},
+    [AS_INDEX] = {1, {"index", 0}, NULL, 0, 0, {0, 0}, 0},
+    [AS_MEMORY] = {1, {"mem", 0}, memory_orders, 12, 0, {0, 0}, 0},
+    [AS_SCAN] = {2, {"axis", "reverse"}, NULL, 0, 0, {0, 0}, 0}, /* tlscan.c */
+    [AS_MEMHINT] = {2, {"cache", "evict"}, mem_hints, MEM_NHINTS, 3, {0, 0}, 0},
+    [AS_HINT] = {1, {"value", 0}, NULL, 0, 0, {0, 0}, 0},
     /* tldebug.c: print's prefix, assert's message and function */
-    [AS_PRINT] = {1, {"hex", 0}, NULL, 0, 1, {"prefix", 0}},
-    [AS_ASSERT] = {0, {0, 0}, NULL, 0, 0, {"msg", "func"}},
-    [AS_ASM] = {2, {"pack", "pure"}, NULL, 0, 0, {"asm", "constraints"}},
-    [AS_STAGES] = {1, {"num_stages", 0}, NULL, 0, 1, {0, 0}},
+    [AS_PRINT] = {1, {"hex", 0}, NULL, 0, 1, {"prefix", 0}, 0},
+    [AS_ASSERT] = {0, {0, 0}, NULL, 0, 0, {"msg", "func"}, 0},
+    [AS_ASM] = {2, {"pack", "pure"}, NULL, 0, 0, {"asm", "constraints"}, 0},
+    [AS_STAGES] = {1, {"num_stages", 0}, NULL, 0, 1, {0, 0}, 0},
 };
 
 Func *func_new(Ctx *c, const char *name) {
