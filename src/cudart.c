@@ -633,8 +633,11 @@ int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, i
 }
 
 /* src with its `__launch_bounds__(threads)` given a second argument, the
- * blocks per SM: ptxas ignores --maxrregcount for a kernel whose launch
- * bounds name its threads (.maxntid), but honours .minnctapersm. */
+ * blocks per SM: ptxas ignores --maxrregcount alone for a kernel whose
+ * launch bounds name its threads (.maxntid), but honours .minnctapersm;
+ * with both, it spills less (tutorial 02's softmax at N = 2048 with its
+ * next row ahead: 4 bytes of spill with the blocks alone, none with the
+ * cap too; ptxas 13.0). */
 static char *with_min_blocks(const char *src, int blocks) {
     const char *p = strstr(src, "__launch_bounds__(");
     const char *close = p ? strchr(p, ')') : NULL;
@@ -658,8 +661,8 @@ static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch,
 /* The kernel's cubin, and where ptxas left it a few registers above an
  * occupancy step (tutorial 02's softmax: 34 registers, 6 blocks of 256
  * threads where 32 fit 8), the same text again with the blocks per SM of
- * that step in its launch bounds, kept only when ptxas fits it without
- * spilling.  Kernels whose launch bounds name blocks per SM already
+ * that step in its launch bounds and the step's cap (--maxrregcount),
+ * kept only when ptxas fits it without spilling.  Kernels whose launch bounds name blocks per SM already
  * (pipelined dots) are left as ptxas builds them. */
 static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char *arch,
                               bool fmad, size_t shared_bytes, StrBuf *cubin, int *regs) {
@@ -680,7 +683,9 @@ static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char
     StrBuf fitted;
     sb_init(&fitted);
     PtxasUse second;
-    int rc = nvrtc_build(c, d, bounded, arch, fmad, NULL, NULL, &fitted, &second);
+    char opt[40];
+    snprintf(opt, sizeof opt, "--maxrregcount=%d", cap);
+    int rc = nvrtc_build(c, d, bounded, arch, fmad, opt, NULL, &fitted, &second);
     free(bounded);
     if (rc == 0 && second.known && second.spill_bytes == 0 && second.regs <= cap) {
         *regs = second.regs;
