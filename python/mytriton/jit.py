@@ -219,12 +219,18 @@ class CompiledKernel(_C.Kernel):
 
     @property
     def metadata(self) -> KernelMetadata:
-        from .runtime import driver
-        if self.backend in ("cuda", "mlir"):
-            target = driver.active.get_current_target()
-        else:
-            target = driver.GPUTarget("cpu", "host", 32)
-        return KernelMetadata(self.name, self.num_warps, 1, self.shared, target, self.signature)
+        """Built once: tutorial 02 reads it on every call, and the target
+        query (the device's capability) costs microseconds each time."""
+        md = self.__dict__.get("_metadata")
+        if md is None:
+            from .runtime import driver
+            if self.backend in ("cuda", "mlir"):
+                target = driver.active.get_current_target()
+            else:
+                target = driver.GPUTarget("cpu", "host", 32)
+            md = KernelMetadata(self.name, self.num_warps, 1, self.shared, target, self.signature)
+            self.__dict__["_metadata"] = md
+        return md
 
     def _init_handles(self) -> None:
         """Loads the code (on CUDA, in the current context) and reads its
