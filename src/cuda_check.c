@@ -31,7 +31,9 @@
  *   - i32 + - * (F_WRAP, two operands) whose result flows into a pointer
  *     offset (addptr's operand 1) through such arithmetic, casts,
  *     selects, layout and shape ops and loop carries, against signed
- *     overflow; other integer arithmetic wraps by Triton's rule. */
+ *     overflow; other integer arithmetic wraps by Triton's rule;
+ *   - every index of a tl.gather against its source's dim (the unchecked
+ *     text wraps it, where Triton leaves it undefined). */
 #include "mt.h"
 
 /* A pointer's base, a lattice: not seen yet < parameter i < one of
@@ -307,5 +309,19 @@ int ce_check_arith(Emit *e, Op *op) {
     } else {
         ce_line(e, "%s", call);
     }
+    return HAS_ERROR(e->c) ? -1 : 0;
+}
+
+int ce_check_gather(Emit *e, Op *op) {
+    Func *f = e->f;
+    ValId res = op->res[0], index = op->args[1];
+    Type rt = val_type(f, res), it = val_type(f, index);
+    int n = val_type(f, op->args[0]).shape[op->attr[0]];
+    Dist r = ce_dist_of(e, res);
+    const char *elem = rt.rank <= 2 ? ce_linear_text(e, &r, rt, CE_SLOT) : "-1";
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
+    ce_line(e, "    mt_check_gather((long long)%s[%s], %s, %d, %s, %s);", e->name[index], CE_SLOT,
+            dtype_is_unsigned((DType)it.dtype) ? "true" : "false", n, elem, site(e, op->loc));
     return HAS_ERROR(e->c) ? -1 : 0;
 }

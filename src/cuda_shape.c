@@ -410,6 +410,8 @@ int ce_emit_gather(Emit *e, Op *op) {
                                                       &f->layouts[val(f, res)->layout])))
         return diag_error(e->c, op->loc, MT_ERR_INTERNAL,
                           "gather index is not in its result's layout");
+    if (op->code == OP_GATHER && f->checked && ce_check_gather(e, op) < 0)
+        return -1;
     const SharedBuffer *buf = smem_buffer_of(f->smem, op, SMEM_SCRATCH);
     if (!buf)
         return diag_error(e->c, op->loc, MT_ERR_INTERNAL,

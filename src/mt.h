@@ -1189,6 +1189,7 @@ const char *ce_c_literal(Emit *e, const char *s, bool format);
 int ce_check_init(Emit *e);
 int ce_check_access(Emit *e, Op *op);
 int ce_check_arith(Emit *e, Op *op);
+int ce_check_gather(Emit *e, Op *op); /* a tl.gather's indices against the dim */
 /* cuda_scan.c: scans, and reductions of several operands or a region */
 #define MT_MAX_COMBINE 8 /* operands of one reduce or scan */
 int ce_emit_combine(Emit *e, Op *op);

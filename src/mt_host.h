@@ -326,6 +326,25 @@ static inline void mt_check_index(long long a, long long b, char op, long long i
     mt_check_report(file, line, col, kernel, "i32 overflow in index arithmetic", detail);
 }
 
+/* A tl.gather index outside [0, n) (Triton leaves it undefined; the
+ * unchecked text wraps it into the dim), at element `index` of the
+ * result. */
+static inline void mt_check_gather(long long value, bool is_unsigned, long long n,
+                                   long long index, const char *file, unsigned line,
+                                   unsigned col, const char *kernel) {
+    if (is_unsigned ? (unsigned long long)value < (unsigned long long)n
+                    : value >= 0 && value < n)
+        return;
+    char detail[160];
+    if (is_unsigned)
+        std::snprintf(detail, sizeof detail, "index %llu at element %lld, valid 0..%lld",
+                      (unsigned long long)value, index, n - 1);
+    else
+        std::snprintf(detail, sizeof detail, "index %lld at element %lld, valid 0..%lld", value,
+                      index, n - 1);
+    mt_check_report(file, line, col, kernel, "gather index out of range", detail);
+}
+
 /* ---- atomics: what cuda_atomic.c's helpers do on the host ---- */
 
 /* The old value at p after *p = f(*p), atomically for every worker

@@ -347,3 +347,30 @@ def test_many_failures_in_one_process(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[0] == "200"
     assert r.stdout.strip().endswith("[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]")
+
+
+@triton.jit
+def gather_kernel(src, idx, out, N: tl.constexpr, M: tl.constexpr):
+    s = tl.load(src + tl.arange(0, N))
+    i = tl.load(idx + tl.arange(0, M))
+    tl.store(out + tl.arange(0, M), tl.gather(s, i, 0))
+
+
+@pytest.mark.parametrize("dtype,bad,shown", [(torch.int32, -1, "-1"), (torch.int64, 8, "8"),
+                                             (torch.uint8, 200, "200")])
+def test_gather_index_out_of_range(dtype, bad, shown):
+    """Triton leaves such an index undefined; unchecked, mytriton wraps it
+    into the dim (test_gather.py); checked, it is a located error."""
+    src = torch.arange(8, dtype=torch.float32)
+    idx = torch.tensor([0, 1, 2, bad, 4, 5, 6, 7], dtype=dtype)
+    out = torch.full((8,), -1.0)
+    with pytest.raises(triton.LaunchError) as info:
+        gather_kernel[(1,)](src, idx, out, N=8, M=8, checked=True)
+    line, col = line_of(gather_kernel.fn, "tl.gather(s, i, 0)")
+    assert str(info.value).startswith(
+        f"{FILE}:{line}:{col}: error: gather index out of range in kernel 'gather_kernel', "
+        f"program (0, 0, 0): index {shown} at element 3, valid 0..7")
+    assert torch.equal(out, torch.full((8,), -1.0))
+    ok = torch.tensor([7, 6, 5, 4, 3, 2, 1, 0], dtype=dtype)
+    gather_kernel[(1,)](src, ok, out, N=8, M=8, checked=True)
+    assert torch.equal(out, src.flip(0))
