@@ -367,7 +367,7 @@ typedef struct DTypeInfo {
 } DTypeInfo;
 extern const DTypeInfo dtype_info[DT_COUNT];
 
-#define MT_MAX_RANK 8
+#define MT_MAX_RANK 16
 
 /* A scalar, a pointer to a scalar, or a block (rank >= 1) of either. */
 typedef struct Type {

@@ -6,7 +6,7 @@
 # RUN: %not %mytriton compile %s --kernel k_block_scalar_ptr --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=BSPTR
 # RUN: %not %mytriton compile %s --kernel k_dot --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=DOT
 # RUN: %not %mytriton compile %s --kernel k_div0 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=DIV0
-# RUN: %not %mytriton compile %s --kernel k_rank9 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RANK9
+# RUN: %not %mytriton compile %s --kernel k_rank17 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=RANK17
 # RUN: %not %mytriton compile %s --kernel k_program_id3 --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=PID3
 # RUN: %not %mytriton compile %s --kernel k_i64_overflow --signature '*fp32,i32' 2>&1 | %FileCheck --strict-whitespace %s --check-prefix=OVF
 # Triton's "*k": a pointer to constant data refuses stores, like tl.const.
@@ -66,12 +66,12 @@ def k_div0(out, n):
 
 
 @triton.jit
-def k_rank9(out, n):
-    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1, 1, 1, 1, 1), tl.float32)))
-# RANK9: {{^}}{{.*}}types.py:[[@LINE-1]]:35: error: block rank 9 exceeds the maximum 8{{$}}
-# RANK9-NEXT: {{^}}    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1, 1, 1, 1, 1), tl.float32))){{$}}
-# RANK9-NEXT: {{^}}                                  ^{{$}}
-# RANK9-NOT: {{[^[:space:]]}}
+def k_rank17(out, n):
+    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tl.float32)))
+# RANK17: {{^}}{{.*}}types.py:[[@LINE-1]]:35: error: block rank 17 exceeds the maximum 16{{$}}
+# RANK17-NEXT: {{^}}    tl.store(out, tl.sum(tl.zeros((1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tl.float32))){{$}}
+# RANK17-NEXT: {{^}}                                  ^{{$}}
+# RANK17-NOT: {{[^[:space:]]}}
 
 
 @triton.jit
