@@ -474,19 +474,35 @@ static int imprecise_acc(Elab *E, Call *c, int K, int64_t *out) {
  * at most 1024).  out_dtype
  * is float32, or float16 for f16 operands (an f16 accumulator, as
  * Triton's), or int32 for int8. */
-/* A dot of rank 4 and up, as Triton's core.dot does it (at 004d7f5, the
- * commit of its test suite; a mixed-rank dot still gets semantic.dot's
- * 2D-or-3D message below): the batch dims flattened into one (operands
- * and acc reshaped to rank 3), the rank-3 dot, and its result reshaped
- * back. */
-static int dot_many_batch_dims(Elab *E, Call *c, CV *out) {
+/* Triton 3.6's core.dot checks the shapes before semantic.dot sees the
+ * operands (asked on the GPU: a [2, 16, 16] by [16, 16] dot fails with
+ * "input and other must have equal ranks >= 2"): ranks, batch shapes, the
+ * reduction dims, in that order. */
+static int dot_shapes(Elab *E, Call *c) {
     Type tx = val_type(E->f, c->a[0].v), ty = val_type(E->f, c->a[1].v);
-    int rank = tx.rank;
-    for (int i = 0; i < rank - 2; i++)
+    if (tx.rank != ty.rank || tx.rank < 2)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "input and other must have equal ranks >= 2 (%s and %s)",
+                        elab_shape_text(E, tx), elab_shape_text(E, ty));
+    for (int i = 0; i < tx.rank - 2; i++)
         if (tx.shape[i] != ty.shape[i])
             return elab_err(E, c->loc, MT_ERR_TYPE,
                             "input and other must have equal batch shapes (%s and %s)",
                             elab_shape_text(E, tx), elab_shape_text(E, ty));
+    if (tx.shape[tx.rank - 1] != ty.shape[ty.rank - 2])
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "input and other must have equal reduction dimensions (%s and %s)",
+                        elab_shape_text(E, tx), elab_shape_text(E, ty));
+    return 0;
+}
+
+/* A dot of rank 4 and up, as Triton's core.dot does it (at 004d7f5, the
+ * commit of its test suite): the batch dims flattened into one (operands
+ * and acc reshaped to rank 3), the rank-3 dot, and its result reshaped
+ * back.  dot_shapes has checked the shapes. */
+static int dot_many_batch_dims(Elab *E, Call *c, CV *out) {
+    Type tx = val_type(E->f, c->a[0].v), ty = val_type(E->f, c->a[1].v);
+    int rank = tx.rank;
     int32_t batch = 1, cs[MT_MAX_RANK];
     for (int i = 0; i < rank - 2; i++)
         batch *= tx.shape[i];
@@ -521,8 +537,9 @@ int h_dot(Elab *E, Call *c, CV *out) {
     int64_t prec = 0;
     if (c->a[0].kind != CV_TENSOR || c->a[1].kind != CV_TENSOR)
         return elab_err(E, c->loc, MT_ERR_TYPE, "tl.dot() expects two tensors");
-    if (val_type(E->f, c->a[0].v).rank >= 4 &&
-        val_type(E->f, c->a[0].v).rank == val_type(E->f, c->a[1].v).rank)
+    if (dot_shapes(E, c) < 0)
+        return -1;
+    if (val_type(E->f, c->a[0].v).rank >= 4)
         return dot_many_batch_dims(E, c, out);
     if (dot_precision(E, c, &prec) < 0)
         return -1;
@@ -536,21 +553,8 @@ int h_dot(Elab *E, Call *c, CV *out) {
         return elab_err(E, c->loc, MT_ERR_TYPE,
                         "tl.dot() operands must be both float64, float32, float16, bfloat16, "
                         "fp8 or int8, got %s and %s", dtype_info[dx].tl_name, dtype_info[dy].tl_name);
-    if (!(tx.rank == ty.rank && (tx.rank == 2 || tx.rank == 3)))
-        return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)",
-                        elab_shape_text(E, tx), elab_shape_text(E, ty));
-    int kx = tx.shape[tx.rank - 1], ky = ty.shape[ty.rank - 2];
-    if (kx != ky)
-        return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "First input shape (%s) and second input shape %s are not compatible "
-                        "for matmul (second index of first shape (%d) must be equal to first "
-                        "index of second shape (%d)",
-                        elab_shape_text(E, tx), elab_shape_text(E, ty), kx, ky);
-    if (tx.rank == 3 && tx.shape[0] != ty.shape[0])
-        return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "tl.dot() batch dimensions differ: %s and %s", elab_shape_text(E, tx),
-                        elab_shape_text(E, ty));
+    /* ranks 2 or 3, batch and reduction dims agree (dot_shapes) */
+    int kx = tx.shape[tx.rank - 1];
     /* Triton's result type: int32 for int8, float64 for float64 and float32
      * for float32/bfloat16 operands whatever out_dtype says; out_dtype
      * itself for f16 and fp8 */

@@ -81,12 +81,12 @@ def test_dot_shape_errors_are_tritons():
 
     x, o = torch.zeros(1024), torch.zeros(1)
     with pytest.raises(triton.CompilationError,
-                       match=r"Both inputs must be either 2D or 3D; \(lhs: \[1, 16, 16\] vs "
-                             r"rhs: \[16, 16\]\)"):
+                       match=r"input and other must have equal ranks >= 2 \(\[1, 16, 16\] and "
+                             r"\[16, 16\]\)"):
         mixed_rank[(1,)](x, o)
     with pytest.raises(triton.CompilationError,
-                       match=r"First input shape \(\[16, 32\]\) and second input shape \[16, 32\] "
-                             r"are not compatible for matmul"):
+                       match=r"input and other must have equal reduction dimensions "
+                             r"\(\[16, 32\] and \[16, 32\]\)"):
         inner[(1,)](x, o)
 
 

@@ -50,7 +50,7 @@ def k_dot(out, n):
     b = tl.zeros((16, 32), tl.float32)
     c = tl.dot(a, b)
     tl.store(out + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
-# DOT: {{^}}{{.*}}types.py:[[@LINE-2]]:9: error: First input shape ([16, 32]) and second input shape [16, 32] are not compatible for matmul (second index of first shape (32) must be equal to first index of second shape (16){{$}}
+# DOT: {{^}}{{.*}}types.py:[[@LINE-2]]:9: error: input and other must have equal reduction dimensions ([16, 32] and [16, 32]){{$}}
 # DOT-NEXT: {{^}}    c = tl.dot(a, b){{$}}
 # DOT-NEXT: {{^}}        ^{{$}}
 # DOT-NOT: {{[^[:space:]]}}
