@@ -309,7 +309,7 @@ static void fill_region(Func *f, const Region *r) {
                 fill(f, op->res[k], NULL);
             continue;
         }
-        for (int k = 0; k < op->nres && op->iters; k++)
+        for (int k = 0; op->iters && k < op_niters(op); k++)
             fill(f, op->iters[k], NULL);
         Region *rs[2];
         for (int k = 0, n = op_regions(op, rs); k < n; k++)

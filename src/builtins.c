@@ -390,6 +390,8 @@ static const Builtin builtins[] = {
         "(integers narrower than 32 bits in int32/uint32, bf16 in float32)"},
     {"tl.cumprod", TLM, h_scan, OP_CUMPROD, 1, {ANY("input"), ANY("axis"), ANY("reverse")},
         "cumprod(input, axis=0, reverse=False): inclusive prefix product (bf16 in float32)"},
+    {"tl.map_elementwise", TL_ | UNBOUND, h_map_elementwise, OP_MAP, 2, {{0}},
+        "map_elementwise(scalar_fn, *args, pack=1): scalar_fn's results on every element"},
     {"tl.reduce", TLM, h_reduce_fn, OP_REDUCE, 3,
         {ANY("input"), ANY("axis"), ANY("combine_fn"), ANY("keep_dims")},
         "reduce(input, axis, combine_fn, keep_dims=False): reduction of a tensor or a tuple "

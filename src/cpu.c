@@ -1015,6 +1015,8 @@ static int emit_op(CpuEmit *e, Op *op, Region *r) {
         return cpu_emit_combine(e, op);
     if (oi->kind == K_GATHER)
         return cpu_emit_gather(e, op);
+    if (oi->kind == K_MAP)
+        return cpu_emit_map(e, op);
     if (oi->kind == K_DEBUG)
         return cpu_emit_debug(e, op);
     if (oi->kind == K_ASM)

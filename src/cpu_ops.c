@@ -252,6 +252,46 @@ int cpu_emit_combine(CpuEmit *e, Op *op) {
     return 0;
 }
 
+/* tl.map_elementwise: the region once per element, in row-major order,
+ * its parameters the operands' elements there. */
+int cpu_emit_map(CpuEmit *e, Op *op) {
+    Func *f = e->f;
+    int n = op->nargs, m = op->nres;
+    if (n > MT_MAX_MAP || m > MT_MAX_MAP || !op->body)
+        return cpu_unsupported(e, op, NULL);
+    for (int i = 0; i < op->body->nops; i++) {
+        Op *b = op->body->ops[i];
+        for (int k = 0; k < b->nres; k++)
+            if (val_type(f, b->res[k]).rank)
+                return cpu_unsupported(e, b, "on a block inside a mapped function");
+    }
+    Type rt = val_type(f, op->res[0]);
+    const char *res[MT_MAX_MAP], *c[CPU_MAX_RANK], *oc[CPU_MAX_RANK];
+    for (int k = 0; k < m; k++)
+        res[k] = new_result(e, op->res[k]);
+    int loops = cpu_open_loops(e, rt, c);
+    cpu_line(e, "{");
+    e->indent++;
+    for (int k = 0; k < n; k++) {
+        ValId it = op->iters[k];
+        cpu_map_coords(rt, c, val_type(f, op->args[k]), oc);
+        const char *name = cpu_fmt(e, "mt_m%d", k);
+        cpu_line(e, "%s %s = %s;", dtype_ctype((DType)val_type(f, it).dtype), name,
+                 cpu_elem(e, op->args[k], oc));
+        e->name[it] = name;
+    }
+    if (cpu_emit_region(e, op->body) < 0)
+        return -1;
+    const char *none[1] = {NULL};
+    for (int k = 0; k < m; k++)
+        cpu_line(e, "%s[%s] = %s;", res[k], cpu_index(e, val_type(f, op->res[k]), c),
+                 cpu_elem(e, op->yields[k], none));
+    e->indent--;
+    cpu_line(e, "}");
+    cpu_close_loops(e, loops);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- dot */
 
 /* A dot operand as an f32 tile: its own when it is one, else a copy

@@ -955,6 +955,8 @@ int ce_emit_op(Emit *e, Op *op) {
             return emit_reduce(e, op);
         if (op_info[op->code].kind == K_REDUCE || op_info[op->code].kind == K_SCAN)
             return ce_emit_combine(e, op); /* cuda_scan.c */
+        if (op_info[op->code].kind == K_MAP)
+            return ce_emit_map(e, op); /* cuda_scan.c */
         if (!op->nres)
             return unsupported(e, op);
         if (op_info[op->code].kind == K_GATHER)

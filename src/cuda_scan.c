@@ -427,3 +427,46 @@ int ce_emit_combine(Emit *e, Op *op) {
     }
     return op_info[op->code].kind == K_SCAN ? emit_scan(&cb) : emit_reduce_combine(&cb);
 }
+
+/* tl.map_elementwise: the region once per slot of the result's
+ * distribution (the operands share it, layout.c), unrolled so that every
+ * array index is a constant, its parameters the operands' elements at the
+ * slot; the region's scalar control flow diverges per thread, which it
+ * may: it holds no barrier. */
+int ce_emit_map(Emit *e, Op *op) {
+    Func *f = e->f;
+    int n = op->nargs, m = op->nres;
+    if (n < 1 || n > MT_MAX_MAP || m < 1 || m > MT_MAX_MAP || !op->body)
+        return diag_error(e->c, op->loc, MT_ERR_INTERNAL, "'%s' with %d operands, %d results",
+                          op_info[op->code].name, n, m);
+    Dist r = ce_dist_of(e, op->res[0]);
+    const char *el[MT_MAX_MAP];
+    for (int k = 0; k < n; k++)
+        if (!(el[k] = ce_elem(e, op->args[k], &r, op->loc)))
+            return -1;
+    for (int k = 0; k < m; k++) {
+        ValId res = op->res[k];
+        ce_line(e, "%s v%d[%d];", ce_ctype(e, type_elem(val_type(f, res))), res, r.nE);
+        e->name[res] = ce_fmt(e, "v%d", res);
+    }
+    ce_unroll(e);
+    ce_line(e, "for (int %s = 0; %s < %d; ++%s) {", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
+    e->indent++;
+    for (int k = 0; k < n; k++) {
+        ValId it = op->iters[k];
+        ce_line(e, "%s mt_m%d_%d = %s;", ce_ctype(e, val_type(f, it)), op->res[0], k, el[k]);
+        e->name[it] = ce_fmt(e, "mt_m%d_%d", op->res[0], k);
+    }
+    for (int i = 0; i < op->body->nops; i++)
+        if (ce_emit_op(e, op->body->ops[i]) < 0)
+            return -1;
+    for (int k = 0; k < m; k++)
+        ce_line(e, "v%d[%s] = %s;", op->res[k], CE_SLOT, ce_vname(e, op->yields[k]));
+    e->indent--;
+    ce_line(e, "}");
+    for (int k = 0; k < m; k++) {
+        e->dist[op->res[k]] = r;
+        e->has_dist[op->res[k]] = true;
+    }
+    return HAS_ERROR(e->c) ? -1 : 0;
+}

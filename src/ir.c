@@ -296,7 +296,9 @@ Op *op_new_while(Func *f, Region *r, Loc loc, const ValId *inits, int ncarry) {
 int op_niters(const Op *op) {
     if (!op->iters)
         return 0;
-    return op_info[op->code].rule == R_COMBINE ? 2 * op->nres : op->nres;
+    return op_info[op->code].rule == R_COMBINE ? 2 * op->nres
+           : op->code == OP_MAP               ? op->nargs
+                                              : op->nres;
 }
 
 /* Is v an operand or a yield of an op of r or of a region inside it? */
@@ -361,6 +363,35 @@ Op *op_new_results(Func *f, Region *r, OpCode code, Loc loc, const ValId *args, 
  * reduce drops the axis), one per operand with its element type; 2n
  * scalar combine parameters (the left partial's n, then the right's),
  * n yields to fill, an empty body. */
+Op *op_new_map(Func *f, Region *r, Loc loc, const ValId *args, int n) {
+    Op *op = arena_alloc(f->arena, sizeof *op);
+    op->code = OP_MAP;
+    op->loc = loc;
+    op->nargs = n;
+    op->args = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->iters = arena_alloc(f->arena, sizeof(ValId) * (size_t)n);
+    op->body = arena_alloc(f->arena, sizeof(Region));
+    for (int k = 0; k < n; k++) {
+        op->args[k] = args[k];
+        op->iters[k] = func_new_value(f, VK_LOOP_ARG, type_elem(f->vals[args[k]].type));
+    }
+    if (r)
+        region_push(f, r, op);
+    return op;
+}
+
+void op_map_results(Func *f, Op *op, const Type *elems, int nres) {
+    Type shape = f->vals[op->args[0]].type;
+    op->nres = nres;
+    op->res = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    op->yields = arena_alloc(f->arena, sizeof(ValId) * (size_t)nres);
+    for (int k = 0; k < nres; k++) {
+        op->res[k] = func_new_value(f, VK_OP, type_with_elem(shape, elems[k]));
+        f->vals[op->res[k]].def = op;
+        op->yields[k] = 0;
+    }
+}
+
 Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
                    int n, int64_t axis, int64_t reverse) {
     Op *op = arena_alloc(f->arena, sizeof *op);

@@ -368,6 +368,70 @@ done:
     return rc;
 }
 
+/* %r, ... = map_elementwise operands args(%p, ...) : T, ... { body; yield ... }
+ * (one parameter per operand, one type per result) */
+static int parse_map(IrReader *r, Region *region, const DefNames *rn, Loc loc, int depth) {
+    if (depth >= MAX_LOOP_DEPTH)
+        return rd_rerr(r, loc, MT_ERR_SYNTAX, "regions nested deeper than %d", MAX_LOOP_DEPTH);
+    IrOperand *ops;
+    int n, ntypes = 0;
+    Type types[MT_MAX_MAP], elems[MT_MAX_MAP];
+    DefNames params;
+    memset(&params, 0, sizeof params);
+    if (rd_operand_list(r, &ops, &n) < 0)
+        return -1;
+    if (n < 1 || n > MT_MAX_MAP || rn->n < 1 || rn->n > MT_MAX_MAP)
+        return rd_rerr(r, loc, MT_ERR_SYNTAX, "'map_elementwise' takes 1 to %d operands and "
+                       "results, got %d and %d", MT_MAX_MAP, n, rn->n);
+    if (rd_expect_word(r, "args") < 0 || rd_expect(r, '(') < 0)
+        return -1;
+    do {
+        DefName d;
+        if (rd_def_name(r, &d.s, &d.len, &d.loc) < 0)
+            return -1;
+        VEC_PUSH(r->f->arena, params.v, params.n, params.cap, d);
+    } while (rd_accept(r, ','));
+    if (rd_expect(r, ')') < 0 || rd_expect(r, ':') < 0)
+        return -1;
+    do {
+        if (ntypes == rn->n)
+            return rd_rerr(r, rd_here(r), MT_ERR_SYNTAX, "'map_elementwise' has %d results",
+                           rn->n);
+        if (rd_parse_type(r, &types[ntypes]) < 0)
+            return -1;
+        elems[ntypes] = type_elem(types[ntypes]);
+        ntypes++;
+    } while (rd_accept(r, ','));
+    if (params.n != n || ntypes != rn->n)
+        return rd_rerr(r, loc, MT_ERR_SYNTAX, "'map_elementwise' of %d operands has %d "
+                       "parameters and %d result types, expected %d and %d", n, params.n,
+                       ntypes, n, rn->n);
+    if (rd_expect(r, '{') < 0 || rd_expect_eol(r) < 0)
+        return -1;
+    ValId args[MT_MAX_MAP];
+    for (int k = 0; k < n; k++) {
+        if (not_none(r, &ops[k]) < 0)
+            return -1;
+        args[k] = rd_default_const(r, &ops[k]);
+    }
+    Op *op = op_new_map(r->f, region, loc, args, n);
+    op_map_results(r->f, op, elems, ntypes);
+    for (int k = 0; k < ntypes; k++) /* the printed types are the truth */
+        val(r->f, op->res[k])->type = types[k];
+    int mark = r->nnames;
+    for (int k = 0; k < n; k++)
+        if (rd_name_define(r, params.v[k].s, params.v[k].len, params.v[k].loc, op->iters[k]) < 0)
+            return -1;
+    if (parse_region(r, op->body, depth + 1, true) < 0 ||
+        parse_terminator(r, "yield", op->yields, elems, ntypes) < 0)
+        return -1;
+    rd_close_scope(r, mark);
+    for (int k = 0; k < ntypes; k++)
+        if (rd_name_define(r, rn->v[k].s, rn->v[k].len, rn->v[k].loc, op->res[k]) < 0)
+            return -1;
+    return 0;
+}
+
 /* %r, ... = inline_asm operands {attrs} : T, ...   (one type per result) */
 static int parse_asm(IrReader *r, Region *region, const DefNames *rn, OpCode code, Loc loc) {
     IrOperand *ops;
@@ -450,6 +514,8 @@ static int parse_op(IrReader *r, Region *region, int depth) {
         return parse_combine(r, region, &rn, code, loc, depth);
     if (code < OP_COUNT && op_info[code].rule == R_ASM)
         return parse_asm(r, region, &rn, code, loc);
+    if (code == OP_MAP)
+        return parse_map(r, region, &rn, loc, depth);
     const OpInfo *oi = &op_info[code];
     bool has_result = op_has_result(code);
     if (!has_result && rn.n)

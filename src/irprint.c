@@ -282,9 +282,9 @@ static void print_combine(Printer *p, const Op *op, int depth) {
     sb_printf(sb, " = %s ", op_info[op->code].name);
     print_values(p, op->args, op->nargs);
     print_attrs(p, op);
-    sb_puts(sb, " combine(");
+    sb_puts(sb, op->code == OP_MAP ? " args(" : " combine(");
     if (op->iters)
-        print_values(p, op->iters, 2 * op->nres);
+        print_values(p, op->iters, op_niters(op));
     sb_puts(sb, ") : ");
     for (int k = 0; k < op->nres; k++) {
         if (k)

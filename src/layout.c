@@ -267,7 +267,8 @@ static int walk(Assign *a, Region *r) {
                 unite(a, op->res[0], op->args[2]);
             continue;
         }
-        if (op_info[op->code].kind == K_ASM) { /* one shape, one layout */
+        if (op_info[op->code].kind == K_ASM || op_info[op->code].kind == K_MAP) {
+            /* one shape, one layout */
             for (int k = 0; k < op->nargs && rank_of(f, op->res[0]); k++)
                 unite(a, op->res[0], op->args[k]);
             for (int k = 1; k < op->nres && rank_of(f, op->res[0]); k++)

@@ -678,6 +678,8 @@ static int emit_op(MEmit *m, Op *op) {
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.inline_asm_elementwise");
     if (op->code == OP_GATHER)
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.gather");
+    if (oi->kind == K_MAP)
+        return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.map_elementwise");
     if (oi->kind == K_GATHER)
         return ml_emit_gather(m, op);
     if (oi->kind == K_CONSTRUCTOR)

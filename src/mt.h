@@ -446,6 +446,7 @@ enum {
     R_PHILOX, /* random numbers (issue 9) */
     R_ATOMIC, /* tlatomic.c */
     R_SCAN, R_COMBINE, /* tlscan.c's ops */
+    R_MAP, /* tl.map_elementwise (tlscan.c): checked by the verifier */
     R_HINT, /* tlblockptr.c's compiler hints */
     R_PRINT, R_ASSERT, /* tldebug.c: device_print, device_assert */
     R_ASM, /* tlasm.c: tl.inline_asm_elementwise */
@@ -461,6 +462,7 @@ typedef enum OpKind {
     K_SCAN, /* tlscan.c: a prefix combine along attr[0] (attr[1]: reverse) */
     K_DEBUG, /* tldebug.c: reads its operands where they are, no result */
     K_ASM, /* tlasm.c: inline asm over elements, several results */
+    K_MAP, /* tl.map_elementwise: its region run on each element's scalars */
     K_COUNT
 } OpKind;
 typedef enum AttrSchema {
@@ -645,6 +647,14 @@ void region_push(Func *f, Region *r, Op *op);
  * iters (2n combine parameters), yields (n), results typed. */
 Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
                    int n, int64_t axis, int64_t reverse);
+/* tl.map_elementwise over n operands of one shape: n scalar parameters
+ * (iters) of their element types and an empty body; its results are
+ * added by op_map_results once the body's yields are known. */
+#define MT_MAX_MAP 16
+Op *op_new_map(Func *f, Region *r, Loc loc, const ValId *args, int n);
+/* op's nres results, of its operands' shape and the given element types,
+ * and room for their yields. */
+void op_map_results(Func *f, Op *op, const Type *elems, int nres);
 /* An op without regions of nres results of the given types (inline asm:
  * tlasm.c); attributes and strings to set. */
 Op *op_new_results(Func *f, Region *r, OpCode code, Loc loc, const ValId *args, int nargs,
@@ -1193,6 +1203,7 @@ int ce_check_gather(Emit *e, Op *op); /* a tl.gather's indices against the dim *
 /* cuda_scan.c: scans, and reductions of several operands or a region */
 #define MT_MAX_COMBINE 8 /* operands of one reduce or scan */
 int ce_emit_combine(Emit *e, Op *op);
+int ce_emit_map(Emit *e, Op *op); /* tl.map_elementwise (cuda_scan.c) */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
 /* A dot operand's load straight into its shared tile (cuda.c), for the
@@ -1294,6 +1305,7 @@ int cpu_emit_region(CpuEmit *e, Region *r);
 /* cpu_ops.c */
 int cpu_emit_reduce(CpuEmit *e, Op *op);
 int cpu_emit_combine(CpuEmit *e, Op *op); /* reduce/scan with a region, scans */
+int cpu_emit_map(CpuEmit *e, Op *op); /* tl.map_elementwise */
 int cpu_emit_dot(CpuEmit *e, Op *op);
 int cpu_emit_gather(CpuEmit *e, Op *op);
 int cpu_emit_atomic(CpuEmit *e, Op *op);
@@ -1654,6 +1666,9 @@ int h_flip(Elab *E, Call *c, CV *out);
 int h_gather(Elab *E, Call *c, CV *out);
 int h_broadcast(Elab *E, Call *c, CV *out);
 int h_broadcast_to(Elab *E, Call *c, CV *out);
+/* x broadcast to the shape of `to` (its own element type kept) */
+int tl_broadcast_to(Elab *E, ValId x, Type to, Loc loc, ValId *out);
+int h_map_elementwise(Elab *E, Call *c, CV *out);
 int h_expand_dims(Elab *E, Call *c, CV *out);
 int tl_shape_transpose(Elab *E, ValId x, Loc loc, CV *out);
 /* x as a block of `rank` dims `shape` in row-major order (x itself when it

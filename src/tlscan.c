@@ -323,6 +323,199 @@ static int jit_combiner(Elab *E, Call *c, int i, Combiner *cb) {
     return 0;
 }
 
+/* ------------------------------------------------------ map_elementwise */
+
+/* x with its last dim d replaced by the dims of `last` (n of them). */
+static int reshape_last(Elab *E, ValId x, const int32_t *last, int n, Loc loc, ValId *out) {
+    Type t = val_type(E->f, x);
+    int32_t shape[MT_MAX_RANK];
+    int r = t.rank - 1;
+    if (r + n > MT_MAX_RANK)
+        return elab_err(E, loc, MT_ERR_TYPE, "map_elementwise() pack needs rank %d, more "
+                        "than %d", r + n, MT_MAX_RANK);
+    memcpy(shape, t.shape, sizeof(int32_t) * (size_t)r);
+    memcpy(shape + r, last, sizeof(int32_t) * (size_t)n);
+    return tl_shape_reshape(E, x, r + n, shape, loc, out);
+}
+
+/* The q blocks y[..., j] (j < q, a power of two >= 2) of y [..., q], each
+ * without the last dim: split halves the last dim by its lowest bit, so
+ * the even j come from one half and the odd ones from the other. */
+static int unpack_last(Elab *E, ValId y, int q, Loc loc, ValId *out) {
+    ValId half[2];
+    if (q > 2) {
+        int32_t two[2] = {q / 2, 2};
+        if (reshape_last(E, y, two, 2, loc, &y) < 0)
+            return -1;
+    }
+    for (int b = 0; b < 2; b++)
+        if (elab_emit(E, OP_SPLIT, loc, &y, 1, b, 0, &half[b]) < 0)
+            return -1;
+    if (q == 2) {
+        out[0] = half[0], out[1] = half[1];
+        return 0;
+    }
+    ValId part[2][MT_MAX_MAP];
+    for (int b = 0; b < 2; b++)
+        if (unpack_last(E, half[b], q / 2, loc, part[b]) < 0)
+            return -1;
+    for (int u = 0; u < q / 2; u++)
+        out[2 * u] = part[0][u], out[2 * u + 1] = part[1][u];
+    return 0;
+}
+
+/* unpack_last's inverse, with its last two dims merged: q blocks [..., n]
+ * (q a power of two >= 2) as one [..., n * q] whose element k * q + j is
+ * element k of in[j].  Each level joins two halves and merges the new dim
+ * at once, so no value of rank above 2 meets a two-operand join (which the
+ * CUDA lowering reads from held blocks only). */
+static int pack_last(Elab *E, const ValId *in, int q, Loc loc, ValId *out) {
+    ValId half[2];
+    if (q == 2) {
+        half[0] = in[0], half[1] = in[1];
+    } else {
+        ValId part[2][MT_MAX_MAP];
+        for (int u = 0; u < q / 2; u++)
+            part[0][u] = in[2 * u], part[1][u] = in[2 * u + 1];
+        for (int b = 0; b < 2; b++)
+            if (pack_last(E, part[b], q / 2, loc, &half[b]) < 0)
+                return -1;
+    }
+    ValId joined;
+    if (elab_emit(E, OP_JOIN, loc, half, 2, 0, 0, &joined) < 0)
+        return -1;
+    Type t = val_type(E->f, joined); /* [..., m, 2] -> [..., 2 m] */
+    int32_t shape[MT_MAX_RANK];
+    memcpy(shape, t.shape, sizeof(int32_t) * (size_t)(t.rank - 1));
+    shape[t.rank - 2] *= 2;
+    return tl_shape_reshape(E, joined, t.rank - 1, shape, loc, out);
+}
+
+/* map_elementwise(scalar_fn, *args, pack=1), as Triton's: the operands
+ * broadcast to one shape, the @jit function inlined once on one scalar
+ * parameter per operand in the op's region, which the backends run on
+ * every element; its results (a tensor, a number, or a tuple of them)
+ * give the op's results, one block each, or a tuple. */
+int h_map_elementwise(Elab *E, Call *c, CV *out) {
+    const Args *a = c->args;
+    CV pack = cv_int(1);
+    Loc ploc = c->loc;
+    for (int k = 0; k < a->nkw; k++) {
+        if (strcmp(a->kwname[k], "pack"))
+            return elab_err(E, a->kwloc[k], MT_ERR_TYPE,
+                            "map_elementwise() got an unexpected keyword argument '%s'",
+                            a->kwname[k]);
+        pack = a->kw[k];
+        ploc = a->kwloc[k];
+    }
+    if (a->npos < 2)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "map_elementwise() takes a @triton.jit function and 1 or more tensors");
+    CV fn = a->pos[0];
+    if (fn.kind != CV_JITFN || !fn.fn->is_jit)
+        return elab_err(E, a->posloc[0], MT_ERR_TYPE,
+                        "map_elementwise() scalar_fn must be a @triton.jit function, got %s",
+                        fn.kind == CV_JITFN ? fn.fn->name : cv_kind_name(E, fn));
+    if (pack.kind != CV_INT || pack.i < 1 || pack.i > MT_MAX_MAP || (pack.i & (pack.i - 1)))
+        return elab_err(E, ploc, MT_ERR_TYPE, "map_elementwise() pack must be a compile-time "
+                        "power of 2 up to %d", MT_MAX_MAP);
+    int p = (int)pack.i;
+    int n = a->npos - 1;
+    if (n > MT_MAX_MAP)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "map_elementwise() takes at most %d tensors",
+                        MT_MAX_MAP);
+    if (E->const_eval)
+        return elab_err(E, c->loc, MT_ERR_TYPE,
+                        "module-level constants must be compile-time values");
+    ValId xs[MT_MAX_MAP];
+    Type shape = type_scalar(DT_I32);
+    for (int k = 0; k < n; k++) {
+        if (builtin_need_tensor(E, a->pos[k + 1], a->posloc[k + 1], "map_elementwise", &xs[k]) < 0)
+            return -1;
+        Type t = val_type(E->f, xs[k]);
+        if (t.is_ptr)
+            return elab_err(E, a->posloc[k + 1], MT_ERR_TYPE,
+                            "map_elementwise() maps numbers, got %s", elab_type_text(E, t));
+        if (broadcast_shapes(shape, t, &shape) < 0)
+            return elab_err(E, a->posloc[k + 1], MT_ERR_TYPE,
+                            "cannot broadcast %s and %s to one shape", elab_type_text(E, shape),
+                            elab_type_text(E, t));
+    }
+    if (shape.rank == 0)
+        return elab_err(E, c->loc, MT_ERR_TYPE, "map_elementwise() expects a block");
+    int last = shape.shape[shape.rank - 1];
+    if (n * p > MT_MAX_MAP || last % p)
+        return elab_err(E, ploc, MT_ERR_TYPE, "map_elementwise() pack=%d needs a last dim it "
+                        "divides (%d) and at most %d scalars a call (%d)", p, last, MT_MAX_MAP,
+                        n * p);
+    /* with pack, each call takes `p` consecutive elements of the last dim
+     * of each operand, as a thread holds them in Triton's layouts: the
+     * operands are unpacked into p blocks each, a0 a1 .. b0 b1 .. */
+    ValId args[MT_MAX_MAP];
+    for (int k = 0; k < n; k++) {
+        ValId y;
+        int32_t split[2] = {last / p, p};
+        if (tl_broadcast_to(E, xs[k], shape, c->loc, &xs[k]) < 0)
+            return -1;
+        if (p == 1)
+            args[k] = xs[k];
+        else if (reshape_last(E, xs[k], split, 2, c->loc, &y) < 0 ||
+                 unpack_last(E, y, p, c->loc, args + k * p) < 0)
+            return -1;
+    }
+    Op *op = op_new_map(E->f, E->region, c->loc, args, n * p);
+    Args fa;
+    memset(&fa, 0, sizeof fa);
+    fa.npos = n * p;
+    fa.pos = arena_alloc(E->c->arena, sizeof(CV) * (size_t)(n * p));
+    fa.posloc = arena_alloc(E->c->arena, sizeof(Loc) * (size_t)(n * p));
+    for (int k = 0; k < n * p; k++) {
+        fa.pos[k] = cv_tensor(op->iters[k]);
+        fa.posloc[k] = a->posloc[k / p + 1];
+    }
+    Region *saved = E->region;
+    E->region = op->body;
+    CV ret;
+    int rc = elab_call_jit(E, fn.fn, &fa, c->loc, &ret);
+    int m = rc < 0 ? 0 : ret.kind == CV_TUPLE ? ret.n : ret.kind == CV_NONE ? 0 : 1;
+    ValId ys[MT_MAX_MAP];
+    Type elems[MT_MAX_MAP];
+    if (rc == 0 && (m < 1 || m > MT_MAX_MAP || m % p))
+        rc = elab_err(E, a->posloc[0], MT_ERR_TYPE,
+                      "map_elementwise() scalar_fn '%s' returned %d values, expected 1 to %d, "
+                      "a multiple of pack=%d", fn.fn->name, m, MT_MAX_MAP, p);
+    for (int k = 0; rc == 0 && k < m; k++) {
+        CV v = ret.kind == CV_TUPLE ? ret.items[k] : ret;
+        if (v.kind != CV_TENSOR && cv_materialise(E, v, c->loc, &ys[k]) < 0)
+            rc = -1;
+        else if (v.kind == CV_TENSOR)
+            ys[k] = v.v;
+        if (rc == 0 && (val_type(E->f, ys[k]).rank || val_type(E->f, ys[k]).is_ptr))
+            rc = elab_err(E, a->posloc[0], MT_ERR_TYPE,
+                          "map_elementwise() scalar_fn '%s' result %d is %s, expected a scalar "
+                          "number", fn.fn->name, k + 1,
+                          elab_type_text(E, val_type(E->f, ys[k])));
+        if (rc == 0)
+            elems[k] = val_type(E->f, ys[k]);
+    }
+    E->region = saved;
+    if (rc < 0)
+        return -1;
+    op_map_results(E->f, op, elems, m);
+    memcpy(op->yields, ys, sizeof(ValId) * (size_t)m);
+    ValId rs[MT_MAX_MAP];
+    for (int r = 0; r < m / p; r++) { /* result r is yields r*p .. r*p + p - 1 */
+        if (p == 1) {
+            rs[r] = op->res[r];
+            continue;
+        }
+        if (pack_last(E, op->res + r * p, p, c->loc, &rs[r]) < 0)
+            return -1;
+    }
+    *out = results(E, rs, m / p, m / p > 1);
+    return 0;
+}
+
 /* reduce(input, axis, combine_fn, keep_dims=False) */
 int h_reduce_fn(Elab *E, Call *c, CV *out) {
     ValId xs[MT_MAX_COMBINE], rs[MT_MAX_COMBINE];

@@ -278,7 +278,7 @@ int tl_shape_transpose(Elab *E, ValId x, Loc loc, CV *out) {
 }
 
 /* x broadcast to type `to`'s shape: leading unit dims, then broadcast. */
-static int broadcast_to(Elab *E, ValId x, Type to, Loc loc, ValId *out) {
+int tl_broadcast_to(Elab *E, ValId x, Type to, Loc loc, ValId *out) {
     Type t = val_type(E->f, x);
     while (t.rank > 0 && t.rank < to.rank) {
         if (elab_expand_dims(E, x, 0, loc, &x) < 0)
@@ -300,7 +300,7 @@ static int broadcast_pair(Elab *E, ValId *a, ValId *b, Loc loc) {
     if (broadcast_shapes(ta, tb, &shape) < 0)
         return elab_err(E, loc, MT_ERR_TYPE, "cannot broadcast %s and %s to one shape",
                         elab_type_text(E, ta), elab_type_text(E, tb));
-    return broadcast_to(E, *a, shape, loc, a) < 0 ? -1 : broadcast_to(E, *b, shape, loc, b);
+    return tl_broadcast_to(E, *a, shape, loc, a) < 0 ? -1 : tl_broadcast_to(E, *b, shape, loc, b);
 }
 
 /* broadcast_to(input, *shape) */

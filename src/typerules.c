@@ -781,6 +781,7 @@ static const struct {
     [R_SCAN] = {rule_scan, false, 1},
     [R_COMBINE] = {rule_combine, false, -1},
     [R_ASM] = {rule_combine, false, -1}, /* verify_asm */
+    [R_MAP] = {rule_combine, false, -1}, /* verify_map */
     [R_HINT] = {rule_hint, false, 1},
     [R_PRINT] = {rule_print, false, 0},   [R_ASSERT] = {rule_assert, false, 0},
 };

@@ -290,6 +290,55 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return 0;
 }
 
+/* tl.map_elementwise: 1 to MT_MAX_MAP operands, blocks of one shape (no
+ * pointers); one scalar parameter per operand of its element type; a body
+ * of scalar ops; 1 to MT_MAX_MAP results of that shape, each the element
+ * type of its scalar yield. */
+static int verify_map(Verifier *v, const Op *op, int idx, uint8_t *scope) {
+    Func *f = v->f;
+    int n = op->nargs;
+    if (n < 1 || n > MT_MAX_MAP || op->nres < 1 || op->nres > MT_MAX_MAP || !op->body ||
+        !op->iters || !op->yields || !op->res)
+        return vfail(v, op, idx, "expected 1 to %d operands and results and a region", MT_MAX_MAP);
+    Type t0 = in_range(v, op->args[0]) ? val_type(f, op->args[0]) : type_scalar(DT_VOID);
+    uint8_t *inner = inner_scope(v, scope);
+    if (!inner)
+        return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < n; k++) {
+        ValId a = op->args[k];
+        if (!defined(v, scope, a))
+            return vfail(v, op, idx, "%%%d used before definition", (int)a);
+        Type t = val_type(f, a), e = type_elem(t);
+        if (t.rank == 0 || t.is_ptr || !type_eq(type_with_elem(t0, e), t))
+            return vfail(v, op, idx, "operand %d is %s, not a block of numbers of the shape of %s",
+                         k + 1, type_text(t).s, type_text(t0).s);
+        ValId it = op->iters[k];
+        if (!fresh(v, it) || !type_eq(val_type(f, it), e))
+            return vfail(v, op, idx, "parameter %d must be a new value of type %s", k + 1,
+                         type_text(e).s);
+        define(v, inner, it);
+    }
+    if (verify_region(v, op->body, inner) < 0)
+        return -1;
+    for (int i = 0; i < op->body->nops; i++)
+        for (int k = 0; k < op->body->ops[i]->nres; k++)
+            if (val_type(f, op->body->ops[i]->res[k]).rank)
+                return vfail(v, op, idx, "the region computes on scalars only");
+    for (int k = 0; k < op->nres; k++) {
+        ValId y = op->yields[k], res = op->res[k];
+        if (!defined(v, inner, y) || val_type(f, y).rank || val_type(f, y).is_ptr)
+            return vfail(v, op, idx, "result %d must be a scalar the region defines", k + 1);
+        Type rt = type_with_elem(t0, val_type(f, y));
+        if (!in_range(v, res) || !type_eq(val_type(f, res), rt))
+            return vfail(v, op, idx, "result %d expected %s, got %s", k + 1, type_text(rt).s,
+                         in_range(v, res) ? type_text(val_type(f, res)).s : "none");
+        if (!fresh(v, res))
+            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
+        define(v, scope, res);
+    }
+    return 0;
+}
+
 /* tlasm.c's inline asm: operands defined, none missing, scalars or blocks
  * of one shape (pointers too: an "l" register); 1 to MT_MAX_ASM_RESULTS
  * results of that shape, numbers (fp16/bf16/fp8 as their bits) but not
@@ -342,6 +391,8 @@ static int verify_op(Verifier *v, const Op *op, int idx, uint8_t *scope) {
         return verify_combine(v, op, idx, scope);
     if (oi->rule == R_ASM)
         return verify_asm(v, op, idx, scope);
+    if (oi->rule == R_MAP)
+        return verify_map(v, op, idx, scope);
     if (oi->nargs >= 0 && op->nargs != oi->nargs)
         return vfail(v, op, idx, "expected %d operands, got %d", oi->nargs,
                      op->nargs);
