@@ -40,7 +40,8 @@
 #include <string.h>
 
 /* Registers a thread may spend on blocks one iteration ahead (16 words:
- * a 2048-wide f32 row over 8 warps, twice). */
+ * a 4096-wide f32 row over 8 warps; tutorial 02's rows up to 4096 go
+ * ahead, its 8192-wide ones do not). */
 #define MAX_PREFETCH_BYTES 64
 /* A load's operand slice deeper than this is not copied. */
 #define MAX_SLICE_DEPTH 64
