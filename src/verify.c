@@ -227,6 +227,19 @@ static int verify_while(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return define_results(v, op, idx, scope, op->iters, op->nres);
 }
 
+/* Result k of a region-holding op (a combine or map), of type rt, defined
+ * in scope once. */
+static int define_result(Verifier *v, const Op *op, int idx, uint8_t *scope, int k, Type rt) {
+    ValId res = op->res[k];
+    if (!in_range(v, res) || !type_eq(val_type(v->f, res), rt))
+        return vfail(v, op, idx, "result %d expected %s, got %s", k + 1, type_text(rt).s,
+                     in_range(v, res) ? type_text(val_type(v->f, res)).s : "none");
+    if (!fresh(v, res))
+        return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
+    define(v, scope, res);
+    return 0;
+}
+
 /* tlscan.c's reduce and scan: n operands of one block shape, n results
  * (reduce: the axis dropped), 2n scalar combine parameters (the operands'
  * element types, twice), a body of scalar ops, n yields of those types. */
@@ -269,7 +282,7 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
             if (val_type(f, op->body->ops[i]->res[k]).rank)
                 return vfail(v, op, idx, "the combine region computes on scalars only");
     for (int k = 0; k < n; k++) {
-        ValId y = op->yields[k], res = op->res[k];
+        ValId y = op->yields[k];
         Type e = type_elem(val_type(f, op->args[k])), rt = type_with_elem(t0, e);
         if (!defined(v, inner, y) || !type_eq(val_type(f, y), e))
             return vfail(v, op, idx, "combine result %d must be %s, got %s", k + 1, type_text(e).s,
@@ -280,12 +293,8 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                 rt.shape[i] = t0.shape[i + 1];
             rt.shape[rt.rank] = 0;
         }
-        if (!in_range(v, res) || !type_eq(val_type(f, res), rt))
-            return vfail(v, op, idx, "result %d expected %s, got %s", k + 1, type_text(rt).s,
-                         in_range(v, res) ? type_text(val_type(f, res)).s : "none");
-        if (!fresh(v, res))
-            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
-        define(v, scope, res);
+        if (define_result(v, op, idx, scope, k, rt) < 0)
+            return -1;
     }
     return 0;
 }
@@ -325,16 +334,12 @@ static int verify_map(Verifier *v, const Op *op, int idx, uint8_t *scope) {
             if (val_type(f, op->body->ops[i]->res[k]).rank)
                 return vfail(v, op, idx, "the region computes on scalars only");
     for (int k = 0; k < op->nres; k++) {
-        ValId y = op->yields[k], res = op->res[k];
+        ValId y = op->yields[k];
         if (!defined(v, inner, y) || val_type(f, y).rank || val_type(f, y).is_ptr)
             return vfail(v, op, idx, "result %d must be a scalar the region defines", k + 1);
         Type rt = type_with_elem(t0, val_type(f, y));
-        if (!in_range(v, res) || !type_eq(val_type(f, res), rt))
-            return vfail(v, op, idx, "result %d expected %s, got %s", k + 1, type_text(rt).s,
-                         in_range(v, res) ? type_text(val_type(f, res)).s : "none");
-        if (!fresh(v, res))
-            return vfail(v, op, idx, "duplicate definition of %%%d", (int)res);
-        define(v, scope, res);
+        if (define_result(v, op, idx, scope, k, rt) < 0)
+            return -1;
     }
     return 0;
 }
