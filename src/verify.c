@@ -227,6 +227,19 @@ static int verify_while(Verifier *v, const Op *op, int idx, uint8_t *scope) {
     return define_results(v, op, idx, scope, op->iters, op->nres);
 }
 
+/* The region of a combine or map, under the scope its parameters extend:
+ * its ops well formed, and every value they make a scalar. */
+static int verify_scalar_region(Verifier *v, const Op *op, int idx, uint8_t *inner,
+                                const char *what) {
+    if (verify_region(v, op->body, inner) < 0)
+        return -1;
+    for (int i = 0; i < op->body->nops; i++)
+        for (int k = 0; k < op->body->ops[i]->nres; k++)
+            if (val_type(v->f, op->body->ops[i]->res[k]).rank)
+                return vfail(v, op, idx, "%s computes on scalars only", what);
+    return 0;
+}
+
 /* Result k of a region-holding op (a combine or map), of type rt, defined
  * in scope once. */
 static int define_result(Verifier *v, const Op *op, int idx, uint8_t *scope, int k, Type rt) {
@@ -260,10 +273,9 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                      type_text(t0).s);
     if (op->attr[1] != 0 && !(scan && op->attr[1] == 1))
         return vfail(v, op, idx, "unexpected attribute 1 = %lld", (long long)op->attr[1]);
-    uint8_t *inner = arena_alloc(f->arena, (size_t)f->nvals);
+    uint8_t *inner = inner_scope(v, scope);
     if (!inner)
         return diag_error(f->ctx, op->loc, MT_ERR_NOMEM, "out of memory");
-    memcpy(inner, scope, (size_t)f->nvals);
     for (int k = 0; k < 2 * n; k++) {
         Type t = val_type(f, op->args[k % n]), e = type_elem(t);
         if (t.is_ptr || !type_eq(type_with_elem(t0, e), t))
@@ -275,12 +287,8 @@ static int verify_combine(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                          k + 1, type_text(e).s);
         define(v, inner, it);
     }
-    if (verify_region(v, op->body, inner) < 0)
+    if (verify_scalar_region(v, op, idx, inner, "the combine region") < 0)
         return -1;
-    for (int i = 0; i < op->body->nops; i++)
-        for (int k = 0; k < op->body->ops[i]->nres; k++)
-            if (val_type(f, op->body->ops[i]->res[k]).rank)
-                return vfail(v, op, idx, "the combine region computes on scalars only");
     for (int k = 0; k < n; k++) {
         ValId y = op->yields[k];
         Type e = type_elem(val_type(f, op->args[k])), rt = type_with_elem(t0, e);
@@ -327,12 +335,8 @@ static int verify_map(Verifier *v, const Op *op, int idx, uint8_t *scope) {
                          type_text(e).s);
         define(v, inner, it);
     }
-    if (verify_region(v, op->body, inner) < 0)
+    if (verify_scalar_region(v, op, idx, inner, "the region") < 0)
         return -1;
-    for (int i = 0; i < op->body->nops; i++)
-        for (int k = 0; k < op->body->ops[i]->nres; k++)
-            if (val_type(f, op->body->ops[i]->res[k]).rank)
-                return vfail(v, op, idx, "the region computes on scalars only");
     for (int k = 0; k < op->nres; k++) {
         ValId y = op->yields[k];
         if (!defined(v, inner, y) || val_type(f, y).rank || val_type(f, y).is_ptr)
