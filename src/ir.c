@@ -363,6 +363,16 @@ Op *op_new_results(Func *f, Region *r, OpCode code, Loc loc, const ValId *args, 
  * reduce drops the axis), one per operand with its element type; 2n
  * scalar combine parameters (the left partial's n, then the right's),
  * n yields to fill, an empty body. */
+Op *op_copy(Func *f, Region *r, const Op *d, const ValId *args) {
+    Op *op = op_new(f, r, (OpCode)d->code, d->loc,
+                    d->nres ? f->vals[d->res[0]].type : type_scalar(DT_VOID), args, d->nargs);
+    op->attr[0] = d->attr[0];
+    op->attr[1] = d->attr[1];
+    op->str[0] = d->str[0];
+    op->str[1] = d->str[1];
+    return op;
+}
+
 Op *op_new_map(Func *f, Region *r, Loc loc, const ValId *args, int n) {
     Op *op = arena_alloc(f->arena, sizeof *op);
     op->code = OP_MAP;

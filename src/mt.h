@@ -647,6 +647,10 @@ void region_push(Func *f, Region *r, Op *op);
  * iters (2n combine parameters), yields (n), results typed. */
 Op *op_new_combine(Func *f, Region *r, OpCode code, Loc loc, const ValId *args,
                    int n, int64_t axis, int64_t reverse);
+/* A copy of op d (no regions, at most one result: its code, location,
+ * result type, attributes and strings) over the operands args, appended
+ * to r (pipeload.c and unbatch.c copy ops onto other values). */
+Op *op_copy(Func *f, Region *r, const Op *d, const ValId *args);
 /* tl.map_elementwise over n operands of one shape: n scalar parameters
  * (iters) of their element types and an empty body; its results are
  * added by op_map_results once the body's yields are known. */

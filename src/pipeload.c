@@ -158,12 +158,7 @@ static ValId copy_slice(Pipe *p, Region *r, ValId v, Iteration it) {
     ValId args[8];
     for (int j = 0; j < d->nargs; j++)
         args[j] = copy_slice(p, r, d->args[j], it);
-    Op *c = op_new(p->f, r, (OpCode)d->code, d->loc, val_type(p->f, v), args, d->nargs);
-    c->attr[0] = d->attr[0];
-    c->attr[1] = d->attr[1];
-    c->str[0] = d->str[0];
-    c->str[1] = d->str[1];
-    return p->clone[it][v] = c->res[0];
+    return p->clone[it][v] = op_copy(p->f, r, d, args)->res[0];
 }
 
 /* `if cond { the loads for iteration it } else { zeros }`, appended to r:

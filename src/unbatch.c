@@ -287,12 +287,7 @@ static bool clone_into(Unbatch *u, Region *r, const Op *d) {
     ValId args[8];
     for (int i = 0; i < d->nargs; i++)
         args[i] = cloned(u, d->args[i]);
-    Op *op = op_new(f, r, (OpCode)d->code, d->loc,
-                    d->nres ? val_type(f, d->res[0]) : (Type){0}, args, d->nargs);
-    op->attr[0] = d->attr[0];
-    op->attr[1] = d->attr[1];
-    op->str[0] = d->str[0];
-    op->str[1] = d->str[1];
+    Op *op = op_copy(f, r, d, args);
     if (d->nres)
         u->clone[d->res[0]] = op->res[0];
     return true;
