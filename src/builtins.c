@@ -259,7 +259,7 @@ static const Builtin builtins[] = {
         "floor(x): elementwise floor (fp32, fp64)"},
     {"tl.ceil", TLM, h_math_f32_f64, OP_CEIL, 1, {{"x", P_TENSOR}},
         "ceil(x): elementwise ceiling (fp32, fp64)"},
-    {"tl.sqrt_rn", TLM, h_math_f32, OP_SQRT, 1, {{"x", P_TENSOR}},
+    {"tl.sqrt_rn", TLM, h_math_f32, OP_SQRT_RN, 1, {{"x", P_TENSOR}},
         "sqrt_rn(x): elementwise square root, correctly rounded (fp32)"},
     {"tl.div_rn", TL_, h_math_f32, OP_DIV_RN, 2, {ANY("x"), ANY("y")},
         "div_rn(x, y): elementwise x / y, correctly rounded (fp32)"},
@@ -291,7 +291,7 @@ static const Builtin builtins[] = {
     LD1(exp, OP_EXP_RN, "e**x") LD1(exp2, OP_EXP2, "2**x") LD1(expm1, OP_EXPM1, "e**x - 1")
     LD1(log, OP_LOG, "natural logarithm") LD1(log2, OP_LOG2, "base-2 logarithm")
     LD1(log10, OP_LOG10, "base-10 logarithm") LD1(log1p, OP_LOG1P, "log(1 + x)")
-    LD1(sqrt, OP_SQRT, "square root") LD1(sqrt_rn, OP_SQRT, "square root, correctly rounded")
+    LD1(sqrt, OP_SQRT, "square root") LD1(sqrt_rn, OP_SQRT_RN, "square root, correctly rounded")
     LD1(rsqrt, OP_RSQRT, "1 / sqrt(x)") LD1(cbrt, OP_CBRT, "cube root")
     LD1(sin, OP_SIN, "sine") LD1(cos, OP_COS, "cosine") LD1(tan, OP_TAN, "tangent")
     LD1(asin, OP_ASIN, "arc sine") LD1(acos, OP_ACOS, "arc cosine")

@@ -29,7 +29,7 @@
  *     host's libm, the one the host backend's kernels link; CUDA's device
  *     versions may differ by their documented ulp error, exactly as before
  *     this table existed), isnan/isinf, __int_as_float, and the
- *     runtime's mt_rsqrtf, mt_expf, mt_divf, mt_fmaxnumf, mt_fminnumf, mt_umulhi
+ *     runtime's mt_rsqrtf, mt_expf, mt_divf, mt_sqrtf, mt_fmaxnumf, mt_fminnumf, mt_umulhi
  *     and mt_philox (mt_kernel_rt.h,
  *     included here so that the folder calls the host backend's very
  *     functions);
@@ -482,6 +482,7 @@ static const CFunc funcs[] = {
     {"mt_rsqrtf", FN_F1, false, mt_rsqrtf, 0, mt_rsqrt, 0, 0, 0},
     {"mt_expf", FN_F1, false, mt_expf, 0, mt_exp, 0, 0, 0},
     {"mt_divf", FN_F2, true, 0, mt_divf, 0, mt_div, 0, 0},
+    {"mt_sqrtf", FN_F1, false, mt_sqrtf, 0, mt_sqrt, 0, 0, 0},
     {"mt_fmaxnumf", FN_F2, false, 0, mt_fmaxnumf, 0, mt_fmaxnum, 0, 0},
     {"mt_fminnumf", FN_F2, false, 0, mt_fminnumf, 0, mt_fminnum, 0, 0},
     {"mt_umulhi", FN_UMULHI, false, 0, 0, 0, 0, 0, 0},

@@ -102,8 +102,10 @@ static const char *float_op(MEmit *m, int code, const char **a, const char *ty, 
             ml_line(m, "%s = %s %s, %s : %s", t, tab[i].op, a[0], a[1], ty);
         return t;
     }
+    if (code == OP_SQRT) /* Triton's tl.sqrt: approximate on f32 only */
+        return ptx(m, d == DT_F32 ? "sqrt.approx.ftz" : "sqrt.rn", a, 1, ty);
     static const struct { int code; const char *ins; int n; } ins[] = {
-        {OP_SQRT, "sqrt.rn", 1}, {OP_ABS, "abs", 1}, {OP_FLOOR, "cvt.rmi", 1},
+        {OP_SQRT_RN, "sqrt.rn", 1}, {OP_ABS, "abs", 1}, {OP_FLOOR, "cvt.rmi", 1},
         {OP_CEIL, "cvt.rpi", 1}, {OP_TRUNC, "cvt.rzi", 1}, {OP_RINT, "cvt.rni", 1},
         {OP_FMA, "fma.rn", 3},
     };

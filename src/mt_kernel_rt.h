@@ -763,13 +763,14 @@ MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b)
     return ah * bh + (ah * bl >> 32) + (mid >> 32);
 }
 #endif
-/* ---- Triton's approximate fp32 exp and division (issue 9, speed) ----
+/* ---- Triton's approximate fp32 exp, division and square root ----
  * tl.exp on fp32 is ex2.approx.f32 of x * log2(e), the product rounded to
  * f32 first; `/` on floats computed in f32 (fp16 and bf16 too, widened) is
- * div.full.f32.  Those instructions on the GPU, as Triton emits them; the
- * host takes 2**p of the same product and IEEE division (the GPU's results
- * are within 2 ulp of them).  f64 keeps exp and IEEE division (mt_exp,
- * mt_div: what the f64 form of a template calls). */
+ * div.full.f32; tl.sqrt is sqrt.approx.ftz.f32 (subnormals flushed).
+ * Those instructions on the GPU, as Triton emits them; the host takes 2**p
+ * of the same product, IEEE division and square root (the GPU's results
+ * are within 2 ulp of them).  f64 keeps exp, IEEE division and square
+ * root (mt_exp, mt_div, mt_sqrt: what the f64 form of a template calls). */
 #if defined(__CUDA_ARCH__)
 MT_RT float mt_expf(float x) {
     float r;
@@ -781,12 +782,19 @@ MT_RT float mt_divf(float x, float y) {
     asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
     return r;
 }
+MT_RT float mt_sqrtf(float x) {
+    float r;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
 #else
 MT_RT float mt_expf(float x) { return exp2f(x * 1.44269504088896341f); }
 MT_RT float mt_divf(float x, float y) { return x / y; }
+MT_RT float mt_sqrtf(float x) { return sqrtf(x); }
 #endif
 MT_RT double mt_exp(double x) { return exp(x); }
 MT_RT double mt_div(double x, double y) { return x / y; }
+MT_RT double mt_sqrt(double x) { return sqrt(x); }
 /* maxnumf/minnumf, Triton's PropagateNan.NONE (tl.maximum, tl.minimum and
  * the tl.max/tl.min reductions): a NaN operand gives the other, -0.0
  * orders below +0.0.  The GPU's max.f32/min.f32 on fp32, as Triton

@@ -320,7 +320,7 @@ def _ptx(ins, v):
             return f(np.log2(np.float64(v[0])))
         if name == "rsqrt.approx":
             return f(1 / np.sqrt(np.float64(v[0])))
-        if name == "sqrt.rn":
+        if name in ("sqrt.rn", "sqrt.approx.ftz"):  # the approximation within 2 ulp
             return f(np.sqrt(v[0]))
         if name == "abs":
             return f(abs(v[0]))
