@@ -197,8 +197,10 @@ static int emit_vector_load(Emit *e, Op *op) {
     } else
         test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
-    if (predicated)
-        ce_line(e, "%s mt_q = mt_ld_pred((const %s*)(%s), %s);", vp.vtype, vp.vtype, a[0], a[1]);
+    bool b64 = vp.elem_bytes == 8 && w == 2 && !fn; /* Triton's ld.global.v2.b64 */
+    if (predicated || b64)
+        ce_line(e, "%s mt_q = %s((const %s*)(%s), %s);", vp.vtype,
+                b64 ? "mt_ld_v2b64" : "mt_ld_pred", vp.vtype, a[0], predicated ? a[1] : "1");
     else if (fn)
         ce_line(e, "%s mt_q = %s((const %s*)(%s));", vp.vtype, fn, vp.vtype, a[0]);
     else
@@ -417,7 +419,11 @@ static int emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, cons
     }
     ce_line(e, "{");
     ce_line(e, "    const int %s = mt_g;", CE_SLOT);
-    ce_line(e, "    %s;", store_text(e, op, ce_fmt(e, "(%s*)(%s)", vp.vtype, pa), sb_str(&mk)));
+    const char *vptr = ce_fmt(e, "(%s*)(%s)", vp.vtype, pa);
+    if (vp.elem_bytes == 8 && !ce_mem_intrinsic(op, elem)) /* st.global.v2.b64 */
+        ce_line(e, "    mt_st_v2b64(%s, %s);", vptr, sb_str(&mk));
+    else
+        ce_line(e, "    %s;", store_text(e, op, vptr, sb_str(&mk)));
     ce_line(e, "}");
     sb_free(&mk);
     if (test && uniform && !vp.runtime_align) { /* else: masked off */

@@ -1008,6 +1008,26 @@ template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
                      : "r"(pred), "l"(g));
     return u.v;
 }
+/* Two 8-byte lanes (double2, longlong2): Triton's ld.global.v2.b64 and
+ * st.global.v2.b64, which test_core's float64 dots look for in the PTX
+ * (CUDA C's own vector access is v2.f64, v2.u64 or v4.b32). */
+template <class V> MT_RT V mt_ld_v2b64(const V *g, int pred) {
+    static_assert(sizeof(V) == 16, "two 8-byte lanes");
+    unsigned long long w[2];
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\tmov.b64 %0, 0;\n\t"
+                 "mov.b64 %1, 0;\n\t@p ld.global.v2.b64 {%0, %1}, [%3];\n\t}"
+                 : "=l"(w[0]), "=l"(w[1])
+                 : "r"(pred), "l"(g));
+    V v;
+    memcpy(&v, w, sizeof v);
+    return v;
+}
+template <class V> MT_RT void mt_st_v2b64(V *g, V v) {
+    static_assert(sizeof(V) == 16, "two 8-byte lanes");
+    unsigned long long w[2];
+    memcpy(w, &v, sizeof w);
+    asm volatile("st.global.v2.b64 [%0], {%1, %2};" : : "l"(g), "l"(w[0]), "l"(w[1]) : "memory");
+}
 #else
 template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
     V v;
@@ -1017,6 +1037,8 @@ template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
         memset(&v, 0, sizeof v);
     return v;
 }
+template <class V> MT_RT V mt_ld_v2b64(const V *g, int pred) { return mt_ld_pred(g, pred); }
+template <class V> MT_RT void mt_st_v2b64(V *g, V v) { memcpy(g, &v, sizeof v); }
 #endif
 #endif
 

@@ -1,6 +1,7 @@
 """The PTX forms that Triton emits and its own tests look for, checked in
 mytriton's PTX (on the host: NVRTC's, for MYTRITON_HOST_ARCH) beside the
-values: tl.sqrt as sqrt.approx.ftz.f32 (Triton 3.6's
+values: 16-byte float64 accesses as ld/st.global.v2.b64 (test_core's
+test_dot asserts them), tl.sqrt as sqrt.approx.ftz.f32 (Triton 3.6's
 tl.sqrt on fp32; the tutorials' layer norm), tl.sqrt_rn and float64
 sqrt correctly rounded."""
 import re
@@ -24,6 +25,27 @@ def ptx_of(handle):
         return handle.asm["ptx"]
     except RuntimeError as e:  # no NVRTC on this machine
         pytest.skip(str(e))
+
+
+@triton.jit
+def scale_f64(X, Y, n, BLOCK: tl.constexpr, MASKED: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if MASKED:
+        tl.store(Y + i, tl.load(X + i, mask=i < n) * 2.0, mask=i < n)
+    else:
+        tl.store(Y + i, tl.load(X + i) * 2.0)
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_float64_vectors_are_v2_b64(device, masked):
+    n = 1000 if masked else 1024
+    x = torch.randn(1024, dtype=torch.float64, device=device)
+    y = torch.full_like(x, -7.0)
+    h = scale_f64[(4,)](x, y, n, BLOCK=256, MASKED=masked)
+    assert torch.equal(y[:n].cpu(), x[:n].cpu() * 2)
+    assert torch.equal(y[n:].cpu(), torch.full((1024 - n,), -7.0, dtype=torch.float64))
+    ptx = ptx_of(h)
+    assert "ld.global.v2.b64" in ptx and "st.global.v2.b64" in ptx
 
 
 @triton.jit
