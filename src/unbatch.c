@@ -27,17 +27,22 @@
  * accumulator) becomes a for loop carrying their slices, over the same
  * body sliced.
  *
- * Shape ops (reshape, join, ...) are left whole: the rank-3 values they
- * make and read between themselves are cuda_shape.c's (interleave is a
- * join and a reshape); one reading a sliced value, or a sliced op reading
- * theirs, stops the pass.
+ * Shape ops (reshape, join, ...) are left whole: the values of rank 3
+ * or more they make and read between themselves are cuda_shape.c's
+ * (interleave is a join and a reshape).  One reading a sliced value reads
+ * it joined again (join_slices); a sliced op reading one of theirs reads
+ * it split (split_whole), through shape ops of rank 1 to 3.  That also
+ * takes a dot, or an elementwise or memory op, of any rank R > 3 (test_core's
+ * dots of reshaped rank-R blocks): its operands and result as the
+ * product of the leading R - 2 dims slices, the operands of one rank, each
+ * with the result's leading dims or ones there.
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 (such shape ops, a tl.associative_scan along
- * the batch dim, rank-3 values a while loop or
- * an if carries, more than MAX_SLICES slices) leaves the Func untouched,
- * and layout.c's located error stands.  The results are the same values
+ * anything else of rank 3 or more (reductions, scans and expand_dims of
+ * rank 4 and up, a tl.associative_scan along the batch dim, values a
+ * while loop or an if carries, more than MAX_SLICES slices) leaves the
+ * Func untouched, and layout.c's located error stands.  The results are the same values
  * computed by other ops: each slice op is the original op on the slice's
  * elements. */
 #include "mt.h"
@@ -49,6 +54,7 @@
 typedef struct OpList {
     Op **ops;
     int n, cap;
+    int id; /* which walk of a region builds it (Unbatch.nwalks) */
 } OpList;
 
 typedef struct Swap {
@@ -63,11 +69,27 @@ typedef struct Unbatch {
     ValId **rows;    /* a rank-2 value's rows as rank-1 values, made on demand */
     ValId *repl;     /* a sliced reduction's result assembled as rank 2 */
     ValId *clone;    /* a tl.reduce combine's values in the copy being made */
+    int *split_in;   /* a whole value's slices: the OpList.id that made them */
     Swap *swaps;
     int nswaps, capswaps;
+    int nwalks;
 } Unbatch;
 
 static int rank_of(Func *f, ValId v) { return v ? val_type(f, v).rank : 0; }
+
+/* How many [M, N] slices a block of rank 3 or more holds: the product of
+ * its dims before the last two. */
+static int64_t lead_count(Type t) {
+    int64_t n = 1;
+    for (int i = 0; i + 2 < t.rank; i++)
+        n *= t.shape[i];
+    return n;
+}
+
+/* One slice of t: its last two dims. */
+static Type last_two(Type t) {
+    return type_block(type_elem(t), 2, t.shape + t.rank - 2);
+}
 
 /* t without its first dim. */
 static Type drop_first(Type t) {
@@ -93,17 +115,117 @@ static ValId emit(Unbatch *u, OpList *out, const Op *like, OpCode code, Type t,
     return op->nres ? op->res[0] : 0;
 }
 
+static bool set_slices(Unbatch *u, ValId v, const ValId *s, int n);
+
 static ValId replaced(Unbatch *u, ValId v) {
     return v && v < u->nvals && u->repl[v] ? u->repl[v] : v;
 }
 
-/* Operand x of a rank-3 op as slice b sees it; 0 when x has no slices. */
-static ValId slice_of(Unbatch *u, ValId x, int b) {
+/* A shape op (reshape, trans, join, split half `index`) at the end of
+ * out. */
+static ValId shape_op(Unbatch *u, OpList *out, Loc loc, OpCode code, Type t, ValId *args, int n,
+                      int64_t index) {
+    Op like = {.code = code, .loc = loc};
+    like.attr[0] = index;
+    return emit(u, out, &like, code, t, args, n);
+}
+
+/* The slices of whole value x (a shape op's result, rank 3 or more: its
+ * ops keep it whole) through shape ops at the end of out: x as [B, M N],
+ * transposed to [M N, B], the last dim halved by splits (reshaped to
+ * [M N, c / 2, 2], split half s holds the slices whose next bit is s)
+ * down to single slices, each reshaped to [M, N]. */
+static bool split_whole(Unbatch *u, OpList *out, ValId x) {
+    Func *f = u->f;
+    Type t = val_type(f, x), elem = type_elem(t);
+    Loc loc = val(f, x)->def ? val(f, x)->def->loc : (Loc){0, 0};
+    int64_t nb = lead_count(t);
+    int32_t m = t.shape[t.rank - 2], n = t.shape[t.rank - 1];
+    if (nb < 1 || nb > MAX_SLICES || (nb & (nb - 1)) != 0)
+        return false;
+    ValId items[MAX_SLICES], next[MAX_SLICES];
+    items[0] = replaced(u, x);
+    int32_t flat[3] = {(int32_t)nb, m * n, 0};
+    if (nb > 1) {
+        items[0] = shape_op(u, out, loc, OP_RESHAPE, type_block(elem, 2, flat), items, 1, 0);
+        flat[0] = m * n;
+        flat[1] = (int32_t)nb;
+        items[0] = shape_op(u, out, loc, OP_TRANS, type_block(elem, 2, flat), items, 1, 0);
+    }
+    for (int32_t c = (int32_t)nb, have = 1; c > 1; c /= 2, have *= 2) {
+        for (int p = 0; p < have; p++) {
+            ValId src = items[p];
+            int32_t half[3] = {m * n, c / 2, 2};
+            if (c > 2)
+                src = shape_op(u, out, loc, OP_RESHAPE, type_block(elem, 3, half), &src, 1, 0);
+            for (int h = 0; h < 2; h++)
+                next[p + h * have] = shape_op(u, out, loc, OP_SPLIT,
+                                              type_block(elem, c > 2 ? 2 : 1, half), &src, 1, h);
+        }
+        memcpy(items, next, sizeof(ValId) * (size_t)have * 2);
+    }
+    for (int b = 0; b < nb; b++)
+        items[b] = shape_op(u, out, loc, OP_RESHAPE, last_two(t), &items[b], 1, 0);
+    if (!set_slices(u, x, items, (int)nb))
+        return false;
+    u->split_in[x] = out->id;
+    return true;
+}
+
+/* Operand x of a rank-3 op as slice b sees it; 0 when x has no slices.
+ * A whole value is split into slices where it is first read in out's
+ * region (and again in another region, which the first may not
+ * dominate); without out (a loop's yields) it is not. */
+static ValId slice_of(Unbatch *u, OpList *out, ValId x, int b) {
     if (rank_of(u->f, x) < 3)
         return replaced(u, x);
-    if (x >= u->nvals || !u->slices[x])
+    if (x >= u->nvals)
         return 0;
-    return val_type(u->f, x).shape[0] == 1 ? u->slices[x][0] : u->slices[x][b];
+    bool whole = !u->slices[x] || u->split_in[x];
+    if (whole && (!u->slices[x] || u->split_in[x] != (out ? out->id : 0)) &&
+        (!out || !split_whole(u, out, x)))
+        return 0;
+    return lead_count(val_type(u->f, x)) == 1 ? u->slices[x][0] : u->slices[x][b];
+}
+
+/* Sliced value x whole again, for a shape op that reads it: each slice
+ * flattened to [M N], joined pairwise (slice i with slice i + B/2, then
+ * on) and flattened again, so that b's bits follow each element from the
+ * highest; the last join reshaped to [M N, B], transposed and reshaped to
+ * x's type.  (Joins of rank 1 only: the layouts give two-operand shape ops
+ * operands of rank 2 at most.) */
+static ValId join_slices(Unbatch *u, OpList *out, Loc loc, ValId x) {
+    Func *f = u->f;
+    Type t = val_type(f, x), elem = type_elem(t);
+    int64_t nb = lead_count(t);
+    int32_t mn = t.shape[t.rank - 2] * t.shape[t.rank - 1];
+    if (nb < 1 || nb > MAX_SLICES || (nb & (nb - 1)) != 0)
+        return 0;
+    ValId items[MAX_SLICES];
+    int32_t len = mn;
+    for (int b = 0; b < nb; b++)
+        items[b] = shape_op(u, out, loc, OP_RESHAPE, type_block(elem, 1, &len), &u->slices[x][b],
+                            1, 0);
+    for (int64_t half = nb / 2; half >= 1; half /= 2, len *= 2) {
+        int32_t pairs[2] = {len, 2}, flat = len * 2;
+        for (int i = 0; i < half; i++) {
+            ValId pair[2] = {items[i], items[i + half]};
+            items[i] = shape_op(u, out, loc, OP_JOIN, type_block(elem, 2, pairs), pair, 2, 0);
+            if (half > 1)
+                items[i] = shape_op(u, out, loc, OP_RESHAPE, type_block(elem, 1, &flat),
+                                    &items[i], 1, 0);
+        }
+    }
+    ValId r = items[0];
+    if (nb > 1) {
+        int32_t two[2] = {mn, (int32_t)nb};
+        if (nb > 2)
+            r = shape_op(u, out, loc, OP_RESHAPE, type_block(elem, 2, two), &r, 1, 0);
+        two[0] = (int32_t)nb;
+        two[1] = mn;
+        r = shape_op(u, out, loc, OP_TRANS, type_block(elem, 2, two), &r, 1, 0);
+    }
+    return shape_op(u, out, loc, OP_RESHAPE, t, &r, 1, 0);
 }
 
 static bool is_sliceable(int code) {
@@ -260,9 +382,9 @@ static bool fold_slices(Unbatch *u, OpList *out, Op *op) {
                   : op->code == OP_MIN ? OP_MINIMUM : OP_XOR;
     if (at.rank != 3 || rt.rank != 2 || at.dtype != rt.dtype)
         return false;
-    ValId acc = slice_of(u, x, 0);
+    ValId acc = slice_of(u, out, x, 0);
     for (int b = 1; acc && b < at.shape[0]; b++) {
-        ValId pair[2] = {acc, slice_of(u, x, b)};
+        ValId pair[2] = {acc, slice_of(u, out, x, b)};
         if (!pair[1])
             return false;
         Op like = {.code = code, .loc = op->loc};
@@ -307,7 +429,7 @@ static bool slice_combine(Unbatch *u, OpList *out, Op *op) {
     for (int b = 0; b < at.shape[0]; b++) {
         ValId args[8];
         for (int k = 0; k < n; k++)
-            if (!(args[k] = slice_of(u, op->args[k], b)))
+            if (!(args[k] = slice_of(u, out, op->args[k], b)))
                 return false;
         Op *c = op_new_combine(f, NULL, (OpCode)op->code, op->loc, args, n, op->attr[0] - 1,
                                op->attr[1]);
@@ -348,12 +470,12 @@ static bool fold_combine(Unbatch *u, OpList *out, Op *op) {
         return false;
     ValId acc[8];
     for (int k = 0; k < n; k++)
-        if (!(acc[k] = slice_of(u, op->args[k], 0)))
+        if (!(acc[k] = slice_of(u, out, op->args[k], 0)))
             return false;
     for (int b = 1; b < at.shape[0]; b++) {
         for (int k = 0; k < n; k++) {
             u->clone[op->iters[k]] = acc[k];
-            if (!(u->clone[op->iters[n + k]] = slice_of(u, op->args[k], b)))
+            if (!(u->clone[op->iters[n + k]] = slice_of(u, out, op->args[k], b)))
                 return false;
         }
         for (int i = 0; i < op->body->nops; i++) {
@@ -396,7 +518,7 @@ static bool slice_cum(Unbatch *u, OpList *out, Op *op) {
         return false;
     for (int i = 0; i < n; i++) {
         int b = op->attr[0] == 0 && op->attr[1] ? n - 1 - i : i;
-        ValId xb = slice_of(u, x, b);
+        ValId xb = slice_of(u, out, x, b);
         if (!xb)
             return false;
         if (op->attr[0] != 0) {
@@ -455,7 +577,7 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
             return false;
         Type st = drop_first(rt);
         for (int b = 0; b < at.shape[0]; b++) {
-            ValId x = slice_of(u, op->args[0], b);
+            ValId x = slice_of(u, out, op->args[0], b);
             if (!x)
                 return false;
             s[b] = emit(u, out, op, (OpCode)op->code, st, &x, 1);
@@ -470,25 +592,38 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     }
     if (!is_sliceable(op->code) && op->code != OP_DOT)
         return false;
-    if (res && rt.rank != 3)
+    if (res && rt.rank < 3)
         return false;
-    int n = res ? rt.shape[0] : 1;
-    for (int i = 0; i < op->nargs; i++)
-        if (rank_of(f, op->args[i]) == 3 && val_type(f, op->args[i]).shape[0] > n)
-            n = val_type(f, op->args[i]).shape[0];
+    /* the operands of rank 3 or more and the result: one rank, each of
+     * the same dims before the last two or of ones there (broadcast) */
+    Type lead = res ? rt : (Type){0};
+    for (int i = 0; i < op->nargs; i++) {
+        Type at = val_type(f, op->args[i]);
+        if (op->args[i] && at.rank >= 3 && (!lead.rank || lead_count(at) > lead_count(lead)))
+            lead = at;
+    }
+    int64_t n = lead_count(lead);
+    for (int i = 0; i < op->nargs; i++) {
+        Type at = val_type(f, op->args[i]);
+        if (!op->args[i] || at.rank < 3)
+            continue;
+        if (at.rank != lead.rank ||
+            (lead_count(at) != 1 && memcmp(at.shape, lead.shape, sizeof(int32_t) * (size_t)(at.rank - 2))))
+            return false;
+    }
     if (n > MAX_SLICES || op->nargs > 8)
         return false;
     for (int b = 0; b < n; b++) {
         ValId args[8];
         for (int i = 0; i < op->nargs; i++)
-            if (op->args[i] && !(args[i] = slice_of(u, op->args[i], b)))
+            if (op->args[i] && !(args[i] = slice_of(u, out, op->args[i], b)))
                 return false;
             else if (!op->args[i])
                 args[i] = 0;
-        s[b] = emit(u, out, op, (OpCode)op->code, res ? drop_first(rt) : (Type){0}, args,
+        s[b] = emit(u, out, op, (OpCode)op->code, res ? last_two(rt) : (Type){0}, args,
                     op->nargs);
     }
-    return !res || set_slices(u, res, s, n);
+    return !res || set_slices(u, res, s, (int)n);
 }
 
 static bool walk(Unbatch *u, Region *r);
@@ -504,12 +639,14 @@ static bool slice_for(Unbatch *u, OpList *out, Op *op) {
         return false;
     for (int k = 0; k < nc; k++) {
         ValId x = op->args[3 + k];
+        if (rank_of(f, x) > 3)
+            return false;
         count[k] = rank_of(f, x) == 3 ? val_type(f, x).shape[0] : 1;
         first[k] = m;
         if (m + count[k] > MAX_SLICES)
             return false;
         for (int b = 0; b < count[k]; b++)
-            if (!(inits[m++] = rank_of(f, x) == 3 ? slice_of(u, x, b) : replaced(u, x)))
+            if (!(inits[m++] = rank_of(f, x) == 3 ? slice_of(u, out, x, b) : replaced(u, x)))
                 return false;
     }
     Op *nf = op_new_for(f, NULL, op->loc, replaced(u, op->args[0]), replaced(u, op->args[1]),
@@ -534,7 +671,7 @@ static bool slice_for(Unbatch *u, OpList *out, Op *op) {
     for (int k = 0; k < nc; k++)
         for (int b = 0; b < count[k]; b++)
             if (!(nf->yields[first[k] + b] = rank_of(f, op->yields[k]) == 3
-                                                 ? slice_of(u, op->yields[k], b)
+                                                 ? slice_of(u, NULL, op->yields[k], b)
                                                  : op->yields[k]))
                 return false;
     VEC_PUSH(f->arena, out->ops, out->n, out->cap, nf);
@@ -546,9 +683,27 @@ static void remap(Unbatch *u, ValId *v, int n) {
         v[i] = replaced(u, v[i]);
 }
 
+/* Shape op `op` reading sliced values: a copy of it reading them whole
+ * again (join_slices), its result the original's. */
+static bool join_for(Unbatch *u, OpList *out, Op *op) {
+    ValId args[2];
+    if (op->nres != 1 || op->nargs > 2)
+        return false;
+    for (int k = 0; k < op->nargs; k++) {
+        ValId a = op->args[k];
+        bool sliced = a < u->nvals && u->slices[a] && !u->split_in[a];
+        if (!(args[k] = sliced ? join_slices(u, out, op->loc, a) : replaced(u, a)))
+            return false;
+    }
+    Op *c = op_copy(u->f, NULL, op, args);
+    VEC_PUSH(u->f->arena, out->ops, out->n, out->cap, c);
+    u->repl[op->res[0]] = c->res[0];
+    return true;
+}
+
 static bool walk(Unbatch *u, Region *r) {
     Func *f = u->f;
-    OpList out = {NULL, 0, 0};
+    OpList out = {NULL, 0, 0, ++u->nwalks};
     for (int i = 0; i < r->nops; i++) {
         Op *op = r->ops[i];
         if (op_info[op->code].flags & F_REGION) {
@@ -562,11 +717,17 @@ static bool walk(Unbatch *u, Region *r) {
                 if (!walk(u, rs[k]))
                     return false;
         } else if (op_info[op->code].kind == K_GATHER) {
-            /* shape ops keep their rank-3 values whole (cuda_shape.c reads
-             * through them), so none of those may be sliced */
+            /* shape ops keep their values of rank 3 or more whole
+             * (cuda_shape.c reads through them): sliced ones are joined */
+            bool sliced = false;
             for (int k = 0; k < op->nargs; k++)
-                if (op->args[k] < u->nvals && u->slices[op->args[k]])
+                sliced |= op->args[k] < u->nvals && u->slices[op->args[k]] &&
+                          !u->split_in[op->args[k]];
+            if (sliced) {
+                if (!join_for(u, &out, op))
                     return false;
+                continue;
+            }
         } else if (touches_rank3(f, op)) {
             if (!slice_op(u, &out, op))
                 return false;
@@ -604,18 +765,20 @@ static bool any_rank3(Func *f) {
 int pass_unbatch(Func *f) {
     if (!any_rank3(f))
         return 0;
-    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
     size_t n = (size_t)f->nvals;
     u.slices = arena_alloc(f->arena, sizeof(ValId *) * n);
     u.rows = arena_alloc(f->arena, sizeof(ValId *) * n);
     u.repl = arena_alloc(f->arena, sizeof(ValId) * n);
     u.clone = arena_alloc(f->arena, sizeof(ValId) * n);
-    if (!u.slices || !u.rows || !u.repl || !u.clone)
+    u.split_in = arena_alloc(f->arena, sizeof(int) * n);
+    if (!u.slices || !u.rows || !u.repl || !u.clone || !u.split_in)
         return diag_error(f->ctx, (Loc){0, 0}, MT_ERR_NOMEM, "out of memory");
     memset(u.slices, 0, sizeof(ValId *) * n);
     memset(u.rows, 0, sizeof(ValId *) * n);
     memset(u.repl, 0, sizeof(ValId) * n);
     memset(u.clone, 0, sizeof(ValId) * n);
+    memset(u.split_in, 0, sizeof(int) * n);
     if (!walk(&u, &f->body))
         return 0; /* not every rank-3 op can be sliced: layout.c says which */
     for (int i = 0; i < u.nswaps; i++) {

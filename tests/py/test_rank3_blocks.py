@@ -3,10 +3,12 @@ loads and stores through rank-3 pointer blocks, broadcasts, reductions
 and argmax along each axis, and ':' past the last dim (Triton's
 __getitem__ passes over it).  The cpu backend runs them (its tiles are
 loops of any rank).  The CUDA lowering (GPU and fiber backends) holds at
-most rank 2 in its layouts: unbatch.c slices rank-3 values into rank-2
-ones (a batched dot is B dots), and refuses with a located error what it
-cannot slice (shape ops reading a sliced block), which the cpu
-backend's compile records where its CUDA stages would be."""
+most rank 2 in its layouts outside shape ops: unbatch.c slices values of
+rank 3 (and the operands and result of a dot of any rank) into rank-2
+ones (a batched dot is B dots), joining and splitting them around shape
+ops, and refuses with a located error what it cannot slice (a rank-3
+value an if carries), which the cpu backend's compile records where its
+CUDA stages would be."""
 import os
 
 import pytest
@@ -216,25 +218,45 @@ def flip3_kernel(x, y, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
 
 
 def test_flip_of_rank3(device):
-    """A shape op reading a loaded rank-3 block runs on the cpu backend; the
-    CUDA lowering cannot slice it (shape ops keep their rank-3 operands
-    whole), so it refuses the kernel at the block, all or nothing, and
-    writes nothing."""
+    """A shape op between sliced ops: the CUDA lowering keeps the flip's
+    rank-3 operand whole, so the loaded slices are joined for it and its
+    result is split again for the sliced store (unbatch.c); the cpu
+    backend runs it as it is."""
+    x = torch.randn(2, 4, 8)
+    y = torch.zeros(2, 4, 8, device=device)
+    flip3_kernel[(1,)](x.to(device), y, 2, 4, 8)
+    assert torch.equal(y.cpu(), x.flip(0))
+
+
+@triton.jit
+def if_rank3_kernel(x, y, neg, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    offs = (tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C +
+            tl.arange(0, C)[None, None, :])
+    v = tl.load(x + offs)
+    if neg:
+        v = -v
+    tl.store(y + offs, v)
+
+
+def test_if_carrying_rank3(device):
+    """A rank-3 value an if carries runs on the cpu backend; the CUDA
+    lowering does not slice it, so it refuses the kernel at the block, all
+    or nothing, and writes nothing."""
     x = torch.randn(2, 4, 8)
     y = torch.zeros(2, 4, 8, device=device)
     if not runs_here(device):
         with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
-            flip3_kernel[(1,)](x.to(device), y, 2, 4, 8)
+            if_rank3_kernel[(1,)](x.to(device), y, 1, 2, 4, 8)
         assert not y.any()
         return
-    flip3_kernel[(1,)](x, y, 2, 4, 8)
-    assert torch.equal(y, x.flip(0))
+    if_rank3_kernel[(1,)](x, y, 1, 2, 4, 8)
+    assert torch.equal(y, -x)
 
 
 def test_cpu_compile_records_the_cuda_refusal():
     if CUDA_LOWERING:
         pytest.skip("the cpu backend's compile")
-    k = flip3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 2, 4, 8)
+    k = if_rank3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 1, 2, 4, 8)
     assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
     with pytest.raises(triton.CompilationError,
                        match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"
@@ -341,19 +363,17 @@ def dot_nd_kernel(X, Y, Z, RANK: tl.constexpr, M: tl.constexpr):
     tl.store(Z + tl.arange(0, (M * M) << (RANK - 2)), z.reshape([(M * M) << (RANK - 2)]))
 
 
-@pytest.mark.parametrize("rank", [4, 5])
-def test_dot_of_rank_4_and_up(device, rank):
+@pytest.mark.parametrize("rank", [3, 4, 5, 6])
+def test_dot_of_rank_3_and_up(device, rank):
+    """Batch dims from a reshape: the CUDA lowering splits the whole
+    operands into their 2^(rank-2) slices, dots each, and joins the
+    slices for the reshape that reads the result (unbatch.c)."""
     M = 16
     shape = (2,) * (rank - 2) + (M, M)
     a = torch.randint(-4, 5, shape).float()
     b = torch.randint(-4, 5, shape).float()
     z = torch.zeros(shape)
     args = (a.to(device), b.to(device), z.to(device), rank, M)
-    if not runs_here(device):
-        with pytest.raises(triton.CompilationError,
-                           match=f"blocks of rank {rank} are not supported"):
-            dot_nd_kernel[(1,)](*args)
-        return
     dot_nd_kernel[(1,)](*args)
     assert torch.equal(args[2].cpu(), a @ b.transpose(-1, -2) + a * 0.5)
 
