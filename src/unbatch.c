@@ -35,11 +35,12 @@
  * takes a dot, or an elementwise or memory op, of any rank R > 3 (test_core's
  * dots of reshaped rank-R blocks): its operands and result as the
  * product of the leading R - 2 dims slices, the operands of one rank, each
- * with the result's leading dims or ones there.
+ * with the result's leading dims or ones there; and sum/max/min/xor_sum
+ * of rank R along any dim (slice_reduce).
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 or more (reductions, scans and expand_dims of
+ * anything else of rank 3 or more (tl.reduce, scans and expand_dims of
  * rank 4 and up, a tl.associative_scan along the batch dim, values a
  * while loop or an if carries, more than MAX_SLICES slices) leaves the
  * Func untouched, and layout.c's located error stands.  The results are the same values
@@ -371,28 +372,83 @@ static bool set_slices(Unbatch *u, ValId v, const ValId *s, int n) {
     return true;
 }
 
-/* A reduction along dim 0 as the elementwise op that combines the same
- * way (ops.def's texts: sum is add, max is maximum and min minimum, NaN
- * rules included, xor_sum is xor), folded over the slices in order. */
-static bool fold_slices(Unbatch *u, OpList *out, Op *op) {
+/* The slice of the input that slice c of a reduction's result folds as
+ * its j-th: c's coordinates over the result's leading dims, j put back
+ * at the reduced axis, recomposed row-major over the input's. */
+static int fold_source(const Type *at, int axis, int64_t c, int j) {
+    int nl = at->rank - 2;
+    int64_t b = 0, stride = 1;
+    for (int d = nl - 1; d >= 0; d--) {
+        int64_t coord = j;
+        if (d != axis) {
+            coord = c % at->shape[d];
+            c /= at->shape[d];
+        }
+        b += coord * stride;
+        stride *= at->shape[d];
+    }
+    return (int)b;
+}
+
+/* sum/max/min/xor_sum of a block of rank R >= 3.  Along a dim of the
+ * slices: one reduction per slice, a row each; the rows are the result
+ * (stacked by cat and reshape where a rank-2 op reads it) for R = 3, or
+ * stacked in runs of the last leading dim into the result's slices.
+ * Along a leading dim: the elementwise op that combines the same way
+ * (ops.def's texts: sum is add, max is maximum and min minimum, NaN rules
+ * included, xor_sum is xor) folded over the slices that dim runs across,
+ * in order; the result itself for R = 3, else its slices. */
+static bool slice_reduce(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
     ValId x = op->args[0], res = op->res[0];
     Type at = val_type(f, x), rt = val_type(f, res);
+    int nl = at.rank - 2, axis = (int)op->attr[0];
+    int64_t nb = lead_count(at);
+    if (at.rank < 3 || rt.rank != at.rank - 1 || axis < 0 || axis >= at.rank || nb > MAX_SLICES)
+        return false;
+    ValId s[MAX_SLICES];
+    if (axis >= nl) {
+        int32_t last = at.shape[nl - 1];
+        if (!stackable(last))
+            return false;
+        Type row = type_block(type_elem(rt), 1, &rt.shape[rt.rank - 1]);
+        for (int b = 0; b < nb; b++) {
+            ValId xb = slice_of(u, out, x, b);
+            if (!xb)
+                return false;
+            s[b] = emit(u, out, op, (OpCode)op->code, row, &xb, 1);
+            out->ops[out->n - 1]->attr[0] = axis - nl;
+        }
+        if (at.rank > 3) {
+            for (int c = 0; c < nb / last; c++)
+                s[c] = stack_rows(u, out, op, s + c * last, last);
+            return set_slices(u, res, s, (int)(nb / last));
+        }
+        u->rows[res] = arena_alloc(f->arena, sizeof(ValId) * (size_t)nb);
+        if (!u->rows[res])
+            return false;
+        memcpy(u->rows[res], s, sizeof(ValId) * (size_t)nb);
+        u->repl[res] = stack_rows(u, out, op, s, (int)nb);
+        return true;
+    }
+    if (at.dtype != rt.dtype)
+        return false;
     OpCode code = op->code == OP_SUM ? OP_ADD : op->code == OP_MAX ? OP_MAXIMUM
                   : op->code == OP_MIN ? OP_MINIMUM : OP_XOR;
-    if (at.rank != 3 || rt.rank != 2 || at.dtype != rt.dtype)
-        return false;
-    ValId acc = slice_of(u, out, x, 0);
-    for (int b = 1; acc && b < at.shape[0]; b++) {
-        ValId pair[2] = {acc, slice_of(u, out, x, b)};
-        if (!pair[1])
+    Op like = {.code = code, .loc = op->loc};
+    int64_t nc = nb / at.shape[axis];
+    for (int64_t c = 0; c < nc; c++) {
+        ValId acc = slice_of(u, out, x, fold_source(&at, axis, c, 0));
+        for (int j = 1; acc && j < at.shape[axis]; j++) {
+            ValId pair[2] = {acc, slice_of(u, out, x, fold_source(&at, axis, c, j))};
+            acc = pair[1] ? emit(u, out, &like, code, last_two(at), pair, 2) : 0;
+        }
+        if (!(s[c] = acc))
             return false;
-        Op like = {.code = code, .loc = op->loc};
-        acc = emit(u, out, &like, code, rt, pair, 2);
     }
-    if (!acc)
-        return false;
-    u->repl[res] = acc;
+    if (at.rank > 3)
+        return set_slices(u, res, s, (int)nc);
+    u->repl[res] = s[0];
     return true;
 }
 
@@ -566,30 +622,8 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
         }
         return set_slices(u, res, s, n);
     }
-    bool reduce = op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN ||
-                  op->code == OP_XOR_SUM;
-    if (reduce && op->attr[0] == 0) /* along the slices: their elementwise fold */
-        return fold_slices(u, out, op);
-    if (reduce) { /* along dim 1 or 2: one row of the result per slice */
-        Type at = val_type(f, op->args[0]);
-        if (at.rank != 3 || op->attr[0] < 1 || op->attr[0] > 2 || at.shape[0] != rt.shape[0] ||
-            !stackable(at.shape[0]))
-            return false;
-        Type st = drop_first(rt);
-        for (int b = 0; b < at.shape[0]; b++) {
-            ValId x = slice_of(u, out, op->args[0], b);
-            if (!x)
-                return false;
-            s[b] = emit(u, out, op, (OpCode)op->code, st, &x, 1);
-            out->ops[out->n - 1]->attr[0] = op->attr[0] - 1;
-        }
-        u->rows[res] = arena_alloc(f->arena, sizeof(ValId) * (size_t)at.shape[0]);
-        if (!u->rows[res])
-            return false;
-        memcpy(u->rows[res], s, sizeof(ValId) * (size_t)at.shape[0]);
-        u->repl[res] = stack_rows(u, out, op, s, at.shape[0]);
-        return true;
-    }
+    if (op->code == OP_SUM || op->code == OP_MAX || op->code == OP_MIN || op->code == OP_XOR_SUM)
+        return slice_reduce(u, out, op);
     if (!is_sliceable(op->code) && op->code != OP_DOT)
         return false;
     if (res && rt.rank < 3)

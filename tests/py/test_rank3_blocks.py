@@ -339,19 +339,35 @@ def chained_reductions_kernel(x, out, A: tl.constexpr, B: tl.constexpr, C: tl.co
 
 
 def test_blocks_up_to_rank_8(device):
-    """Blocks of rank 5 to 8 run on the cpu backend; the CUDA lowering
-    refuses them with a located error (it slices rank 3 only)."""
+    """A rank-5 block permuted and reduced three times: the CUDA lowering
+    splits the permuted block into its 64 slices of [2, 2], reduces each
+    along dim 3 (rows stacked into the rank-4 result's slices), then folds
+    slices along dims 1 and 0 (unbatch.c)."""
     shape = (4, 2, 8, 2, 2)
     x = torch.randint(0, 100, shape, dtype=torch.int32)
     out = torch.zeros(4 * 2, dtype=torch.int32)
     args = (x.to(device), out.to(device), *shape)
-    if not runs_here(device):
-        with pytest.raises(triton.CompilationError, match="blocks of rank 5 are not supported"):
-            chained_reductions_kernel[(1,)](*args)
-        return
     chained_reductions_kernel[(1,)](*args)
     want = x.permute(2, 1, 0, 3, 4).sum(3).sum(1).sum(0)
     assert torch.equal(args[1].cpu().view(4, 2), want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, 3])
+def test_reductions_of_rank4_along_each_axis(device, axis):
+    x = torch.randn(2, 4, 8, 16)
+    o = torch.zeros(x.sum(axis).shape, device=device)
+    reduce4_kernel[(1,)](x.to(device), o, axis)
+    torch.testing.assert_close(o.cpu(), x.sum(axis), rtol=1e-5, atol=1e-5)
+    m = torch.zeros_like(o)
+    reduce4_kernel[(1,)](x.to(device), m, axis, MAX=True)
+    assert torch.equal(m.cpu(), x.amax(axis))
+
+
+@triton.jit
+def reduce4_kernel(x, o, AXIS: tl.constexpr, MAX: tl.constexpr = False):
+    v = tl.load(x + tl.arange(0, 1024).reshape(2, 4, 8, 16))
+    r = tl.max(v, AXIS) if MAX else tl.sum(v, AXIS)
+    tl.store(o + tl.arange(0, r.shape[0] * r.shape[1] * r.shape[2]).reshape(r.shape), r)
 
 
 @triton.jit
