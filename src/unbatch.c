@@ -34,14 +34,15 @@
  * it split (split_whole), through shape ops of rank 1 to 3.  That also
  * takes a dot, or an elementwise or memory op, of any rank R > 3 (test_core's
  * dots of reshaped rank-R blocks): its operands and result as the
- * product of the leading R - 2 dims slices, the operands of one rank, each
- * with the result's leading dims or ones there; and sum/max/min/xor_sum
- * of rank R along any dim (slice_reduce).
+ * product of the leading R - 2 dims slices, each operand of rank 3 or
+ * more reading the slice its leading dims give (right-aligned, a dim of
+ * one at slice 0: broadcasts); sum/max/min/xor_sum of rank R along any
+ * dim (slice_reduce); expand_dims into rank 4 or more as a whole reshape
+ * (expand_whole), so that x[:, None, None, None] offsets work.
  *
  * Invariants: all or nothing.  The new op lists of every region are
  * built aside and swapped in only when the whole function was sliced;
- * anything else of rank 3 or more (tl.reduce, scans and expand_dims of
- * rank 4 and up, a tl.associative_scan along the batch dim, values a
+ * anything else of rank 3 or more (tl.reduce and scans of rank 4 and up, a tl.associative_scan along the batch dim, values a
  * while loop or an if carries, more than MAX_SLICES slices) leaves the
  * Func untouched, and layout.c's located error stands.  The results are the same values
  * computed by other ops: each slice op is the original op on the slice's
@@ -592,6 +593,52 @@ static bool slice_cum(Unbatch *u, OpList *out, Op *op) {
     return set_slices(u, res, s, n);
 }
 
+/* Whether each operand of op of rank 3 or more has, right-aligned, the
+ * leading dims lead[0..nl) or ones there. */
+static bool broadcasts_to(Func *f, const Op *op, const int32_t *lead, int nl) {
+    for (int i = 0; i < op->nargs; i++) {
+        Type at = val_type(f, op->args[i]);
+        int al = at.rank - 2;
+        if (!op->args[i] || at.rank < 3)
+            continue;
+        if (al > nl)
+            return false;
+        for (int k = 0; k < al; k++)
+            if (at.shape[k] != 1 && at.shape[k] != lead[k + nl - al])
+                return false;
+    }
+    return true;
+}
+
+/* The slice of operand type at (rank >= 3) that slice b of an op over
+ * the leading dims lead[0..nl) reads: b's coordinates right-aligned to
+ * at's leading dims, 0 along a dim of one (a broadcast). */
+static int operand_slice(const int32_t *lead, int nl, Type at, int64_t b) {
+    int al = at.rank - 2;
+    int64_t r = 0, stride = 1;
+    for (int d = nl - 1, k = al - 1; d >= 0 && k >= 0; d--, k--) {
+        int64_t coord = b % lead[d];
+        b /= lead[d];
+        if (at.shape[k] != 1)
+            r += coord * stride;
+        stride *= at.shape[k];
+    }
+    return (int)r;
+}
+
+/* expand_dims into rank 4 or more: the same elements reshaped, a whole
+ * value (its operand joined first when sliced) whose readers split it. */
+static bool expand_whole(Unbatch *u, OpList *out, Op *op) {
+    ValId x = op->args[0];
+    bool sliced = x < u->nvals && u->slices[x] && !u->split_in[x];
+    ValId a = sliced ? join_slices(u, out, op->loc, x) : replaced(u, x);
+    if (!a)
+        return false;
+    Op like = {.code = OP_RESHAPE, .loc = op->loc};
+    u->repl[op->res[0]] = emit(u, out, &like, OP_RESHAPE, val_type(u->f, op->res[0]), &a, 1);
+    return true;
+}
+
 /* One op on rank-3 values as ops on slices, at the end of out. */
 static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     Func *f = u->f;
@@ -606,6 +653,8 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
     ValId res = op->nres ? op->res[0] : 0;
     Type rt = res ? val_type(f, res) : (Type){0};
     ValId s[MAX_SLICES];
+    if (op->code == OP_EXPAND_DIMS && rt.rank > 3)
+        return expand_whole(u, out, op);
     if (op->code == OP_EXPAND_DIMS && rt.rank == 3) {
         ValId x = replaced(u, op->args[0]);
         if (op->attr[0] == 0)
@@ -628,32 +677,36 @@ static bool slice_op(Unbatch *u, OpList *out, Op *op) {
         return false;
     if (res && rt.rank < 3)
         return false;
-    /* the operands of rank 3 or more and the result: one rank, each of
-     * the same dims before the last two or of ones there (broadcast) */
-    Type lead = res ? rt : (Type){0};
-    for (int i = 0; i < op->nargs; i++) {
+    /* the leading dims the op runs over: its result's, or its operands'
+     * broadcast (right-aligned, as the op broadcasts them) */
+    int32_t lead[MT_MAX_RANK];
+    int nl = res ? rt.rank - 2 : 0;
+    for (int i = 0; !res && i < op->nargs; i++)
+        if (op->args[i] && val_type(f, op->args[i]).rank - 2 > nl)
+            nl = val_type(f, op->args[i]).rank - 2;
+    for (int d = 0; d < nl; d++)
+        lead[d] = res ? rt.shape[d] : 1;
+    for (int i = 0; !res && i < op->nargs; i++) {
         Type at = val_type(f, op->args[i]);
-        if (op->args[i] && at.rank >= 3 && (!lead.rank || lead_count(at) > lead_count(lead)))
-            lead = at;
+        for (int k = 0, al = at.rank - 2; op->args[i] && k < al; k++)
+            if (at.shape[k] > lead[k + nl - al])
+                lead[k + nl - al] = at.shape[k];
     }
-    int64_t n = lead_count(lead);
-    for (int i = 0; i < op->nargs; i++) {
-        Type at = val_type(f, op->args[i]);
-        if (!op->args[i] || at.rank < 3)
-            continue;
-        if (at.rank != lead.rank ||
-            (lead_count(at) != 1 && memcmp(at.shape, lead.shape, sizeof(int32_t) * (size_t)(at.rank - 2))))
-            return false;
-    }
-    if (n > MAX_SLICES || op->nargs > 8)
+    int64_t n = 1;
+    for (int d = 0; d < nl; d++)
+        n *= lead[d];
+    if (n > MAX_SLICES || op->nargs > 8 || !broadcasts_to(f, op, lead, nl))
         return false;
     for (int b = 0; b < n; b++) {
         ValId args[8];
-        for (int i = 0; i < op->nargs; i++)
-            if (op->args[i] && !(args[i] = slice_of(u, out, op->args[i], b)))
+        for (int i = 0; i < op->nargs; i++) {
+            Type at = val_type(f, op->args[i]);
+            int ab = at.rank >= 3 ? operand_slice(lead, nl, at, b) : 0;
+            if (op->args[i] && !(args[i] = slice_of(u, out, op->args[i], ab)))
                 return false;
             else if (!op->args[i])
                 args[i] = 0;
+        }
         s[b] = emit(u, out, op, (OpCode)op->code, res ? last_two(rt) : (Type){0}, args,
                     op->nargs);
     }

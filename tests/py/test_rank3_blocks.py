@@ -353,19 +353,29 @@ def test_blocks_up_to_rank_8(device):
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2, 3])
-def test_reductions_of_rank4_along_each_axis(device, axis):
+@pytest.mark.parametrize("indexed", [False, True])
+def test_reductions_of_rank4_along_each_axis(device, axis, indexed):
+    """Rank-4 offsets from a reshape, or from aranges indexed with None (the
+    CUDA lowering reshapes the expand_dims into rank 4 whole and adds
+    their slices with the broadcast dims read at slice 0)."""
     x = torch.randn(2, 4, 8, 16)
     o = torch.zeros(x.sum(axis).shape, device=device)
-    reduce4_kernel[(1,)](x.to(device), o, axis)
+    reduce4_kernel[(1,)](x.to(device), o, axis, INDEXED=indexed)
     torch.testing.assert_close(o.cpu(), x.sum(axis), rtol=1e-5, atol=1e-5)
     m = torch.zeros_like(o)
-    reduce4_kernel[(1,)](x.to(device), m, axis, MAX=True)
+    reduce4_kernel[(1,)](x.to(device), m, axis, MAX=True, INDEXED=indexed)
     assert torch.equal(m.cpu(), x.amax(axis))
 
 
 @triton.jit
-def reduce4_kernel(x, o, AXIS: tl.constexpr, MAX: tl.constexpr = False):
-    v = tl.load(x + tl.arange(0, 1024).reshape(2, 4, 8, 16))
+def reduce4_kernel(x, o, AXIS: tl.constexpr, MAX: tl.constexpr = False,
+                   INDEXED: tl.constexpr = False):
+    if INDEXED:
+        offs = (tl.arange(0, 2)[:, None, None, None] * 512 + tl.arange(0, 4)[None, :, None, None] * 128
+                + tl.arange(0, 8)[None, None, :, None] * 16 + tl.arange(0, 16)[None, None, None, :])
+    else:
+        offs = tl.arange(0, 1024).reshape(2, 4, 8, 16)
+    v = tl.load(x + offs)
     r = tl.max(v, AXIS) if MAX else tl.sum(v, AXIS)
     tl.store(o + tl.arange(0, r.shape[0] * r.shape[1] * r.shape[2]).reshape(r.shape), r)
 
