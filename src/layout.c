@@ -172,6 +172,11 @@ static void add_link(Assign *a, ValId one, ValId two, int axis) {
 
 static int check_value(Func *f, ValId v, Loc loc, bool wide) {
     Type t = val_type(f, v);
+    if (t.rank > 2 && !wide && f->unsliced)
+        return diag_error(f->ctx, f->unsliced->loc, MT_ERR_UNSUPPORTED,
+                          "blocks of rank %d are not supported (at most 2): the CUDA "
+                          "lowering cannot slice this %s into blocks of rank 2",
+                          t.rank, op_info[f->unsliced->code].name);
     if (t.rank > 2 && !wide)
         return diag_error(f->ctx, loc, MT_ERR_UNSUPPORTED,
                           "blocks of rank %d are not supported (at most 2)",

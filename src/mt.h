@@ -593,6 +593,8 @@ typedef struct Func {
     const char *cuda_refusal; /* the cpu backend's compile: why the CUDA
                                  lowering refused the kernel (its
                                  diagnostic); the CUDA stages are absent */
+    const Op *unsliced;   /* unbatch.c: the first op of rank 3 or more it
+                             could not slice (layout.c's error names it) */
     Layout *layouts;   /* layout.c */
     int nlayouts;
     int64_t shared_bytes; /* static shared memory of the emitted kernel (cuda.c) */

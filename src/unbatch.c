@@ -72,6 +72,7 @@ typedef struct Unbatch {
     ValId *repl;     /* a sliced reduction's result assembled as rank 2 */
     ValId *clone;    /* a tl.reduce combine's values in the copy being made */
     int *split_in;   /* a whole value's slices: the OpList.id that made them */
+    const Op *failed; /* the first op not sliced (Func.unsliced) */
     Swap *swaps;
     int nswaps, capswaps;
     int nwalks;
@@ -788,6 +789,13 @@ static bool join_for(Unbatch *u, OpList *out, Op *op) {
     return true;
 }
 
+/* false, with op as the reason when none is known yet. */
+static bool fail_at(Unbatch *u, const Op *op) {
+    if (!u->failed)
+        u->failed = op;
+    return false;
+}
+
 static bool walk(Unbatch *u, Region *r) {
     Func *f = u->f;
     OpList out = {NULL, 0, 0, ++u->nwalks};
@@ -796,7 +804,7 @@ static bool walk(Unbatch *u, Region *r) {
         if (op_info[op->code].flags & F_REGION) {
             if (touches_rank3(f, op)) {
                 if (op->code != OP_FOR || !slice_for(u, &out, op))
-                    return false;
+                    return fail_at(u, op);
                 continue;
             }
             Region *rs[2];
@@ -812,12 +820,12 @@ static bool walk(Unbatch *u, Region *r) {
                           !u->split_in[op->args[k]];
             if (sliced) {
                 if (!join_for(u, &out, op))
-                    return false;
+                    return fail_at(u, op);
                 continue;
             }
         } else if (touches_rank3(f, op)) {
             if (!slice_op(u, &out, op))
-                return false;
+                return fail_at(u, op);
             continue;
         }
         VEC_PUSH(f->arena, out.ops, out.n, out.cap, op);
@@ -852,7 +860,7 @@ static bool any_rank3(Func *f) {
 int pass_unbatch(Func *f) {
     if (!any_rank3(f))
         return 0;
-    Unbatch u = {f, f->nvals, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
+    Unbatch u = {.f = f, .nvals = f->nvals};
     size_t n = (size_t)f->nvals;
     u.slices = arena_alloc(f->arena, sizeof(ValId *) * n);
     u.rows = arena_alloc(f->arena, sizeof(ValId *) * n);
@@ -866,8 +874,10 @@ int pass_unbatch(Func *f) {
     memset(u.repl, 0, sizeof(ValId) * n);
     memset(u.clone, 0, sizeof(ValId) * n);
     memset(u.split_in, 0, sizeof(int) * n);
-    if (!walk(&u, &f->body))
-        return 0; /* not every rank-3 op can be sliced: layout.c says which */
+    if (!walk(&u, &f->body)) {
+        f->unsliced = u.failed; /* not every op can be sliced: layout.c says which */
+        return 0;
+    }
     for (int i = 0; i < u.nswaps; i++) {
         u.swaps[i].r->ops = u.swaps[i].list.ops;
         u.swaps[i].r->nops = u.swaps[i].list.n;

@@ -240,12 +240,16 @@ def if_rank3_kernel(x, y, neg, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr
 
 def test_if_carrying_rank3(device):
     """A rank-3 value an if carries runs on the cpu backend; the CUDA
-    lowering does not slice it, so it refuses the kernel at the block, all
+    lowering does not slice it, so it refuses the kernel at the if, all
     or nothing, and writes nothing."""
     x = torch.randn(2, 4, 8)
     y = torch.zeros(2, 4, 8, device=device)
     if not runs_here(device):
-        with pytest.raises(triton.CompilationError, match="blocks of rank 3 are not supported"):
+        # located at the if, and naming it
+        with pytest.raises(triton.CompilationError,
+                           match=r"test_rank3_blocks.py:\d+:5: error: blocks of rank 3 are not "
+                                 r"supported \(at most 2\): the CUDA lowering cannot slice this "
+                                 r"if into blocks of rank 2\n    if neg:"):
             if_rank3_kernel[(1,)](x.to(device), y, 1, 2, 4, 8)
         assert not y.any()
         return
