@@ -231,6 +231,16 @@ static ValId join_slices(Unbatch *u, OpList *out, Loc loc, ValId x) {
     return shape_op(u, out, loc, OP_RESHAPE, t, &r, 1, 0);
 }
 
+/* Whether v was sliced by an op of its own (not split off a whole value). */
+static bool is_sliced(const Unbatch *u, ValId v) {
+    return v && v < u->nvals && u->slices[v] && !u->split_in[v];
+}
+
+/* v whole, for an op that reads it so: its slices joined, or itself. */
+static ValId whole_of(Unbatch *u, OpList *out, Loc loc, ValId v) {
+    return is_sliced(u, v) ? join_slices(u, out, loc, v) : replaced(u, v);
+}
+
 static bool is_sliceable(int code) {
     int k = op_info[code].kind;
     return k == K_ELEMENTWISE || k == K_MEMORY ||
@@ -630,13 +640,10 @@ static int operand_slice(const int32_t *lead, int nl, Type at, int64_t b) {
 /* expand_dims into rank 4 or more: the same elements reshaped, a whole
  * value (its operand joined first when sliced) whose readers split it. */
 static bool expand_whole(Unbatch *u, OpList *out, Op *op) {
-    ValId x = op->args[0];
-    bool sliced = x < u->nvals && u->slices[x] && !u->split_in[x];
-    ValId a = sliced ? join_slices(u, out, op->loc, x) : replaced(u, x);
+    ValId a = whole_of(u, out, op->loc, op->args[0]);
     if (!a)
         return false;
-    Op like = {.code = OP_RESHAPE, .loc = op->loc};
-    u->repl[op->res[0]] = emit(u, out, &like, OP_RESHAPE, val_type(u->f, op->res[0]), &a, 1);
+    u->repl[op->res[0]] = shape_op(u, out, op->loc, OP_RESHAPE, val_type(u->f, op->res[0]), &a, 1, 0);
     return true;
 }
 
@@ -777,12 +784,9 @@ static bool join_for(Unbatch *u, OpList *out, Op *op) {
     ValId args[2];
     if (op->nres != 1 || op->nargs > 2)
         return false;
-    for (int k = 0; k < op->nargs; k++) {
-        ValId a = op->args[k];
-        bool sliced = a < u->nvals && u->slices[a] && !u->split_in[a];
-        if (!(args[k] = sliced ? join_slices(u, out, op->loc, a) : replaced(u, a)))
+    for (int k = 0; k < op->nargs; k++)
+        if (!(args[k] = whole_of(u, out, op->loc, op->args[k])))
             return false;
-    }
     Op *c = op_copy(u->f, NULL, op, args);
     VEC_PUSH(u->f->arena, out->ops, out->n, out->cap, c);
     u->repl[op->res[0]] = c->res[0];
@@ -816,8 +820,7 @@ static bool walk(Unbatch *u, Region *r) {
              * (cuda_shape.c reads through them): sliced ones are joined */
             bool sliced = false;
             for (int k = 0; k < op->nargs; k++)
-                sliced |= op->args[k] < u->nvals && u->slices[op->args[k]] &&
-                          !u->split_in[op->args[k]];
+                sliced |= is_sliced(u, op->args[k]);
             if (sliced) {
                 if (!join_for(u, &out, op))
                     return fail_at(u, op);
