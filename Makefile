@@ -16,7 +16,7 @@ SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.
       src/sig.c src/ir.c src/ctext.c src/irprint.c src/irread.c src/irparse.c src/typerules.c src/verify.c \
       src/ctval.c src/builtins.c src/pybuiltins.c src/tlops.c src/tlblockptr.c src/tldesc.c src/tlscan.c src/tlmath.c src/tlrandom.c src/dtypeval.c src/elab.c src/elabflow.c src/opt.c \
       src/widenfp8.c src/unbatch.c src/memorder.c src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c \
-      src/cuda_dist.c src/cuda_dot.c src/cuda_mma.c src/cuda_scan.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c src/host.c src/cache.c src/api.c
+      src/cuda_dist.c src/cuda_dot.c src/cuda_mma.c src/cuda_scan.c src/cuda_mem.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c src/host.c src/cache.c src/api.c
 SRC += src/tlshape.c src/cuda_shape.c
 # atomics (issue 9)
 SRC += src/tlatomic.c src/cuda_atomic.c

@@ -432,8 +432,7 @@ int ce_emit_gather(Emit *e, Op *op) {
     Chain ch = {&roots, ""};
     const char *idx = resolve_op(e, &ch, op, c);
     if (!idx)
-        return diag_error(e->c, op->loc, MT_ERR_UNSUPPORTED,
-                          "the CUDA backend cannot lower '%s'", op_info[op->code].name);
+        return ce_unsupported(e, op);
     idx = ce_smem_text(e, buf, "0", "0", idx);
     e->name[res] = ce_fmt(e, "v%d", res);
     if (rt.rank == 0) {

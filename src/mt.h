@@ -1195,6 +1195,8 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
 const char *ce_mem_intrinsic(const Op *op, DType d);
 
 int ce_emit_op(Emit *e, Op *op);                         /* cuda.c */
+/* The located "the CUDA backend cannot lower" error of op; -1. */
+int ce_unsupported(Emit *e, const Op *op);
 /* s as the inside of a C string literal; percent signs doubled when the
  * text is a printf format (cuda_debug.c). */
 const char *ce_c_literal(Emit *e, const char *s, bool format);
@@ -1212,8 +1214,15 @@ int ce_emit_combine(Emit *e, Op *op);
 int ce_emit_map(Emit *e, Op *op); /* tl.map_elementwise (cuda_scan.c) */
 int ce_emit_dot(Emit *e, Op *op);                        /* cuda_dot.c */
 int ce_emit_pipelined_loop(Emit *e, Op *loop, const DotPlan *plan);
-/* A dot operand's load straight into its shared tile (cuda.c), for the
- * pipelined K loop's prefetch. */
+/* Vector loads and stores (cuda_mem.c): 1 when emitted, 0 when the
+ * access must go slot at a time, -1 on error; store text "*p = v" or
+ * the store intrinsic of op's memory hints. */
+int ce_emit_vector_load(Emit *e, Op *op);
+int ce_emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, const char *vx,
+                         const char *mx, DType elem);
+const char *ce_store_text(Emit *e, const Op *op, const char *p, const char *v);
+/* A dot operand's load straight into its shared tile (cuda_mem.c), for
+ * the pipelined K loop's prefetch. */
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf);
 bool ce_load_to_tile_async_only(Emit *e, const Op *ld);
 int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *stage,
