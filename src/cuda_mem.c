@@ -370,7 +370,12 @@ int ce_emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, const ch
     const char *ptr = e->name[p];
     const char *pa = ce_fmt(e, "%s[%s]", ptr, CE_SLOT);
     bool uniform = *mx && mask_uniform(e, op->args[2], &vp);
-    bool test = vector_open(e, &vp, r->nE, *mx ? mx : NULL, uniform, pa);
+    /* a mask constant over each group, a known alignment, no hint: one
+     * predicated store a group (mt_st_pred), no branch */
+    bool predicated = uniform && !vp.runtime_align && !ce_mem_intrinsic(op, elem) &&
+                      vp.elem_bytes != 8;
+    bool test = predicated ? vector_open(e, &vp, r->nE, NULL, false, pa)
+                           : vector_open(e, &vp, r->nE, *mx ? mx : NULL, uniform, pa);
     ce_line(e, "%s mt_q[%d];", dtype_mtype(elem), w);
     ce_unroll(e);
     ce_line(e, "for (int %s = mt_g; %s < mt_g + %d; ++%s)", CE_SLOT, CE_SLOT, w, CE_SLOT);
@@ -404,7 +409,9 @@ int ce_emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, const ch
     ce_line(e, "{");
     ce_line(e, "    const int %s = mt_g;", CE_SLOT);
     const char *vptr = ce_fmt(e, "(%s*)(%s)", vp.vtype, pa);
-    if (vp.elem_bytes == 8 && !ce_mem_intrinsic(op, elem)) /* st.global.v2.b64 */
+    if (predicated)
+        ce_line(e, "    mt_st_pred(%s, %s, %s);", vptr, sb_str(&mk), mx);
+    else if (vp.elem_bytes == 8 && !ce_mem_intrinsic(op, elem)) /* st.global.v2.b64 */
         ce_line(e, "    mt_st_v2b64(%s, %s);", vptr, sb_str(&mk));
     else
         ce_line(e, "    %s;", ce_store_text(e, op, vptr, sb_str(&mk)));

@@ -1028,6 +1028,29 @@ template <class V> MT_RT void mt_st_v2b64(V *g, V v) {
     memcpy(w, &v, sizeof w);
     asm volatile("st.global.v2.b64 [%0], {%1, %2};" : : "l"(g), "l"(w[0]), "l"(w[1]) : "memory");
 }
+/* One 4-, 8- or 16-byte vector store that writes nothing where pred is
+ * 0: Triton's predicated `@p st.global`, where `if (pred) *g = v` gave a
+ * branch around each group's store. */
+template <class V> MT_RT void mt_st_pred(V *g, V v, int pred) {
+    static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "vector size");
+    unsigned w[4] = {0, 0, 0, 0};
+    memcpy(w, &v, sizeof v);
+    if (sizeof(V) == 16)
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %0, 0;\n\t"
+                     "@p st.global.v4.b32 [%1], {%2, %3, %4, %5};\n\t}"
+                     : : "r"(pred), "l"(g), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                     : "memory");
+    else if (sizeof(V) == 8)
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %0, 0;\n\t"
+                     "@p st.global.v2.b32 [%1], {%2, %3};\n\t}"
+                     : : "r"(pred), "l"(g), "r"(w[0]), "r"(w[1])
+                     : "memory");
+    else
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %0, 0;\n\t"
+                     "@p st.global.b32 [%1], %2;\n\t}"
+                     : : "r"(pred), "l"(g), "r"(w[0])
+                     : "memory");
+}
 #else
 template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
     V v;
@@ -1039,6 +1062,10 @@ template <class V> MT_RT V mt_ld_pred(const V *g, int pred) {
 }
 template <class V> MT_RT V mt_ld_v2b64(const V *g, int pred) { return mt_ld_pred(g, pred); }
 template <class V> MT_RT void mt_st_v2b64(V *g, V v) { memcpy(g, &v, sizeof v); }
+template <class V> MT_RT void mt_st_pred(V *g, V v, int pred) {
+    if (pred)
+        memcpy(g, &v, sizeof v);
+}
 #endif
 #endif
 

@@ -1,8 +1,9 @@
 """Vector accesses under a mask that is one value over each group
 (axis.c: `cols < n` with n a multiple of 16 has constancy 16): the group
 tests one element, and a group that fails is masked off whole: the load
-gives `other`, the store writes nothing.  Ragged sizes keep the
-per-element path; both must give the same results."""
+gives `other`, the store writes nothing (both predicated, Triton's form:
+mt_ld_pred, mt_st_pred).  Ragged sizes keep the per-element path; both
+must give the same results."""
 import re
 
 import numpy as np
@@ -34,8 +35,10 @@ def tile_kernel(out, x, m, n, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(out + offs, v + 1.0, mask=mask)
 
 
-# one mask test per group: `const int mt_e = mt_g;` then the test
-GROUP_TEST = re.compile(r"const int mt_e = mt_g;\n\s*mt_all = mt_all && v\d+\[[^\]]*\];")
+# one mask test per group: the store predicated on the group's first
+# element; a group whose elements may differ tests each (mt_all)
+GROUP_STORE = re.compile(r"const int mt_e = mt_g;\n\s*mt_st_pred\(\(\w+\*\)\(v\d+\[[^\]]*\]\), "
+                         r"make_\w+\(.*\), v\d+\[[^\]]*\]\);")
 
 
 @pytest.mark.parametrize("n_cols,uniform", [(48, True), (128, True), (50, False)])
@@ -54,7 +57,8 @@ def test_row_groups(device, n_cols, uniform):
     np.testing.assert_array_equal(got[:rows * n_cols].reshape(rows, n_cols), 2.0 * xs)
     assert (got[rows * n_cols:] == 99.0).all(), "a masked-off group was stored"
     cuda = stages(row_kernel, out_view, full, x, n_cols, n_cols, BLOCK=block, num_warps=1)["cuda"]
-    assert bool(GROUP_TEST.search(cuda)) == uniform, cuda
+    assert bool(GROUP_STORE.search(cuda)) == uniform, cuda
+    assert ("mt_all = mt_all && " in cuda) != uniform, cuda
 
 
 @pytest.mark.parametrize("m,n", [(40, 32), (64, 48)])
@@ -69,4 +73,4 @@ def test_tile_groups(device, m, n):
     np.testing.assert_array_equal(got[:m * n].reshape(m, n), want.astype(np.float16).astype(np.float32))
     assert (got[m * n:] == -1.0).all()
     cuda = stages(tile_kernel, out, x, m, n, BM=bm, BN=bn)["cuda"]
-    assert GROUP_TEST.search(cuda), cuda
+    assert GROUP_STORE.search(cuda), cuda

@@ -79,3 +79,28 @@ def test_sqrt_forms(device, mode, dtype, form):
     ptx = ptx_of(h)
     assert re.search(form, ptx), form
     assert not re.search(r"sqrt\.approx", ptx) or mode == 0
+
+
+@triton.jit
+def masked_rows(X, Y, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n
+    tl.store(Y + row * n + cols, tl.load(X + row * n + cols, mask=m, other=0.0) + 1.0, mask=m)
+
+
+@pytest.mark.parametrize("dtype, width", [(torch.float32, "v4.b32"), (torch.float16, "v4.b32")])
+def test_masked_vectors_are_predicated(device, dtype, width):
+    # n a multiple of 16 (the hint): the mask is one value over each group,
+    # so a group's load and store are each one predicated instruction, as
+    # in Triton's PTX, with no branch around them
+    n, rows = 48, 3
+    x = torch.randn(rows * n + 256, device=device).to(dtype)
+    y = torch.full_like(x, -7.0)
+    h = masked_rows[(rows,)](x, y, n, BLOCK=256, num_warps=1)  # 8 a thread
+    assert torch.equal(y[:rows * n].cpu(), (x[:rows * n].cpu().float() + 1.0).to(dtype))
+    assert (y[rows * n:].cpu() == -7.0).all()
+    ptx = ptx_of(h)
+    assert re.search(r"@%?p\d* ld\.global\.v4\.b32", ptx), "predicated load"
+    assert re.search(r"@%?p\d* st\.global\." + re.escape(width), ptx), "predicated store"
+    assert not re.search(r"@%?p\d* bra", ptx), "a branch around an access"

@@ -6,8 +6,8 @@
 # Triton's vector accesses take one predicate: the group tests its first
 # element only, and no per-element fallback is left.  A load is Triton's
 # predicated one (mt_ld_pred: zeros where the group is off, no branch), a
-# group that is off then takes the load's `other`; a store that is off
-# stores nothing.
+# group that is off then takes the load's `other`; a store is Triton's
+# predicated one too (mt_st_pred: a group that is off stores nothing).
 # CHECK: for (int mt_g = 0; mt_g < 16; mt_g += 4) {
 # CHECK-NEXT: const int mt_e = mt_g;
 # CHECK-NEXT: float4 mt_q = mt_ld_pred((const float4*)(v{{[0-9]+}}[mt_e]), v[[MASK:[0-9]+]][mt_e]);
@@ -16,11 +16,8 @@
 # CHECK-NEXT: for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
 # CHECK-NEXT: v{{[0-9]+}}[mt_e] = (-__int_as_float(0x7f800000));
 # CHECK-NEXT: }
-# CHECK: mt_all = mt_all && v[[MASK]][mt_e];
-# CHECK-NEXT: }
-# CHECK-NEXT: if (mt_all) {
-# CHECK: *(float4*)(v{{[0-9]+}}[mt_e]) = make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]);
-# CHECK-NEXT: }
+# CHECK-NOT: mt_all
+# CHECK: mt_st_pred((float4*)(v{{[0-9]+}}[mt_e]), make_float4(mt_q[0], mt_q[1], mt_q[2], mt_q[3]), v[[MASK]][mt_e]);
 # CHECK-NEXT: }
 # CHECK-NEXT: }
 # CHECK-NOT: else
