@@ -92,22 +92,40 @@ static void dot_write(Emit *e, const Op *dot, ValId x, const SharedBuffer *sbuf,
     sb_free(&addr);
 }
 
-/* Loads E values of one shared row as float4s into array `dst`: the
+/* The unrolled loop for (mt_i = 0; mt_i < n; mt_i += step) that reads one
+ * float4 of sbuf at addr (a text of mt_i) into dst[at .. at + 3]. */
+static void float4_reads(Emit *e, int n, int step, const SharedBuffer *sbuf, const char *addr,
+                         const char *dst, const char *at) {
+    ce_unroll(e);
+    ce_line(e, "for (int mt_i = 0; mt_i < %d; mt_i += %d) {", n, step);
+    ce_line(e, "    float4 mt_q = *(const float4*)&%s[%s];", sbuf->name, addr);
+    ce_line(e, "    %s[%s] = mt_q.x;", dst, at);
+    ce_line(e, "    %s[%s + 1] = mt_q.y;", dst, at);
+    ce_line(e, "    %s[%s + 2] = mt_q.z;", dst, at);
+    ce_line(e, "    %s[%s + 3] = mt_q.w;", dst, at);
+    ce_line(e, "}");
+}
+
+/* Loads E values of shared row `row` as float4s into dst[first ...]: the
  * thread's coordinates along dim p of r, 4 consecutive per block. */
 static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf,
-                         const char *stage, const char *dst) {
+                         const char *stage, const char *row, const char *dst, int first) {
     StrBuf addr;
     sb_init(&addr);
-    smem_element_text(&addr, sbuf, stage, "dot_k", ce_coord(e, r, p, "mt_i"));
-    ce_unroll(e);
-    ce_line(e, "for (int mt_i = 0; mt_i < %d; mt_i += 4) {", r->E[p]);
-    ce_line(e, "    float4 mt_q = *(const float4*)&%s[%s];", sbuf->name,
-         sb_str(&addr));
-    ce_line(e, "    %s[mt_i] = mt_q.x;", dst);
-    ce_line(e, "    %s[mt_i + 1] = mt_q.y;", dst);
-    ce_line(e, "    %s[mt_i + 2] = mt_q.z;", dst);
-    ce_line(e, "    %s[mt_i + 3] = mt_q.w;", dst);
-    ce_line(e, "}");
+    smem_element_text(&addr, sbuf, stage, row, ce_coord(e, r, p, "mt_i"));
+    float4_reads(e, r->E[p], 4, sbuf, sb_str(&addr), dst,
+                 first ? ce_fmt(e, "%d + mt_i", first) : "mt_i");
+    sb_free(&addr);
+}
+
+/* Loads k = dot_k .. dot_k + 3 of each of the thread's E0 rows of A (its
+ * coordinates along dim 0 of r) as one float4 into dst[4 * i ...]. */
+static void dot_read_rows_of_a(Emit *e, const Dist *r, const SharedBuffer *sbuf,
+                               const char *stage, const char *dst) {
+    StrBuf addr;
+    sb_init(&addr);
+    smem_element_text(&addr, sbuf, stage, ce_coord(e, r, 0, "mt_i"), "dot_k");
+    float4_reads(e, r->E[0], 1, sbuf, sb_str(&addr), dst, "4 * mt_i");
     sb_free(&addr);
 }
 
@@ -153,7 +171,7 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         src_b = e->name[b];
     if (g->tiled || g->plan->unit != DOT_FMA) {
         if (*src_a)
-            dot_write(e, g->op, a, &g->A, stage, g->tiled, src_a);
+            dot_write(e, g->op, a, &g->A, stage, false, src_a);
         if (*src_b)
             dot_write(e, g->op, b, &g->B, stage, rhs_transposed(g->plan), src_b);
         return;
@@ -263,16 +281,22 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
         ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, init);
     }
     if (g->tiled) { /* f32 results only (layout.c's dot_layout) */
+        int E0 = r->E[0], E1 = r->E[1];
         ce_unroll(e);
-        ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        ce_line(e, "for (int dot_k = 0; dot_k < %d; dot_k += 4) {", BK);
         e->indent++;
-        ce_line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
-        dot_read_row(e, r, 0, &g->A, stage, "mt_fa");
-        dot_read_row(e, r, 1, &g->B, stage, "mt_fb");
+        ce_line(e, "float mt_fa[%d], mt_fb[%d];", 4 * E0, 4 * E1);
+        dot_read_rows_of_a(e, r, &g->A, stage, "mt_fa");
+        for (int kk = 0; kk < 4; kk++)
+            dot_read_row(e, r, 1, &g->B, stage, ce_fmt(e, "dot_k + %d", kk), "mt_fb",
+                         kk * E1);
+        /* k ascending for every slot: the one-k-at-a-time sums exactly */
         ce_unroll(e);
-        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
-        ce_line(e, "    %s[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", dst, CE_SLOT,
-             CE_SLOT, r->E[1], CE_SLOT, r->E[1]);
+        ce_line(e, "for (int mt_kk = 0; mt_kk < 4; ++mt_kk)");
+        ce_unroll(e);
+        ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+        ce_line(e, "        %s[%s] += mt_fa[(%s / %d) * 4 + mt_kk] * mt_fb[mt_kk * %d + %s %% %d];",
+                dst, CE_SLOT, CE_SLOT, E1, E1, CE_SLOT, E1);
         e->indent--;
         ce_line(e, "}");
     } else if (g->plan->unit != DOT_FMA) {
@@ -408,9 +432,8 @@ static bool only_the_dot_reads(const DotPlan *p, ValId x) {
 }
 
 /* The load an operand x of the prefetch comes from when it can go
- * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for the
- * FMA register tile's transposed A, for one that rounds on the way in, or
- * for int8 tiles yet.  A tile holding its operand transposed (fp8 wgmma's
+ * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for one
+ * that rounds on the way in, or for int8 tiles yet.  A tile holding its operand transposed (fp8 wgmma's
  * B) takes the load under a trans: x = trans(y) with y, [BN][BK], a row
  * of the tile per row (memorder.c makes a K-major B such a y); *via is
  * then that trans, which the fetch must not emit. */
@@ -553,7 +576,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     DotGen g;
     dot_prepare(e, dot, &g);
     Op *direct[4];
-    direct[0] = async_load(e, plan, dot->args[0], &g.A, g.tiled, &direct[2]);
+    direct[0] = async_load(e, plan, dot->args[0], &g.A, false, &direct[2]);
     direct[1] = async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan), &direct[3]);
     bool async = direct[0] || direct[1];
     bool inflight = dot_unit_wgmma(plan->unit) && !dot->attr[1] /* partial sums wait */ &&

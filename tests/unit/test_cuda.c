@@ -1038,8 +1038,9 @@ static void test_run_vector_add(void **state) {
     }
 }
 
-/* The register-tiled dot (layout.c's dot_layout, float4 reads of the
- * transposed A and of B) on ragged shapes, matched and fallback loops. */
+/* The register-tiled dot (layout.c's dot_layout, float4 reads of A's rows
+ * along k and of B's along n) on ragged shapes, matched and fallback
+ * loops. */
 static void test_run_dot_tiled(void **state) {
     (void)state;
     MMOpts o = {true, 64, 64, 16, 4, 0, 1, false, false, false, false, false, false};
@@ -1048,10 +1049,10 @@ static void test_run_dot_tiled(void **state) {
     assert_non_null(s);
     assert_non_null(strstr(s, "float4 mt_q = *(const float4*)&dot_lhs[dot_stage * "));
     assert_non_null(strstr(s, "float4 mt_q = *(const float4*)&dot_rhs[dot_stage * "));
-    assert_non_null(strstr(s, "#pragma unroll\n        for (int dot_k = 0; dot_k < 16; ++dot_k) {"));
+    assert_non_null(strstr(s, "#pragma unroll\n        for (int dot_k = 0; dot_k < 16; dot_k += 4) {"));
     assert_int_equal(loop_barriers(s), 1);
-    /* A transposed: [16][64 + 4]; 4 rows of A's load layout in flight */
-    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1088];"));
+    /* A as loaded: [64][16 + 4], rows 16-byte aligned, 4 mod 8 floats */
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1280];"));
     assert_non_null(strstr(s, "__shared__ __align__(16) float dot_rhs[2 * 1024];"));
     assert_null(strstr(s, "LDG")); /* no hint: scalar global accesses */
     assert_null(strstr(s, "*(const float4*)(v"));
@@ -1061,7 +1062,7 @@ static void test_run_dot_tiled(void **state) {
     MMOpts o2 = {true, 128, 128, 8, 8, 0, 1, false, false, false, false, true, false};
     run_matmul(&o2, 131, 130, 21, &s);
     assert_non_null(strstr(s, "*(const float4*)(v"));
-    assert_non_null(strstr(s, "mt_fa[8], mt_fb[8]"));
+    assert_non_null(strstr(s, "mt_fa[32], mt_fb[32]"));
     free(s);
     MMOpts o3 = {true, 64, 128, 8, 4, 0, 1, false, false, true, false, true, false};
     run_matmul(&o3, 64, 128, 16, &s); /* single-stage fallback loop */
@@ -1156,8 +1157,8 @@ static void test_dot_pipeline_text(void **state) {
     /* prologue: stage 0, then the one barrier before the loop */
     assert_non_null(strstr(pro, "    }\n    __syncthreads();\n    for (int k_base"));
     const char *next = strstr(head, "const int mt_k_next = k_base + 16;");
-    const char *fma = strstr(head, "for (int dot_k = 0; dot_k < 16; ++dot_k)");
-    const char *wr = strstr(head, "dot_lhs[(dot_stage ^ 1) * 1088 + ");
+    const char *fma = strstr(head, "for (int dot_k = 0; dot_k < 16; dot_k += 4)");
+    const char *wr = strstr(head, "*(float4*)&dot_lhs[(dot_stage ^ 1) * 1280 + ");
     const char *wrb = strstr(head, "*(float4*)&dot_rhs[(dot_stage ^ 1) * 1024 + ");
     assert_non_null(next);
     assert_non_null(fma);
@@ -1166,10 +1167,11 @@ static void test_dot_pipeline_text(void **state) {
     assert_true(next < fma && fma < wr && wr < wrb);
     /* the loads of the next tile use mt_k_next, the reads dot_stage */
     assert_non_null(strstr(s, "((unsigned)mt_k_next) + ((unsigned)v"));
-    assert_non_null(strstr(s, "*(const float4*)&dot_lhs[dot_stage * 1088 + dot_k * 68 + "));
+    /* A as loaded, [64][16 + 4]: 4 consecutive k of a row per float4 */
+    assert_non_null(strstr(s, "*(const float4*)&dot_lhs[dot_stage * 1280 + (mt_b2_0 + mt_i) * 20 + dot_k];"));
     assert_int_equal(loop_barriers(s), 1);
     assert_int_equal(count(s, "__syncthreads();"), 2); /* none after the loop */
-    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1088];"));
+    assert_non_null(strstr(s, "__shared__ __align__(16) float dot_lhs[2 * 1280];"));
     assert_in_place(s);
     /* 32 accumulators, 128 threads: cap 96 registers -> 5 blocks */
     assert_non_null(strstr(s, "__launch_bounds__(128, 5) matmul("));

@@ -1,5 +1,5 @@
 extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, float* b, float* c, int M, int N, int K) {
-    __shared__ __align__(16) float dot_lhs[2 * 1088];
+    __shared__ __align__(16) float dot_lhs[2 * 1280];
     __shared__ __align__(16) float dot_rhs[2 * 1024];
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
@@ -191,8 +191,10 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
             }
         }
         #pragma unroll
-        for (int mt_e = 0; mt_e < 8; ++mt_e)
-            dot_lhs[(mt_b0_1 + (mt_e % 4)) * 68 + (mt_b0_0 + (mt_e / 4) * 32)] = v35[mt_e];
+        for (int mt_g = 0; mt_g < 8; mt_g += 4) {
+            const int mt_e = mt_g;
+            *(float4*)&dot_lhs[(mt_b0_0 + (mt_e / 4) * 32) * 20 + (mt_b0_1 + (mt_e % 4))] = make_float4(v35[mt_g], v35[mt_g + 1], v35[mt_g + 2], v35[mt_g + 3]);
+        }
         #pragma unroll
         for (int mt_g = 0; mt_g < 8; mt_g += 4) {
             const int mt_e = mt_g;
@@ -353,32 +355,60 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
         }
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #pragma unroll
-        for (int dot_k = 0; dot_k < 16; ++dot_k) {
-            float mt_fa[4], mt_fb[8];
+        for (int dot_k = 0; dot_k < 16; dot_k += 4) {
+            float mt_fa[16], mt_fb[32];
             #pragma unroll
-            for (int mt_i = 0; mt_i < 4; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_lhs[dot_stage * 1088 + dot_k * 68 + (mt_b1_0 + mt_i)];
-                mt_fa[mt_i] = mt_q.x;
-                mt_fa[mt_i + 1] = mt_q.y;
-                mt_fa[mt_i + 2] = mt_q.z;
-                mt_fa[mt_i + 3] = mt_q.w;
+            for (int mt_i = 0; mt_i < 4; mt_i += 1) {
+                float4 mt_q = *(const float4*)&dot_lhs[dot_stage * 1280 + (mt_b1_0 + mt_i) * 20 + dot_k];
+                mt_fa[4 * mt_i] = mt_q.x;
+                mt_fa[4 * mt_i + 1] = mt_q.y;
+                mt_fa[4 * mt_i + 2] = mt_q.z;
+                mt_fa[4 * mt_i + 3] = mt_q.w;
             }
             #pragma unroll
             for (int mt_i = 0; mt_i < 8; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + dot_k * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 0) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
                 mt_fb[mt_i] = mt_q.x;
                 mt_fb[mt_i + 1] = mt_q.y;
                 mt_fb[mt_i + 2] = mt_q.z;
                 mt_fb[mt_i + 3] = mt_q.w;
             }
             #pragma unroll
-            for (int mt_e = 0; mt_e < 32; ++mt_e)
-                v21[mt_e] += mt_fa[mt_e / 8] * mt_fb[mt_e % 8];
+            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 1) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                mt_fb[8 + mt_i] = mt_q.x;
+                mt_fb[8 + mt_i + 1] = mt_q.y;
+                mt_fb[8 + mt_i + 2] = mt_q.z;
+                mt_fb[8 + mt_i + 3] = mt_q.w;
+            }
+            #pragma unroll
+            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 2) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                mt_fb[16 + mt_i] = mt_q.x;
+                mt_fb[16 + mt_i + 1] = mt_q.y;
+                mt_fb[16 + mt_i + 2] = mt_q.z;
+                mt_fb[16 + mt_i + 3] = mt_q.w;
+            }
+            #pragma unroll
+            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 3) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                mt_fb[24 + mt_i] = mt_q.x;
+                mt_fb[24 + mt_i + 1] = mt_q.y;
+                mt_fb[24 + mt_i + 2] = mt_q.z;
+                mt_fb[24 + mt_i + 3] = mt_q.w;
+            }
+            #pragma unroll
+            for (int mt_kk = 0; mt_kk < 4; ++mt_kk)
+            #pragma unroll
+                for (int mt_e = 0; mt_e < 32; ++mt_e)
+                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + mt_kk] * mt_fb[mt_kk * 8 + mt_e % 8];
         }
         if (mt_more) {
             #pragma unroll
-            for (int mt_e = 0; mt_e < 8; ++mt_e)
-                dot_lhs[(dot_stage ^ 1) * 1088 + (mt_b0_1 + (mt_e % 4)) * 68 + (mt_b0_0 + (mt_e / 4) * 32)] = mt_na[mt_e];
+            for (int mt_g = 0; mt_g < 8; mt_g += 4) {
+                const int mt_e = mt_g;
+                *(float4*)&dot_lhs[(dot_stage ^ 1) * 1280 + (mt_b0_0 + (mt_e / 4) * 32) * 20 + (mt_b0_1 + (mt_e % 4))] = make_float4(mt_na[mt_g], mt_na[mt_g + 1], mt_na[mt_g + 2], mt_na[mt_g + 3]);
+            }
             #pragma unroll
             for (int mt_g = 0; mt_g < 8; mt_g += 4) {
                 const int mt_e = mt_g;

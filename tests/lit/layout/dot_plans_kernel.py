@@ -24,9 +24,9 @@
 # CHECK: values:
 # CHECK: dots:
 # CHECK-NEXT: %[[DOT]]: pipelined loop %[[K]] tiled min-blocks=5 in-place
-# CHECK-NEXT: shared 16896 bytes (budget 49152)
-# CHECK-NEXT: dot_lhs +0: dot [16 x 64] f32 pad 4 stages 2 = 8704 bytes
-# CHECK-NEXT: dot_rhs +8704: dot [16 x 64] f32 stages 2 = 8192 bytes
+# CHECK-NEXT: shared 18432 bytes (budget 49152)
+# CHECK-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
+# CHECK-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
 #
 # With 16-byte hints the operand pointers are contiguous, aligned and
 # hinted (vector loads); 128 x 64 on 4 warps leaves 4 blocks per SM.
@@ -35,11 +35,11 @@
 # HINT: #{{[0-9]+}} axis contig=64 div=16 const=1 hinted
 # HINT: dots:
 # HINT-NEXT: pipelined loop %{{[0-9]+}} tiled min-blocks=4 in-place
-# HINT-NEXT: shared 25088 bytes
-# HINT-NEXT: dot_lhs +0: dot [16 x 128] f32 pad 4 stages 2 = 16896 bytes
+# HINT-NEXT: shared 28672 bytes
+# HINT-NEXT: dot_lhs +0: dot [128 x 16] f32 pad 4 stages 2 = 20480 bytes
 #
-# 16 x 16 on one warp: no register tile (the scalar form, A not
-# transposed, padded by one float), still pipelined.
+# 16 x 16 on one warp: no register tile (the scalar form, A padded by
+# one float), still pipelined.
 # SCALAR: layouts:
 # SCALAR-NOT: dot-tile
 # SCALAR: dots:
@@ -54,18 +54,18 @@
 # TWO: store T, %[[K]], none
 # TWO: dots:
 # TWO-NEXT: %[[DOT]]: two-stage loop %[[K]] tiled min-blocks=5
-# TWO-NEXT: shared 16896 bytes (budget 49152)
-# TWO-NEXT: dot_lhs +0: dot [16 x 64] f32 pad 4 stages 2 = 8704 bytes
-# TWO-NEXT: dot_rhs +8704: dot [16 x 64] f32 stages 2 = 8192 bytes
+# TWO-NEXT: shared 18432 bytes (budget 49152)
+# TWO-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
+# TWO-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
 #
 # --emit ssa-layout: a K loop that does not start at 0 is not canonical
 # for the Version 18 plans, but the general software pipeline takes it
 # (match_carried_pipeline: any start, a stage counter), two stages.
 # SINGLE: dots:
 # SINGLE-NEXT: %{{[0-9]+}}: pipelined loop %{{[0-9]+}} tiled min-blocks=5 in-place
-# SINGLE-NEXT: shared 16896 bytes (budget 49152)
-# SINGLE-NEXT: dot_lhs +0: dot [16 x 64] f32 pad 4 stages 2 = 8704 bytes
-# SINGLE-NEXT: dot_rhs +8704: dot [16 x 64] f32 stages 2 = 8192 bytes
+# SINGLE-NEXT: shared 18432 bytes (budget 49152)
+# SINGLE-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
+# SINGLE-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
 #
 # A dot outside any loop, 32 x 32 on 4 warps: too few outputs per thread
 # for the register tile.
