@@ -71,6 +71,7 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT 9
 #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN 97
 #define CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL 9
 #define NVRTC_SUCCESS 0
@@ -1021,11 +1022,16 @@ int cuda_launch(Ctx *c, CudaDriver *d, CudaModule *m, const uint32_t grid[3],
                           "the kernel needs %zu bytes of shared memory, more than "
                           "this device's %d", smem, m->max_smem_optin);
     /* past the default 48 KiB a function must opt in, once (two threads
-     * may both do it: the call is idempotent) */
+     * may both do it: the calls are idempotent); it then prefers the
+     * largest shared-memory carveout, as Triton's launcher sets such
+     * kernels (CU_FUNC_CACHE_PREFER_SHARED) */
     if (smem > (size_t)atomic_load(&m->dynamic_smem) && smem > MT_SMEM_BUDGET) {
         if (CU(c, d, cuFuncSetAttribute(m->function,
                                         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                        (int)smem)) != 0)
+                                        (int)smem)) != 0 ||
+            CU(c, d, cuFuncSetAttribute(m->function,
+                                        CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                        100)) != 0)
             return -1;
         atomic_store(&m->dynamic_smem, (int)smem);
     }

@@ -257,7 +257,11 @@ static mt_status mt_aot_load(mt_aot_kernel *k) {
     if ((st = mt_aot_cu(k, cuModuleGetFunction(&k->func, k->mod, k->symbol),
                         "cuModuleGetFunction")) != MT_OK ||
         (k->dyn_smem && (st = mt_aot_cu(k, cuFuncSetAttribute(k->func, 8, (int)k->dyn_smem),
-                                        "cuFuncSetAttribute")) != MT_OK)) {
+                                        "cuFuncSetAttribute")) != MT_OK) ||
+        /* past 48 KiB, the largest shared-memory carveout (attribute 9),
+         * as the JIT launch and Triton's launcher set such kernels */
+        (k->dyn_smem > 49152 && (st = mt_aot_cu(k, cuFuncSetAttribute(k->func, 9, 100),
+                                                "cuFuncSetAttribute")) != MT_OK)) {
         k->cuModuleUnload(k->mod);
         goto release;
     }
