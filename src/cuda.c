@@ -59,6 +59,27 @@ static bool emit_paired_cast(Emit *e, Op *op, const Dist *r) {
     return true;
 }
 
+/* How many consecutive slots of a thread a pure bool op computes once: a
+ * mask whose value axis.c finds constant over aligned runs of `constancy`
+ * along the fastest dim (cols < n, n a multiple of 16), where the
+ * thread's slots along that dim are runs of spt consecutive elements
+ * starting at multiples of spt (vector_plan's condition), so a run of
+ * min(constancy, spt) slots holds one value, as Triton's code tests one
+ * predicate a group.  1: every slot its own. */
+static int constant_run(Emit *e, const Op *op, const Dist *r) {
+    Type rt = val_type(e->f, op->res[0]);
+    if (rt.dtype != DT_I1 || !(op_info[op->code].flags & F_PURE) || op->nres != 1)
+        return 1;
+    int fd = r->L.rank - 1;
+    if (fd < 0 || r->L.order[0] != fd || r->vrank < 1 || r->pdim[r->vrank - 1] != fd ||
+        r->n[fd] < ce_tile(&r->L, fd))
+        return 1;
+    int64_t run = e->f->axis[op->res[0]].constancy;
+    if (run > r->L.spt[fd])
+        run = r->L.spt[fd];
+    return run > 1 && r->nE % run == 0 ? (int)run : 1;
+}
+
 static int emit_elementwise(Emit *e, Op *op) {
     if (e->index_arith && ce_check_arith(e, op) < 0)
         return -1;
@@ -85,9 +106,22 @@ static int emit_elementwise(Emit *e, Op *op) {
         if (!x)
             return ce_unsupported(e, op);
         ce_line(e, "%s v%d[%d];", ct, res, r.nE);
+        int run = constant_run(e, op, &r);
         ce_unroll(e);
-        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
-        ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, x);
+        if (run > 1) { /* the run's first slot, copied over the run */
+            ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, run);
+            e->indent++;
+            ce_line(e, "const int %s = mt_g;", CE_SLOT);
+            ce_line(e, "v%d[mt_g] = %s;", res, x);
+            ce_unroll(e);
+            ce_line(e, "for (int mt_k = 1; mt_k < %d; ++mt_k)", run);
+            ce_line(e, "    v%d[mt_g + mt_k] = v%d[mt_g];", res, res);
+            e->indent--;
+            ce_line(e, "}");
+        } else {
+            ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r.nE, CE_SLOT);
+            ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, x);
+        }
     }
     e->dist[res] = r;
     e->has_dist[res] = true;

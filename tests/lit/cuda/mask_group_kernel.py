@@ -8,9 +8,16 @@
 # predicated one (mt_ld_pred: zeros where the group is off, no branch), a
 # group that is off then takes the load's `other`; a store is Triton's
 # predicated one too (mt_st_pred: a group that is off stores nothing).
+# The mask itself is computed once a group too (constant_run):
 # CHECK: for (int mt_g = 0; mt_g < 16; mt_g += 4) {
 # CHECK-NEXT: const int mt_e = mt_g;
-# CHECK-NEXT: float4 mt_q = mt_ld_pred((const float4*)(v{{[0-9]+}}[mt_e]), v[[MASK:[0-9]+]][mt_e]);
+# CHECK-NEXT: v[[MASK:[0-9]+]][mt_g] = (v{{[0-9]+}}[mt_e] < n_cols);
+# CHECK-NEXT: #pragma unroll
+# CHECK-NEXT: for (int mt_k = 1; mt_k < 4; ++mt_k)
+# CHECK-NEXT: v[[MASK]][mt_g + mt_k] = v[[MASK]][mt_g];
+# CHECK: for (int mt_g = 0; mt_g < 16; mt_g += 4) {
+# CHECK-NEXT: const int mt_e = mt_g;
+# CHECK-NEXT: float4 mt_q = mt_ld_pred((const float4*)(v{{[0-9]+}}[mt_e]), v[[MASK]][mt_e]);
 # CHECK: if (!(v[[MASK]][mt_e])) {
 # CHECK-NEXT: #pragma unroll
 # CHECK-NEXT: for (int mt_e = mt_g; mt_e < mt_g + 4; ++mt_e)
@@ -24,13 +31,17 @@
 # CHECK: }
 # Without the hint on n a group may be partly masked: every element's mask
 # is tested and a partial group takes the per-element path.
-# RAGGED: mt_all = mt_all && v[[MASK:[0-9]+]][mt_e];
+# RAGGED: v[[MASK:[0-9]+]][mt_e] = (v{{[0-9]+}}[mt_e] < n_cols);
+# RAGGED: mt_all = mt_all && v[[MASK]][mt_e];
 # RAGGED: } else {
 # RAGGED: mt_h = v{{[0-9]+}}[mt_e];
 # RAGGED: = (v[[MASK]][mt_e] ? (*(mt_h + (mt_e - mt_g))) : (-__int_as_float(0x7f800000)));
 # RAGGED: if (v[[MASK]][mt_e]) *(mt_h + (mt_e - mt_g)) = v{{[0-9]+}}[mt_e];
 # A 2-D mask: the row test is constant along the last dim, and `&` keeps
 # the columns' constancy 16 (fp16: groups of 8 halves, 16 bytes).
+# TILE: for (int mt_g = 0; mt_g < 16; mt_g += 8) {
+# TILE-NEXT: const int mt_e = mt_g;
+# TILE-NEXT: v[[TMASK:[0-9]+]][mt_g] = (v{{[0-9]+}}[(mt_e / 8)] & v{{[0-9]+}}[(mt_e % 8)]);
 # TILE: for (int mt_g = 0; mt_g < 16; mt_g += 8) {
 # TILE-NEXT: const int mt_e = mt_g;
 # TILE-NEXT: uint4 mt_q = mt_ld_pred((const uint4*)(v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)]), v{{[0-9]+}}[(mt_e / 8) * 8 + (mt_e % 8)]);
