@@ -106,15 +106,14 @@ static void float4_reads(Emit *e, int n, int step, const SharedBuffer *sbuf, con
     ce_line(e, "}");
 }
 
-/* Loads E values of shared row `row` as float4s into dst[first ...]: the
+/* Loads E values of shared row `row` as float4s into array `dst`: the
  * thread's coordinates along dim p of r, 4 consecutive per block. */
 static void dot_read_row(Emit *e, const Dist *r, int p, const SharedBuffer *sbuf,
-                         const char *stage, const char *row, const char *dst, int first) {
+                         const char *stage, const char *row, const char *dst) {
     StrBuf addr;
     sb_init(&addr);
     smem_element_text(&addr, sbuf, stage, row, ce_coord(e, r, p, "mt_i"));
-    float4_reads(e, r->E[p], 4, sbuf, sb_str(&addr), dst,
-                 first ? ce_fmt(e, "%d + mt_i", first) : "mt_i");
+    float4_reads(e, r->E[p], 4, sbuf, sb_str(&addr), dst, "mt_i");
     sb_free(&addr);
 }
 
@@ -285,18 +284,23 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
         ce_unroll(e);
         ce_line(e, "for (int dot_k = 0; dot_k < %d; dot_k += 4) {", BK);
         e->indent++;
-        ce_line(e, "float mt_fa[%d], mt_fb[%d];", 4 * E0, 4 * E1);
+        ce_line(e, "float mt_fa[%d];", 4 * E0);
         dot_read_rows_of_a(e, r, &g->A, stage, "mt_fa");
-        for (int kk = 0; kk < 4; kk++)
-            dot_read_row(e, r, 1, &g->B, stage, ce_fmt(e, "dot_k + %d", kk), "mt_fb",
-                         kk * E1);
-        /* k ascending for every slot: the one-k-at-a-time sums exactly */
-        ce_unroll(e);
-        ce_line(e, "for (int mt_kk = 0; mt_kk < 4; ++mt_kk)");
-        ce_unroll(e);
-        ce_line(e, "    for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
-        ce_line(e, "        %s[%s] += mt_fa[(%s / %d) * 4 + mt_kk] * mt_fb[mt_kk * %d + %s %% %d];",
-                dst, CE_SLOT, CE_SLOT, E1, E1, CE_SLOT, E1);
+        /* then one row of B at a time, so that only E1 of its values are
+         * live beside A's; k ascending for every slot: the sums of the
+         * one-k-at-a-time loop exactly */
+        for (int kk = 0; kk < 4; kk++) {
+            ce_line(e, "{");
+            e->indent++;
+            ce_line(e, "float mt_fb[%d];", E1);
+            dot_read_row(e, r, 1, &g->B, stage, ce_fmt(e, "dot_k + %d", kk), "mt_fb");
+            ce_unroll(e);
+            ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+            ce_line(e, "    %s[%s] += mt_fa[(%s / %d) * 4 + %d] * mt_fb[%s %% %d];", dst, CE_SLOT,
+                    CE_SLOT, E1, kk, CE_SLOT, E1);
+            e->indent--;
+            ce_line(e, "}");
+        }
         e->indent--;
         ce_line(e, "}");
     } else if (g->plan->unit != DOT_FMA) {

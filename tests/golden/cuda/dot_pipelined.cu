@@ -356,7 +356,7 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #pragma unroll
         for (int dot_k = 0; dot_k < 16; dot_k += 4) {
-            float mt_fa[16], mt_fb[32];
+            float mt_fa[16];
             #pragma unroll
             for (int mt_i = 0; mt_i < 4; mt_i += 1) {
                 float4 mt_q = *(const float4*)&dot_lhs[dot_stage * 1280 + (mt_b1_0 + mt_i) * 20 + dot_k];
@@ -365,43 +365,62 @@ extern "C" __global__ void __launch_bounds__(128, 5) matmul_kernel(float* a, flo
                 mt_fa[4 * mt_i + 2] = mt_q.z;
                 mt_fa[4 * mt_i + 3] = mt_q.w;
             }
-            #pragma unroll
-            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 0) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
-                mt_fb[mt_i] = mt_q.x;
-                mt_fb[mt_i + 1] = mt_q.y;
-                mt_fb[mt_i + 2] = mt_q.z;
-                mt_fb[mt_i + 3] = mt_q.w;
-            }
-            #pragma unroll
-            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 1) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
-                mt_fb[8 + mt_i] = mt_q.x;
-                mt_fb[8 + mt_i + 1] = mt_q.y;
-                mt_fb[8 + mt_i + 2] = mt_q.z;
-                mt_fb[8 + mt_i + 3] = mt_q.w;
-            }
-            #pragma unroll
-            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 2) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
-                mt_fb[16 + mt_i] = mt_q.x;
-                mt_fb[16 + mt_i + 1] = mt_q.y;
-                mt_fb[16 + mt_i + 2] = mt_q.z;
-                mt_fb[16 + mt_i + 3] = mt_q.w;
-            }
-            #pragma unroll
-            for (int mt_i = 0; mt_i < 8; mt_i += 4) {
-                float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 3) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
-                mt_fb[24 + mt_i] = mt_q.x;
-                mt_fb[24 + mt_i + 1] = mt_q.y;
-                mt_fb[24 + mt_i + 2] = mt_q.z;
-                mt_fb[24 + mt_i + 3] = mt_q.w;
-            }
-            #pragma unroll
-            for (int mt_kk = 0; mt_kk < 4; ++mt_kk)
-            #pragma unroll
+            {
+                float mt_fb[8];
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                    float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 0) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                    mt_fb[mt_i] = mt_q.x;
+                    mt_fb[mt_i + 1] = mt_q.y;
+                    mt_fb[mt_i + 2] = mt_q.z;
+                    mt_fb[mt_i + 3] = mt_q.w;
+                }
+                #pragma unroll
                 for (int mt_e = 0; mt_e < 32; ++mt_e)
-                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + mt_kk] * mt_fb[mt_kk * 8 + mt_e % 8];
+                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + 0] * mt_fb[mt_e % 8];
+            }
+            {
+                float mt_fb[8];
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                    float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 1) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                    mt_fb[mt_i] = mt_q.x;
+                    mt_fb[mt_i + 1] = mt_q.y;
+                    mt_fb[mt_i + 2] = mt_q.z;
+                    mt_fb[mt_i + 3] = mt_q.w;
+                }
+                #pragma unroll
+                for (int mt_e = 0; mt_e < 32; ++mt_e)
+                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + 1] * mt_fb[mt_e % 8];
+            }
+            {
+                float mt_fb[8];
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                    float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 2) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                    mt_fb[mt_i] = mt_q.x;
+                    mt_fb[mt_i + 1] = mt_q.y;
+                    mt_fb[mt_i + 2] = mt_q.z;
+                    mt_fb[mt_i + 3] = mt_q.w;
+                }
+                #pragma unroll
+                for (int mt_e = 0; mt_e < 32; ++mt_e)
+                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + 2] * mt_fb[mt_e % 8];
+            }
+            {
+                float mt_fb[8];
+                #pragma unroll
+                for (int mt_i = 0; mt_i < 8; mt_i += 4) {
+                    float4 mt_q = *(const float4*)&dot_rhs[dot_stage * 1024 + (dot_k + 3) * 64 + (mt_b1_1 + (mt_i / 4) * 32 + mt_i % 4)];
+                    mt_fb[mt_i] = mt_q.x;
+                    mt_fb[mt_i + 1] = mt_q.y;
+                    mt_fb[mt_i + 2] = mt_q.z;
+                    mt_fb[mt_i + 3] = mt_q.w;
+                }
+                #pragma unroll
+                for (int mt_e = 0; mt_e < 32; ++mt_e)
+                    v21[mt_e] += mt_fa[(mt_e / 8) * 4 + 3] * mt_fb[mt_e % 8];
+            }
         }
         if (mt_more) {
             #pragma unroll
