@@ -810,6 +810,28 @@ int cuda_emit(Func *f, StrBuf *out) {
         sb_puts(out, "    int mt_lane = (int)threadIdx.x & 31;\n");
         sb_puts(out, "    int mt_warp = (int)threadIdx.x >> 5;\n");
     }
+    /* once a kernel, off every K loop's path: the tiles' shared addresses
+     * (cp.async, wgmma descriptors) and the warpgroup (cuda_mma.c) */
+    if (e.tile_addresses && sp->one_array && sp->total > MT_SMEM_BUDGET)
+        /* the dynamic array's own symbol is its shared address, a link-time
+         * constant: ptxas rematerialised a generic-to-shared conversion
+         * (an S2UR) at the top of every iteration instead of keeping it */
+        sb_printf(out, "#if defined(__CUDA_ARCH__)\n"
+                       "    unsigned mt_sa_smem;\n"
+                       "    asm(\"mov.u32 %%0, mt_dynamic_smem;\" : \"=r\"(mt_sa_smem));\n"
+                       "#else\n"
+                       "    const unsigned mt_sa_smem = 0u;\n"
+                       "#endif\n"
+                       "    const unsigned mt_sa_lhs = mt_sa_smem + %lldu;\n"
+                       "    const unsigned mt_sa_rhs = mt_sa_smem + %lldu;\n",
+                  (long long)sp->offset[SMEM_DOT_LHS], (long long)sp->offset[SMEM_DOT_RHS]);
+    else if (e.tile_addresses)
+        sb_puts(out, "    const unsigned mt_sa_lhs = mt_smem_addr(dot_lhs);\n"
+                     "    const unsigned mt_sa_rhs = mt_smem_addr(dot_rhs);\n");
+    if (f->wgmma)
+        sb_puts(out, "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+                     "    const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);\n"
+                     "#endif\n");
     emit_prologue(&e, out);
     sb_puts(out, sb_str(&e.body));
     sb_puts(out, "}\n");

@@ -11,6 +11,8 @@
  * the scalar path, so vectorising never changes which bytes are read or
  * written. */
 #include "mt.h"
+
+#include <string.h>
 /* ------------------------------------------------------ vector accesses */
 
 /* One 64- or 128-bit access per group of `width` slots: the slots of a
@@ -236,6 +238,16 @@ int ce_emit_vector_load(Emit *e, Op *op) {
  * tile sbuf (ce_emit_load_to_tile): its elements are the tile's, its
  * `other` is zero (the zero fill), its pointer allows 16-byte vectors,
  * every slot is owned, and the tile's rows keep 16-byte groups aligned. */
+/* The shared address of element mt_s of dot tile sbuf (A's or B's, in
+ * either's view: dot_lhs_h is dot_lhs), from the prologue's mt_sa_lhs or
+ * mt_sa_rhs. */
+static const char *tile_address(Emit *e, const SharedBuffer *sbuf) {
+    e->tile_addresses = true;
+    return ce_fmt(e, "%s + (unsigned)mt_s * %du",
+                  strncmp(sbuf->name, "dot_lhs", 7) == 0 ? "mt_sa_lhs" : "mt_sa_rhs",
+                  dtype_info[sbuf->elem].bytes);
+}
+
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
     Func *f = e->f;
     if (ld->code != OP_LOAD || ld->attr[0] == MEM_VOLATILE || e->ptr_base)
@@ -318,7 +330,8 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
         e->indent++;
         ce_line(e, "const int %s = mt_g;", CE_SLOT);
         ce_line(e, "const int mt_s = %s;", sb_str(&addr));
-        ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s);", sbuf->name, a[0], a[1]);
+        ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, %s);", sbuf->name, tile_address(e, sbuf),
+                a[0], a[1]);
         e->indent--;
         ce_line(e, "}");
         sb_free(&addr);
@@ -329,7 +342,7 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
     bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "const int mt_s = %s;", sb_str(&addr));
-    ce_line(e, "mt_cp_async16(&%s[mt_s], %s, 1);", sbuf->name, a[0]);
+    ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, 1);", sbuf->name, tile_address(e, sbuf), a[0]);
     if (test) {
         e->indent--;
         ce_line(e, "} else {");

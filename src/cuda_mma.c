@@ -242,19 +242,24 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     int64_t partial = f8 ? p->dot->attr[1] : 0;
     ce_line(e, "{");
     e->indent++;
-    /* warp-uniform for the compiler (a shuffle from lane 0): the
-     * descriptors are then computed in uniform registers, as Triton's */
-    ce_line(e, "const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);");
+    /* mt_wg (warp-uniform: the descriptors are computed in uniform
+     * registers, as Triton's) and the tiles' shared addresses mt_sa_lhs
+     * and mt_sa_rhs come from the kernel's prologue (cuda.c) */
     if (!e->wgmma_inflight)
         pin_accumulator(e, dst, r->nE);
-    ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(&%s[%smt_wg * %d], 16, %d, %d);",
-            p->A.name, stage_base(e, &p->A, stage), BM / G * cb, 8 * atom, mode);
+    int eb = f8 ? 1 : 2;
+    e->tile_addresses = true;
+    ce_line(e, "const unsigned long long mt_da0 = mt_wgmma_desc(mt_sa_lhs + "
+               "(unsigned)(%smt_wg * %d) * %d, 16, %d, %d);",
+            stage_base(e, &p->A, stage), BM / G * cb, eb, 8 * atom, mode);
     if (f8)
-        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], 16, %d, %d);",
-                p->B.name, stage_base(e, &p->B, stage), 8 * atom, mode);
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(mt_sa_rhs + "
+                   "(unsigned)(%s0) * %d, 16, %d, %d);",
+                stage_base(e, &p->B, stage), eb, 8 * atom, mode);
     else
-        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(&%s[%s0], %d, 1024, 1);",
-                p->B.name, stage_base(e, &p->B, stage), p->A.columns * 128);
+        ce_line(e, "const unsigned long long mt_db0 = mt_wgmma_desc(mt_sa_rhs + "
+                   "(unsigned)(%s0) * %d, %d, 1024, 1);",
+                stage_base(e, &p->B, stage), eb, p->A.columns * 128);
     if (partial) {
         int chunk = (int)((partial + 31) / 32) * 32;
         ce_unroll(e);

@@ -1122,6 +1122,8 @@ typedef struct Emit {
     int tmp;             /* counter for temporaries */
     int min_blocks;      /* blocks per SM every tiled dot allows (0: none) */
     bool pipelined;      /* a K loop is software pipelined */
+    bool tile_addresses; /* the body names mt_sa_lhs / mt_sa_rhs, the dot
+                            tiles' shared addresses (cuda_mem.c, cuda_mma.c) */
     bool wgmma_inflight; /* that loop keeps one wgmma group in flight
                             across its back edge (cuda_dot.c) */
     const char *inflight_acc; /* ... into this accumulator array */

@@ -936,19 +936,34 @@ MT_RT void mt_mma_f16_f16acc(unsigned short *c0, unsigned short *c1, unsigned sh
 }
 #endif
 
+/* The shared-window address of a shared array, taken once in a kernel's
+ * prologue for its dot tiles (mt_sa_lhs, mt_sa_rhs): cp.async and wgmma
+ * descriptors then add offsets to it, where converting each generic
+ * pointer put an S2UR and its arithmetic on every K-loop iteration.  0
+ * where there is no shared window (the host copies through the pointer). */
+#if defined(__CUDA_ARCH__)
+MT_RT unsigned mt_smem_addr(const void *s) { return (unsigned)__cvta_generic_to_shared(s); }
+#else
+MT_RT unsigned mt_smem_addr(const void *s) {
+    (void)s;
+    return 0u;
+}
+#endif
+
 /* A 16-byte copy from global to shared memory that needs no registers
  * (the pipelined K loop's prefetch, cuda_dot.c): cp.async on sm_80 and
- * newer, zero-filled and reading nothing when `full` is 0.  The copies of
+ * newer to shared address sa (the host copies to s), zero-filled and
+ * reading nothing when `full` is 0.  The copies of
  * one tile form a group (mt_cp_async_commit); mt_cp_async_wait_group(n)
  * waits until at most the n newest groups are in flight, before the
  * barrier that publishes the tile.  n is a constant in the generated
  * text, so the switch folds.  Elsewhere the copy happens at once and
  * commit and wait are empty. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-MT_RT void mt_cp_async16(void *s, const void *g, int full) {
-    unsigned a = (unsigned)__cvta_generic_to_shared(s);
+MT_RT void mt_cp_async16(void *s, unsigned sa, const void *g, int full) {
+    (void)s;
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
-                 :: "r"(a), "l"(g), "r"(full ? 16 : 0) : "memory");
+                 :: "r"(sa), "l"(g), "r"(full ? 16 : 0) : "memory");
 }
 MT_RT void mt_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 MT_RT void mt_cp_async_wait_group(int n) {
@@ -963,7 +978,8 @@ MT_RT void mt_cp_async_wait_group(int n) {
     }
 }
 #else
-MT_RT void mt_cp_async16(void *s, const void *g, int full) {
+MT_RT void mt_cp_async16(void *s, unsigned sa, const void *g, int full) {
+    (void)sa;
     unsigned *dst = (unsigned *)s;
     const unsigned *src = (const unsigned *)g;
     for (int i = 0; i < 4; i++)
@@ -1096,9 +1112,12 @@ MT_RT int mt_swz(int row, int col, int rows, int cb, int esize, int warps) {
  * thread's shared-memory writes (st.shared, cp.async) before the async
  * proxy's reads; the barrier after it makes that hold for the tile. */
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-MT_RT unsigned long long mt_wgmma_desc(const void *s, unsigned lbo, unsigned sbo,
+/* The descriptor of the tile at shared-window address a (a kernel's
+ * tiles' addresses are taken once, in its prologue: mt_sa_lhs, mt_sa_rhs;
+ * a generic-to-shared conversion in the K loop put an S2UR on every
+ * iteration's path to the first wgmma) */
+MT_RT unsigned long long mt_wgmma_desc(unsigned a, unsigned lbo, unsigned sbo,
                                        unsigned mode) {
-    unsigned a = (unsigned)__cvta_generic_to_shared(s);
     return (unsigned long long)((a & 0x3FFFF) >> 4) |
            (unsigned long long)((lbo & 0x3FFFF) >> 4) << 16 |
            (unsigned long long)((sbo & 0x3FFFF) >> 4) << 32 | (unsigned long long)mode << 62;

@@ -6,6 +6,8 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
+    const unsigned mt_sa_lhs = mt_smem_addr(dot_lhs);
+    const unsigned mt_sa_rhs = mt_smem_addr(dot_rhs);
     int mt_l0_0 = mt_lane / 4;
     int mt_w0_0 = mt_warp / 1;
     int mt_b0_0 = (mt_w0_0 * 8 + mt_l0_0) * 1;
@@ -170,7 +172,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_pj * 2560 + mt_so0[mt_g / 8];
-                    mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_lhs_h[mt_s], mt_sa_lhs + (unsigned)mt_s * 2u, v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_pj * 2560 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
@@ -196,7 +198,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_pj * 2304 + mt_so1[mt_g / 8];
-                    mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_rhs_h[mt_s], mt_sa_rhs + (unsigned)mt_s * 2u, v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_pj * 2304 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;
@@ -312,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_wstage * 2560 + mt_so0[mt_g / 8];
-                    mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_lhs_h[mt_s], mt_sa_lhs + (unsigned)mt_s * 2u, v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_wstage * 2560 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
@@ -338,7 +340,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_wstage * 2304 + mt_so1[mt_g / 8];
-                    mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_rhs_h[mt_s], mt_sa_rhs + (unsigned)mt_s * 2u, v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_wstage * 2304 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;

@@ -6,6 +6,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
     unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;
     int mt_lane = (int)threadIdx.x & 31;
     int mt_warp = (int)threadIdx.x >> 5;
+    const unsigned mt_sa_lhs = mt_smem_addr(dot_lhs);
+    const unsigned mt_sa_rhs = mt_smem_addr(dot_rhs);
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
+#endif
     int mt_l0_0 = mt_lane / 4;
     int mt_w0_0 = mt_warp / 1;
     int mt_b0_0 = (mt_w0_0 * 8 + mt_l0_0) * 1;
@@ -170,7 +175,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_pj * 2048 + mt_so0[mt_g / 8];
-                    mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_lhs_h[mt_s], mt_sa_lhs + (unsigned)mt_s * 2u, v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_pj * 2048 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
@@ -196,7 +201,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_pj * 2048 + mt_so1[mt_g / 8];
-                    mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_rhs_h[mt_s], mt_sa_rhs + (unsigned)mt_s * 2u, v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_pj * 2048 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;
@@ -224,9 +229,8 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
 #line 25 "tests/golden/cuda/kernels/matmul.py"
         #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
         {
-            const int mt_wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
-            const unsigned long long mt_da0 = mt_wgmma_desc(&dot_lhs_h[dot_stage * 2048 + mt_wg * 2048], 16, 512, 2);
-            const unsigned long long mt_db0 = mt_wgmma_desc(&dot_rhs_h[dot_stage * 2048 + 0], 4096, 1024, 1);
+            const unsigned long long mt_da0 = mt_wgmma_desc(mt_sa_lhs + (unsigned)(dot_stage * 2048 + mt_wg * 2048) * 2, 16, 512, 2);
+            const unsigned long long mt_db0 = mt_wgmma_desc(mt_sa_rhs + (unsigned)(dot_stage * 2048 + 0) * 2, 4096, 1024, 1);
             mt_wgmma_fence();
             #pragma unroll
             for (int mt_kk = 0; mt_kk < 32; mt_kk += 16) {
@@ -343,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_wstage * 2048 + mt_so0[mt_g / 8];
-                    mt_cp_async16(&dot_lhs_h[mt_s], v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_lhs_h[mt_s], mt_sa_lhs + (unsigned)mt_s * 2u, v28[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_wstage * 2048 + mt_so0[mt_g / 8];
                     unsigned short* mt_h;
@@ -369,7 +373,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
                 if (mt_all) {
                     const int mt_e = mt_g;
                     const int mt_s = mt_wstage * 2048 + mt_so1[mt_g / 8];
-                    mt_cp_async16(&dot_rhs_h[mt_s], v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
+                    mt_cp_async16(&dot_rhs_h[mt_s], mt_sa_rhs + (unsigned)mt_s * 2u, v40[(mt_e / 8) * 8 + (mt_e % 8)], 1);
                 } else {
                     const int mt_s = mt_wstage * 2048 + mt_so1[mt_g / 8];
                     unsigned short* mt_h;

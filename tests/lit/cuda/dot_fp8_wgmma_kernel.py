@@ -9,8 +9,8 @@
 # CHECK-NEXT: unsigned char *const dot_rhs_q = (unsigned char *)dot_rhs;
 # CHECK: mt_cp_async16(&dot_lhs_q[mt_s]
 # CHECK: mt_cp_async16(&dot_rhs_q[mt_s]
-# CHECK: const unsigned long long mt_da0 = mt_wgmma_desc(&dot_lhs_q[dot_stage * 8192 + mt_wg * 8192], 16, 512, 2);
-# CHECK-NEXT: const unsigned long long mt_db0 = mt_wgmma_desc(&dot_rhs_q[dot_stage * 8192 + 0], 16, 512, 2);
+# CHECK: const unsigned long long mt_da0 = mt_wgmma_desc(mt_sa_lhs + (unsigned)(dot_stage * 8192 + mt_wg * 8192) * 1, 16, 512, 2);
+# CHECK-NEXT: const unsigned long long mt_db0 = mt_wgmma_desc(mt_sa_rhs + (unsigned)(dot_stage * 8192 + 0) * 1, 16, 512, 2);
 # CHECK: for (int mt_kk = 0; mt_kk < 64; mt_kk += 32) {
 # CHECK: const unsigned long long mt_da = mt_da0 + (unsigned)(((mt_kk / 64) * 8192 + 64 * mt_b * 64 + mt_kk % 64) * 1 / 16);
 # CHECK-NEXT: const unsigned long long mt_db = mt_db0 + (unsigned)(((mt_kk / 64) * 8192 + mt_kk % 64) / 16);
