@@ -170,7 +170,7 @@ static void dot_writes(Emit *e, const DotGen *g, const char *stage,
         src_b = e->name[b];
     if (g->tiled || g->plan->unit != DOT_FMA) {
         if (*src_a)
-            dot_write(e, g->op, a, &g->A, stage, false, src_a);
+            dot_write(e, g->op, a, &g->A, stage, g->tiled && !g->plan->a_as_loaded, src_a);
         if (*src_b)
             dot_write(e, g->op, b, &g->B, stage, rhs_transposed(g->plan), src_b);
         return;
@@ -279,7 +279,20 @@ static void dot_compute(Emit *e, const DotGen *g, const char *stage,
         ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
         ce_line(e, "    v%d[%s] = %s;", res, CE_SLOT, init);
     }
-    if (g->tiled) { /* f32 results only (layout.c's dot_layout) */
+    if (g->tiled && !g->plan->a_as_loaded) { /* A transposed: one k at a time */
+        ce_unroll(e);
+        ce_line(e, "for (int dot_k = 0; dot_k < %d; ++dot_k) {", BK);
+        e->indent++;
+        ce_line(e, "float mt_fa[%d], mt_fb[%d];", r->E[0], r->E[1]);
+        dot_read_row(e, r, 0, &g->A, stage, "dot_k", "mt_fa");
+        dot_read_row(e, r, 1, &g->B, stage, "dot_k", "mt_fb");
+        ce_unroll(e);
+        ce_line(e, "for (int %s = 0; %s < %d; ++%s)", CE_SLOT, CE_SLOT, r->nE, CE_SLOT);
+        ce_line(e, "    %s[%s] += mt_fa[%s / %d] * mt_fb[%s %% %d];", dst, CE_SLOT, CE_SLOT,
+                r->E[1], CE_SLOT, r->E[1]);
+        e->indent--;
+        ce_line(e, "}");
+    } else if (g->tiled) { /* f32 results only (layout.c's dot_layout) */
         int E0 = r->E[0], E1 = r->E[1];
         ce_unroll(e);
         ce_line(e, "for (int dot_k = 0; dot_k < %d; dot_k += 4) {", BK);
@@ -436,8 +449,9 @@ static bool only_the_dot_reads(const DotPlan *p, ValId x) {
 }
 
 /* The load an operand x of the prefetch comes from when it can go
- * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for one
- * that rounds on the way in, or for int8 tiles yet.  A tile holding its operand transposed (fp8 wgmma's
+ * straight into its tile (ce_load_to_tile_ok), else NULL.  Not for the
+ * larger FMA register tiles' transposed A, for one that rounds on the way
+ * in, or for int8 tiles yet.  A tile holding its operand transposed (fp8 wgmma's
  * B) takes the load under a trans: x = trans(y) with y, [BN][BK], a row
  * of the tile per row (memorder.c makes a K-major B such a y); *via is
  * then that trans, which the fetch must not emit. */
@@ -580,7 +594,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     DotGen g;
     dot_prepare(e, dot, &g);
     Op *direct[4];
-    direct[0] = async_load(e, plan, dot->args[0], &g.A, false, &direct[2]);
+    direct[0] = async_load(e, plan, dot->args[0], &g.A, g.tiled && !plan->a_as_loaded,
+                           &direct[2]);
     direct[1] = async_load(e, plan, dot->args[1], &g.B, rhs_transposed(plan), &direct[3]);
     bool async = direct[0] || direct[1];
     bool inflight = dot_unit_wgmma(plan->unit) && !dot->attr[1] /* partial sums wait */ &&

@@ -370,15 +370,24 @@ static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, DType db
 }
 
 /* The dot's form-independent facts: the register tile and the buffers.
- * The tiled form stores A as loaded, [BM][BK + pad], as Triton's FMA
- * dot does: per 4 k every thread reads 4 consecutive k of each of its E0
- * rows of A and E1 values of each of 4 rows of B, all as float4, and does
- * 4 * E0 * E1 FMAs; A's tile can then be filled by cp.async like B's.
- * Padding: BK + pad is 4 mod 8 floats, so the rows a quarter-warp's
- * float4 reads can meet (4 apart: a thread's rows come in blocks of 4)
- * start in different 16-byte banks, and rows stay 16-byte aligned.  The
- * scalar form keeps A [BM][BK + pad] with the rule on the result's rows
- * per warp. */
+ * The tiled form with at most 32 results a thread (a_as_loaded) stores A
+ * as loaded, [BM][BK + pad], as Triton's FMA dot does: per 4 k every
+ * thread reads 4 consecutive k of each of its E0 rows of A, then E1
+ * values of each of 4 rows of B, all as float4; A's tile can then be
+ * filled by cp.async like B's (1024^3 fp32 on 64 x 64 tiles: 0.93 of
+ * Triton, from 0.92).  Padding: BK + pad is 4 mod 8 floats, so the rows
+ * a quarter-warp's float4 reads can meet (4 apart: a thread's rows come
+ * in blocks of 4) start in different 16-byte banks, and rows stay
+ * 16-byte aligned.  Larger register tiles keep A transposed, [BK][BM +
+ * pad], so a thread's rows of A at one k are consecutive: per k every
+ * thread reads E0 values of A and E1 of B as float4; 4 k of A's 8 rows
+ * as loaded held 96 operand registers beside 128 accumulators, and the
+ * 128 x 128 tiles fell from 1.07 to 0.97 of Triton at 4096^3 (H100).
+ * Padding there: a warp reads one k row at a time (no row conflicts), but
+ * the transposed write has tpw[1] of A's load layout rows in flight at
+ * once; the Version 18 rule on those rows, in units of one float4 so rows
+ * stay 16-byte aligned, decides it.  The scalar form keeps A [BM][BK +
+ * pad] with the rule on the result's rows per warp. */
 static void plan_tiles(Func *f, DotPlan *p) {
     Op *op = p->dot;
     Type at = val_type(f, op->args[0]), bt = val_type(f, op->args[1]);
@@ -408,7 +417,16 @@ static void plan_tiles(Func *f, DotPlan *p) {
     p->tiled = lr->kind == LAYOUT_DOT_TILE && lr->shape[0] == rt.shape[0] &&
                lr->shape[1] == rt.shape[1] && BK % 4 == 0; /* k read 4 at a time */
     if (p->tiled) {
-        p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages, 0, 0};
+        int per_thread = (int)((int64_t)rt.shape[0] * rt.shape[1] / (32 * f->num_warps));
+        p->a_as_loaded = per_thread <= 32;
+        if (p->a_as_loaded) {
+            p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages, 0, 0};
+        } else {
+            const Layout *la = &f->layouts[val(f, op->args[0])->layout];
+            int rows_in_flight = la->rank == 2 ? la->tpw[la->rank - 1] : 1;
+            p->A = (SharedBuffer){"dot_lhs", BK, BM, DT_F32,
+                                  4 * smem_bank_padding(BM, rows_in_flight), stages, 0, 0};
+        }
         p->min_blocks = tile_min_blocks(rt, f->num_warps);
     } else {
         int rows_per_warp = lr->tpw[0] < BM ? lr->tpw[0] : BM;

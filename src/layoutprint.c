@@ -103,7 +103,8 @@ static void print_dots(StrBuf *sb, Func *f, const Numbering *n,
         if (p->loop)
             sb_printf(sb, " loop %%%d", n->num[p->loop->index]);
         if (p->tiled)
-            sb_printf(sb, " tiled min-blocks=%d", p->min_blocks);
+            sb_printf(sb, " tiled%s min-blocks=%d", p->a_as_loaded ? " a-as-loaded" : "",
+                      p->min_blocks);
         if (p->unit != DOT_FMA)
             sb_printf(sb, " %s", dot_unit_name(p->unit));
         if (p->in_place)

@@ -992,6 +992,8 @@ struct DotPlan {
     ValId next;      /* the yielded sum */
     bool in_place;   /* pipelined: the dot may add into the carried array */
     bool tiled;      /* the result's layout is a dot tile made for it */
+    bool a_as_loaded; /* tiled: A's tile [BM][BK] as loaded (4-k quads),
+                         else transposed [BK][BM] (dotplan.c) */
     DotUnit unit;    /* a tensor-core unit only with a LAYOUT_MMA result */
     /* A pipelined loop of the general shape (match_carried_pipeline): any
      * start and positive step, the accumulator the carried value acc_iter,

@@ -319,7 +319,8 @@ static void test_dot_forms(void **state) {
                      LAYOUT_DOT_TILE);
     /* 32 accumulators, 128 threads: cap 96 registers -> 5 blocks */
     assert_int_equal(d->min_blocks, 5);
-    /* A as loaded [BM][BK + 4], two stages; B [BK][BN] */
+    /* 32 results a thread: A as loaded [BM][BK + 4], two stages; B [BK][BN] */
+    assert_true(d->a_as_loaded);
     assert_int_equal(d->A.rows, 64);
     assert_int_equal(d->A.columns, 16);
     assert_int_equal(d->A.row_padding, 4);
@@ -551,24 +552,25 @@ static void test_smem_plan(void **state) {
     assert_true(lx->wpc[0] > 1);
     assert_true(sp->scratch_bytes >= 64 * lx->wpc[0] * 4);
     done(&p);
-    /* past the static budget: 2 * (128 * (32 + 4) + 32 * 128) floats in
-     * one dynamic array, the tiles at 16-byte aligned offsets */
+    /* past the static budget: 2 * (32 * (128 + 4) + 32 * 128) floats in
+     * one dynamic array (128 results a thread: A transposed), the tiles
+     * at 16-byte aligned offsets */
     char *src = matmul_src("0", "");
     assert_int_equal(compile(&p, src, "mm", "*fp32,*fp32,*fp32,*i32,i32,i32,i32,128,128,32", 4), 0);
     free(src);
     sp = p.f->smem;
-    assert_int_equal(sp->total, 69632);
+    assert_int_equal(sp->total, 66560);
     assert_int_equal(sp->offset[SMEM_DOT_LHS] % 16, 0);
     assert_int_equal(sp->offset[SMEM_DOT_RHS] % 16, 0);
     done(&p);
     /* past what a program can have: one error, at the dot that first
-     * crosses it: 2 * (512 * (32 + 4) + 32 * 512) floats */
+     * crosses it: 2 * (32 * (512 + 4) + 32 * 512) floats */
     src = matmul_src("0", "");
     assert_int_equal(compile(&p, src, "mm", "*fp32,*fp32,*fp32,*i32,i32,i32,i32,512,512,32", 4), -1);
     free(src);
     assert_int_equal(p.c.status, MT_ERR_RESOURCE);
     assert_int_equal(p.c.err_loc.line, 12);
-    assert_non_null(strstr(sb_str(&p.c.err), "kernel needs 278528 bytes of shared "
+    assert_non_null(strstr(sb_str(&p.c.err), "kernel needs 263168 bytes of shared "
                                              "memory, more than the 232448 bytes"));
     done(&p);
 }

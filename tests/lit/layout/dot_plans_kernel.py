@@ -23,20 +23,21 @@
 # CHECK-NEXT: #0 dot-tile shape=[64, 64] spt=[4, 4] tpw=[4, 8] wpc=[4, 1] order=[1, 0]
 # CHECK: values:
 # CHECK: dots:
-# CHECK-NEXT: %[[DOT]]: pipelined loop %[[K]] tiled min-blocks=5 in-place
+# CHECK-NEXT: %[[DOT]]: pipelined loop %[[K]] tiled a-as-loaded min-blocks=5 in-place
 # CHECK-NEXT: shared 18432 bytes (budget 49152)
 # CHECK-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
 # CHECK-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
 #
 # With 16-byte hints the operand pointers are contiguous, aligned and
-# hinted (vector loads); 128 x 64 on 4 warps leaves 4 blocks per SM.
+# hinted (vector loads); 128 x 64 on 4 warps leaves 4 blocks per SM, and
+# with 64 results a thread A stays transposed (not a-as-loaded).
 # HINT: values:
 # HINT: axis contig=16 div=16 const=1
 # HINT: #{{[0-9]+}} axis contig=64 div=16 const=1 hinted
 # HINT: dots:
 # HINT-NEXT: pipelined loop %{{[0-9]+}} tiled min-blocks=4 in-place
-# HINT-NEXT: shared 28672 bytes
-# HINT-NEXT: dot_lhs +0: dot [128 x 16] f32 pad 4 stages 2 = 20480 bytes
+# HINT-NEXT: shared 25088 bytes
+# HINT-NEXT: dot_lhs +0: dot [16 x 128] f32 pad 4 stages 2 = 16896 bytes
 #
 # 16 x 16 on one warp: no register tile (the scalar form, A padded by
 # one float), still pipelined.
@@ -53,7 +54,7 @@
 # TWO: %[[DOT:[0-9]+]] = dot
 # TWO: store T, %[[K]], none
 # TWO: dots:
-# TWO-NEXT: %[[DOT]]: two-stage loop %[[K]] tiled min-blocks=5
+# TWO-NEXT: %[[DOT]]: two-stage loop %[[K]] tiled a-as-loaded min-blocks=5
 # TWO-NEXT: shared 18432 bytes (budget 49152)
 # TWO-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
 # TWO-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
@@ -62,7 +63,7 @@
 # for the Version 18 plans, but the general software pipeline takes it
 # (match_carried_pipeline: any start, a stage counter), two stages.
 # SINGLE: dots:
-# SINGLE-NEXT: %{{[0-9]+}}: pipelined loop %{{[0-9]+}} tiled min-blocks=5 in-place
+# SINGLE-NEXT: %{{[0-9]+}}: pipelined loop %{{[0-9]+}} tiled a-as-loaded min-blocks=5 in-place
 # SINGLE-NEXT: shared 18432 bytes (budget 49152)
 # SINGLE-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
 # SINGLE-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
