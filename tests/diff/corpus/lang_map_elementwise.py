@@ -49,7 +49,9 @@ def kernel(X, Y, B, O, N: tl.constexpr):
     q, r = tl.map_elementwise(divmod_, x + 100, tl.load(B + offs))
     tl.store(O + N + offs, q)
     tl.store(O + 2 * N + offs, r)
-    h = tl.map_elementwise(halve_until, (x + 50).to(tl.float32), 3.0)
+    # a block, not the constant 3.0: Triton 3.6 fails on a constexpr operand
+    # ("'constexpr_type' object has no attribute 'scalar'")
+    h = tl.map_elementwise(halve_until, (x + 50).to(tl.float32), tl.full([N], 3.0, tl.float32))
     tl.store(O + 3 * N + offs, (h * 1000).to(tl.int32))
     q2, r2 = tl.map_elementwise(pairs, x + 100, tl.load(B + offs), pack=2)
     tl.store(O + 4 * N + offs, q2)
