@@ -63,7 +63,7 @@ static bool emit_paired_cast(Emit *e, Op *op, const Dist *r) {
  * mask whose value axis.c finds constant over aligned runs of `constancy`
  * along the fastest dim (cols < n, n a multiple of 16), where the
  * thread's slots along that dim are runs of spt consecutive elements
- * starting at multiples of spt (vector_plan's condition), so a run of
+ * starting at multiples of spt (ce_fast_runs), so a run of
  * min(constancy, spt) slots holds one value, as Triton's code tests one
  * predicate a group.  1: every slot its own. */
 static int constant_run(Emit *e, const Op *op, const Dist *r) {
@@ -71,8 +71,7 @@ static int constant_run(Emit *e, const Op *op, const Dist *r) {
     if (rt.dtype != DT_I1 || !(op_info[op->code].flags & F_PURE) || op->nres != 1)
         return 1;
     int fd = r->L.rank - 1;
-    if (fd < 0 || r->L.order[0] != fd || r->vrank < 1 || r->pdim[r->vrank - 1] != fd ||
-        r->n[fd] < ce_tile(&r->L, fd))
+    if (!ce_fast_runs(r))
         return 1;
     int64_t run = e->f->axis[op->res[0]].constancy;
     if (run > r->L.spt[fd])

@@ -169,6 +169,16 @@ static const char *base_var(Emit *e, const Dist *d, int p) {
     return ce_prologue_var(e, 'b', d->base, p);
 }
 
+/* Whether a thread's slots along the fastest dim are runs of spt
+ * consecutive elements that start at multiples of spt, each owned once
+ * (no replication along that dim): what a vector access and a value
+ * constant over runs of slots rely on. */
+bool ce_fast_runs(const Dist *d) {
+    int fd = d->L.rank - 1;
+    return fd >= 0 && d->vrank >= 1 && d->L.order[0] == fd && d->pdim[d->vrank - 1] == fd &&
+           d->n[fd] >= ce_tile(&d->L, fd);
+}
+
 /* Coordinate along parent dim p of slot-along-p text s. */
 const char *ce_coord(Emit *e, const Dist *d, int p, const char *s) {
     int32_t n = d->n[p], C = ce_tile(&d->L, p), spt = d->L.spt[p];

@@ -52,8 +52,7 @@ static bool vector_plan(Emit *e, ValId p, const Dist *r, bool is_store,
         return false; /* bool: a byte in memory, a bool in registers */
     int es = dtype_info[pt.dtype].bytes;
     int fd = r->L.rank - 1;
-    if (r->L.order[0] != fd || r->pdim[r->vrank - 1] != fd ||
-        r->n[fd] < ce_tile(&r->L, fd))
+    if (!ce_fast_runs(r))
         return false;
     if (is_store && *ce_owner(e, r, CE_SLOT))
         return false; /* replicated slots: only owners may store */
@@ -321,28 +320,16 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
         smem_element_text(&addr, sbuf, stage, ce_value_coord(e, &r, 0, CE_SLOT),
                           ce_value_coord(e, &r, 1, CE_SLOT));
     bool uniform = mask_uniform(e, ld->args[1], &vp);
-    if (a[1] && uniform && !vp.runtime_align) {
-        /* one mask element per group, and other is zero (load_to_tile_ok):
-         * cp.async's zero fill (src-size 0 reads nothing), no branch, as
-         * Triton issues it */
-        ce_unroll(e);
-        ce_line(e, "for (int mt_g = 0; mt_g < %d; mt_g += %d) {", r.nE, vp.width);
-        e->indent++;
-        ce_line(e, "const int %s = mt_g;", CE_SLOT);
-        ce_line(e, "const int mt_s = %s;", sb_str(&addr));
-        ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, %s);", sbuf->name, tile_address(e, sbuf),
-                a[0], a[1]);
-        e->indent--;
-        ce_line(e, "}");
-        sb_free(&addr);
-        e->dist[res] = r;
-        e->has_dist[res] = true;
-        return HAS_ERROR(e->c) ? -1 : 0;
-    }
-    bool test = vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
+    /* one mask element per group, and other is zero (load_to_tile_ok):
+     * cp.async's zero fill (src-size 0 reads nothing), no branch, as
+     * Triton issues it */
+    bool predicated = a[1] && uniform && !vp.runtime_align;
+    bool test = predicated ? vector_open(e, &vp, r.nE, NULL, false, a[0])
+                           : vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "const int mt_s = %s;", sb_str(&addr));
-    ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, 1);", sbuf->name, tile_address(e, sbuf), a[0]);
+    ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, %s);", sbuf->name, tile_address(e, sbuf), a[0],
+            predicated ? a[1] : "1");
     if (test) {
         e->indent--;
         ce_line(e, "} else {");

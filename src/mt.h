@@ -1162,6 +1162,7 @@ void ce_mark_line(Emit *e, Loc loc);
 
 /* Distributions and the text of coordinates and ownership of slot text. */
 int32_t ce_tile(const Layout *l, int p); /* spt * tpw * wpc along p */
+bool ce_fast_runs(const Dist *d); /* slots along the fastest dim in spt runs */
 Dist ce_dist(Emit *e, const Layout *l, Type t, int slice_dim);
 /* The same without registering a parameter set (base -1): for questions
  * asked before any text exists (cuda_gather_free). */
