@@ -284,6 +284,39 @@ const char *ce_bits_type(int bytes) {
     return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
 }
 
+/* w elements of es < 4 bytes, arr[base + i] (arr[i] without base), as
+ * the text of one ce_bits_type(w * es): each 32-bit word ORs its
+ * elements' zero-extended bits.  Arithmetic, not a byte array cast, so
+ * that halves just split from one word (a f32x2 -> f16x2 conversion)
+ * fold back into it instead of costing a shift and a byte permute each. */
+const char *ce_pack_text(Emit *e, int w, int es, const char *arr, const char *base) {
+    const char *ut = es == 1 ? "unsigned char" : "unsigned short";
+    int per = 4 / es, words = w / per;
+    StrBuf t;
+    sb_init(&t);
+    if (words > 1)
+        sb_printf(&t, "make_%s(", ce_bits_type(w * es));
+    for (int k = 0; k < words; k++) {
+        sb_puts(&t, k ? ", (" : "(");
+        for (int j = 0; j < per; j++) {
+            int i = k * per + j;
+            sb_printf(&t, "%s(unsigned)(%s)", j ? " | " : "", ut);
+            if (base)
+                sb_printf(&t, "%s[%s + %d]", arr, base, i);
+            else
+                sb_printf(&t, "%s[%d]", arr, i);
+            if (j)
+                sb_printf(&t, " << %d", j * es * 8);
+        }
+        sb_putc(&t, ')');
+    }
+    if (words > 1)
+        sb_putc(&t, ')');
+    const char *r = ce_fmt(e, "%s", sb_str(&t));
+    sb_free(&t);
+    return r;
+}
+
 /* Elements per shared-memory vector access of d's slots in a [rows]
  * [pitch] scratch: runs of consecutive slots along value dim 1 (a power
  * of two dividing spt, 4 to 16 bytes, the row stride a multiple of it);
@@ -343,6 +376,9 @@ static const char *convert(Emit *e, const Op *cv, ValId x, const Dist *t) {
     open_runs(e, s, ws, true);
     if (ws == 1) {
         ce_line(e, "%s[%s] = %s[%s];", sm, scratch_at(e, buf, s, ty), e->name[x], CE_SLOT);
+    } else if (es < 4) {
+        ce_line(e, "*(%s *)&%s[%s] = %s;", ce_bits_type(ws * es), sm, scratch_at(e, buf, s, ty),
+                ce_pack_text(e, ws, es, e->name[x], CE_SLOT));
     } else {
         StrBuf init;
         sb_init(&init);

@@ -383,23 +383,7 @@ int ce_emit_vector_store(Emit *e, const Op *op, ValId p, const Dist *r, const ch
     StrBuf mk;
     sb_init(&mk);
     if (vp.packed) {
-        /* each word ORs its elements' bits, zero-extended */
-        const char *ut = vp.elem_bytes == 1 ? "unsigned char" : "unsigned short";
-        int per = 4 / vp.elem_bytes, words = w / per;
-        if (words > 1)
-            sb_printf(&mk, "make_%s(", vp.vtype);
-        for (int k = 0; k < words; k++) {
-            sb_puts(&mk, k ? ", (" : "(");
-            for (int j = 0; j < per; j++) {
-                int shift = j * vp.elem_bytes * 8;
-                sb_printf(&mk, "%s(unsigned)(%s)mt_q[%d]", j ? " | " : "", ut, k * per + j);
-                if (shift)
-                    sb_printf(&mk, " << %d", shift);
-            }
-            sb_putc(&mk, ')');
-        }
-        if (words > 1)
-            sb_putc(&mk, ')');
+        sb_puts(&mk, ce_pack_text(e, w, vp.elem_bytes, "mt_q", NULL));
     } else {
         sb_printf(&mk, "make_%s(", vp.vtype);
         for (int i = 0; i < w; i++)

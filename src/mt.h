@@ -1178,6 +1178,7 @@ const char *ce_value_coord(Emit *e, const Dist *d, int i, const char *sv);
 const char *ce_linear_text(Emit *e, const Dist *d, Type t, const char *sv);
 const char *ce_scratch(Emit *e, Type t);
 const char *ce_bits_type(int bytes); /* unsigned, uint2, uint4 */
+const char *ce_pack_text(Emit *e, int w, int es, const char *arr, const char *base);
 const char *ce_smem_text(Emit *e, const SharedBuffer *b, const char *stage,
                          const char *row, const char *column);
 
