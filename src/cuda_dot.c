@@ -551,6 +551,24 @@ static int fetch_tile(Emit *e, const DotPlan *plan, DotGen *g, Op *const direct[
     return HAS_ERROR(e->c) ? -1 : 0;
 }
 
+/* Whether the prefetch of tile t + S - 1 may run past the last tile, its
+ * copies predicated off (e->tile_guard) rather than branched around, as
+ * Triton issues them: the branch kept ptxas from moving the prefetch's
+ * address arithmetic among the dot's instructions.  Only its direct loads
+ * read memory, and nothing else in it divides (an index past the last
+ * tile may make a divisor zero). */
+static bool prefetch_cannot_fault(Emit *e, const DotPlan *plan, Op *const direct[4]) {
+    for (int i = 0; i < plan->nprefetch; i++) {
+        const Op *op = plan->prefetch[i];
+        if (op == direct[0] || op == direct[1] || op == direct[2] || op == direct[3])
+            continue;
+        unsigned fl = op_info[op->code].flags;
+        if (!(fl & F_PURE) || (fl & F_DIVISOR))
+            return false;
+    }
+    return true;
+}
+
 /* The pipelined loop of match_carried_pipeline's general shape with S
  * shared stages (the plan's stage_count, Triton's num_stages), t the
  * trip, k_base = lo + t * step:
@@ -672,7 +690,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
             return -1;
         ce_line(e, "__syncthreads();"); /* every warpgroup's tile t - 1 retired */
     }
-    ce_line(e, "if (mt_more) {");
+    bool guarded = cp_async_only && prefetch_cannot_fault(e, plan, direct);
+    ce_line(e, guarded ? "{" : "if (mt_more) {");
     e->indent++;
     ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 1, ut,
             step);
@@ -685,7 +704,11 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         if (k != plan->acc_iter)
             e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
     }
-    if (fetch_tile(e, plan, &g, direct, "mt_wstage", false) < 0)
+    e->tile_guard = guarded ? "mt_more" : NULL;
+    e->drain_cp_async |= guarded;
+    int fetched = fetch_tile(e, plan, &g, direct, "mt_wstage", false);
+    e->tile_guard = NULL;
+    if (fetched < 0)
         return -1;
     for (int k = 0; k < loop->nres; k++)
         e->name[loop->iters[k]] = saved[k];

@@ -328,8 +328,11 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
                            : vector_open(e, &vp, r.nE, a[1], uniform, a[0]);
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "const int mt_s = %s;", sb_str(&addr));
+    const char *full = predicated ? a[1] : "1";
+    if (e->tile_guard)
+        full = predicated ? ce_fmt(e, "%s && %s", e->tile_guard, a[1]) : e->tile_guard;
     ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, %s);", sbuf->name, tile_address(e, sbuf), a[0],
-            predicated ? a[1] : "1");
+            full);
     if (test) {
         e->indent--;
         ce_line(e, "} else {");

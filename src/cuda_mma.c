@@ -300,6 +300,9 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
 /* After a loop that kept a wgmma group in flight: its last group
  * retired, the accumulator pinned, before anything reads it. */
 void ce_end_pipelined_loop(Emit *e) {
+    if (e->drain_cp_async) /* the zero fills past the last tile */
+        ce_line(e, "mt_cp_async_wait_group(0);");
+    e->drain_cp_async = false;
     if (!e->wgmma_inflight)
         return;
     e->wgmma_inflight = false;

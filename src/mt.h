@@ -1130,6 +1130,11 @@ typedef struct Emit {
                             across its back edge (cuda_dot.c) */
     const char *inflight_acc; /* ... into this accumulator array */
     int inflight_n;           /* of this many slots */
+    /* a pipelined loop's prefetch issued by every thread, this predicate
+     * ANDed into each cp.async's (zero fill past the last tile), instead
+     * of a branch around it; the loop then drains the copies after it */
+    const char *tile_guard;
+    bool drain_cp_async;
     int depth;           /* nesting of recomputations */
     const char *pre;     /* cuda_atomic.c: helpers written before the kernel */
     /* loads since the last host barrier (ce_emit_op): -2 none, a layout
