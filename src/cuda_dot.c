@@ -690,6 +690,14 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
             return -1;
         ce_line(e, "__syncthreads();"); /* every warpgroup's tile t - 1 retired */
     }
+    /* A CUDA-core dot with tiles in flight beside this one runs before
+     * the prefetch, as Triton orders it: its shared loads start right
+     * after the barrier, where the prefetch's address arithmetic and
+     * copies held them back, and tile t + S - 1 still has S - 2
+     * iterations to land. */
+    bool late = !inflight && plan->unit == DOT_FMA && S >= 3 && direct[0] && direct[1];
+    if (late && pipelined_step(e, plan, acc, &g) < 0)
+        return -1;
     bool guarded = cp_async_only && prefetch_cannot_fault(e, plan, direct);
     ce_line(e, guarded ? "{" : "if (mt_more) {");
     e->indent++;
@@ -718,7 +726,7 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
         ce_line(e, "mt_cp_async_commit();");
     e->name[loop->index] = "k_base";
     rename_advance(e, plan);
-    if (!inflight && pipelined_step(e, plan, acc, &g) < 0)
+    if (!inflight && !late && pipelined_step(e, plan, acc, &g) < 0)
         return -1;
     if (!direct[0] || !direct[1]) {
         ce_line(e, "if (mt_more) {");

@@ -279,6 +279,63 @@ def test_epilogue_scratch_over_the_dead_tiles(device, monkeypatch):
     assert "scratch over them */" in k.asm["cuda"]
 
 
+@triton.jit
+def ieee_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
+                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """Tutorial 03's loop in fp32 "ieee": a CUDA-core dot, pipelined."""
+    offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
+    offs_bn = (tl.program_id(1) * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * sam + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_bn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+        a_ptrs += BK
+        b_ptrs += BK * sbk
+    offs_cm = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_cn = tl.program_id(1) * BN + tl.arange(0, BN)
+    tl.store(c_ptr + scm * offs_cm[:, None] + offs_cn[None, :], acc,
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@pytest.mark.parametrize("K", [288, 64, 150], ids=["K288", "K64", "K150"])
+@pytest.mark.parametrize("cfg", [(64, 64, 32, 4, 2), (64, 64, 32, 4, 4), (64, 64, 16, 4, 5)],
+                         ids=["s2", "s4", "s5"])
+def test_fma_pipeline_stages(device, monkeypatch, K, cfg):
+    """A CUDA-core dot's pipelined loop at 2, 4 and 5 stages: with 3 or more
+    its dot runs before the prefetch (as Triton orders them), and when K is
+    a multiple of 16 (every mask one value a 16-byte group) the prefetch is
+    predicated past the last tile, not branched around (zero-filled copies
+    into a stage no one reads, drained after the loop).  Fewer tiles than
+    stages (K32) and a ragged last tile (K150, the branch) too."""
+    if device == "cpu":
+        monkeypatch.setenv("MYTRITON_HOST_ARCH", "sm_90")
+    BM, BN, BK, W, S = cfg
+    M, N = 2 * BM + 8, 2 * BN
+    torch.manual_seed(K + S)
+    a = torch.randn(M, K)
+    b = torch.randn(K, N)
+    c = torch.full((M, N), float("nan"))
+    ad, bd, cd = a.to(device), b.to(device), c.to(device)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    args = (ad, bd, cd, M, N, K, K, N, N)
+    ieee_matmul_kernel[grid](*args, BM=BM, BN=BN, BK=BK, num_warps=W, num_stages=S)
+    ref = a.double() @ b.double()
+    assert (cd.cpu().double() - ref).abs().max().item() <= 1e-4 * ref.abs().max().item()
+    src = ieee_matmul_kernel.warmup(*args, BM=BM, BN=BN, BK=BK, num_warps=W, num_stages=S,
+                                    grid=grid).asm["cuda"]
+    assert f"const bool mt_more = mt_t + {S - 1}u < mt_trips;" in src
+    guarded = K % 16 == 0
+    assert ("mt_more && v" in src) == guarded
+    assert ("if (mt_more) {" in src) == (not guarded)
+    if S >= 3:
+        assert src.index("for (int dot_k") < src.index("mt_cp_async16(&dot_lhs[mt_s], "
+                                                       "mt_sa_lhs + (unsigned)mt_s * 4u, mt_n")
+
+
 def test_num_stages_is_checked():
     x = torch.zeros((8, 8), dtype=torch.float16)
     with pytest.raises(ValueError, match="num_stages must be a non-negative integer"):
