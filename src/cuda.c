@@ -96,6 +96,10 @@ static int emit_elementwise(Emit *e, Op *op) {
         const char *x = ce_elementwise_expr(e, op, NULL);
         if (!x)
             return ce_unsupported(e, op);
+        /* a base offset at run time (X + row * stride): opaque to NVVM,
+         * which would fold it into every element's address (mt_base_ptr) */
+        if (op->code == OP_ADDPTR && !val_is_const(f, op->args[1]))
+            x = ce_fmt(e, "mt_base_ptr%s", x);
         ce_line(e, "%s v%d = %s;", ct, res, x);
         return 0;
     }

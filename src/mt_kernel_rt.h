@@ -989,6 +989,27 @@ MT_RT void mt_cp_async_commit(void) {}
 MT_RT void mt_cp_async_wait_group(int n) { (void)n; }
 #endif
 
+/* A scalar pointer offset at run time (a row's base, X + row * stride),
+ * opaque to NVVM: it otherwise folds the row's 64-bit offset into every
+ * element's address (sign extension, add, shift and add an element,
+ * where Triton's GEPs of i32 indices keep one mul.wide and one add from
+ * the row's base: tutorial 05's forward, 512 SASS instructions against
+ * 480).  The round trip through the global window keeps plain accesses
+ * ld.global / st.global (an opaque generic pointer gives generic ones);
+ * it assumes nothing, so a null base is no undefined behaviour.
+ * Elsewhere the pointer itself. */
+#if defined(__cplusplus)
+#if defined(__CUDA_ARCH__)
+template <class T> MT_RT T *mt_base_ptr(T *p) {
+    size_t g = __cvta_generic_to_global(p);
+    asm("" : "+l"(g));
+    return (T *)__cvta_global_to_generic(g);
+}
+#else
+template <class T> MT_RT T *mt_base_ptr(T *p) { return p; }
+#endif
+#endif
+
 /* One 4-, 8- or 16-byte vector load (V: unsigned, uint2, float4, double2
  * ...) that reads nothing where pred is 0 and then gives zero bits: on
  * the GPU Triton's predicated load (mov 0, then `@p ld.global`), so that

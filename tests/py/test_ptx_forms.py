@@ -106,3 +106,39 @@ def test_masked_vectors_are_predicated(device, dtype, width):
     assert re.search(r"@%?p\d* ld\.global\.v4\.b32", ptx), "predicated load"
     assert re.search(r"@%?p\d* st\.global\." + re.escape(width), ptx), "predicated store"
     assert not re.search(r"@%?p\d* bra", ptx), "a branch around an access"
+
+
+@triton.jit
+def row_scale(X, Y, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    X += row * stride
+    Y += row * stride
+    for off in range(0, n, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(X + cols, mask=cols < n, other=0.0)
+        tl.store(Y + cols, x * 3.0, mask=cols < n)
+    tl.store(Y + n, tl.load(X + n) + 1.0)
+
+
+def test_row_base_is_kept(device):
+    """A row's base (X += row * stride, tutorial 05's form) is computed
+    once: each access adds its column to it (mul.wide.s32 and add.s64, as
+    Triton's PTX has it), where NVVM folded the row's 64-bit offset into
+    every access's address (cvt.s64, add.s64, shl.b64, add.s64); the plain
+    scalar accesses through it stay ld.global / st.global."""
+    rows, stride, n = 3, 1040, 1000
+    x = torch.randn(rows * stride + 8, device=device)
+    y = torch.full_like(x, -7.0)
+    h = row_scale[(rows,)](x, y, stride, n, BLOCK=256)
+    xc, yc = x.cpu(), y.cpu()
+    for r in range(rows):
+        b = r * stride
+        assert torch.equal(yc[b:b + n], xc[b:b + n] * 3.0)
+        assert torch.equal(yc[b + n], xc[b + n] + 1.0)
+    ptx = ptx_of(h)
+    defs = dict((m.group(2), m.group(1)) for m in re.finditer(r"\t(\S+)\s+(%rd\d+),", ptx))
+    scaled = re.findall(r"\tshl\.b64\s+%rd\d+, (%rd\d+), 2;", ptx)
+    assert scaled or "mul.wide.s32" in ptx
+    assert all(defs.get(r) != "add.s64" for r in scaled)  # no (row + col) << 2
+    assert not re.search(r"\tld\.f32|\tst\.f32", ptx)
+    assert re.search(r"ld\.global(\.nc)?\.f32", ptx) and re.search(r"st\.global\.f32", ptx)

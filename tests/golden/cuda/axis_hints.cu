@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(128) wrap_copy_kernel(float* x, flo
         v13[mt_e] = v12[mt_e];
 #line 12 "tests/golden/cuda/kernels/axis_hints.py"
     int v14 = ((int)(((unsigned)v6) * ((unsigned)stride)));
-    float* v15 = (x + v14);
+    float* v15 = mt_base_ptr(x + v14);
     float* v16[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)
@@ -49,8 +49,8 @@ extern "C" __global__ void __launch_bounds__(128) wrap_copy_kernel(float* x, flo
     }
 #line 13 "tests/golden/cuda/kernels/axis_hints.py"
     int v18 = ((int)(((unsigned)v6) * ((unsigned)n)));
-    float* v19 = (out + v18);
-    float* v21 = (v19 + v8);
+    float* v19 = mt_base_ptr(out + v18);
+    float* v21 = mt_base_ptr(v19 + v8);
     float* v23[4];
     #pragma unroll
     for (int mt_e = 0; mt_e < 4; ++mt_e)

@@ -157,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(float* a, float*
         for (int mt_e = 0; mt_e < 8; ++mt_e)
             v48[mt_e] = (v21[(mt_e / 4) * 4 + (mt_e % 4)] + v47[(mt_e / 4) * 4 + (mt_e % 4)]);
 #line 27 "tests/golden/cuda/kernels/matmul.py"
-        float* v49 = (c + v7);
+        float* v49 = mt_base_ptr(c + v7);
         bool v50 = (K < 0);
         if (threadIdx.x == 0 && v50) *v49 = 0.0f;
         #pragma unroll

@@ -147,7 +147,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
         }
     }
 #line 26 "tests/lit/ssa/load_hints_kernel.py"
-    float* v21 = (out + n);
+    float* v21 = mt_base_ptr(out + n);
     float* v22[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -188,7 +188,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
     }
 #line 27 "tests/lit/ssa/load_hints_kernel.py"
     int v25 = ((int)(((unsigned)2) * ((unsigned)n)));
-    float* v26 = (out + v25);
+    float* v26 = mt_base_ptr(out + v25);
     float* v27[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -227,7 +227,7 @@ extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x, float* 
     float v28 = __ldca(x);
 #line 29 "tests/lit/ssa/load_hints_kernel.py"
     int v30 = ((int)(((unsigned)3) * ((unsigned)n)));
-    float* v31 = (out + v30);
+    float* v31 = mt_base_ptr(out + v30);
     #if !defined(__CUDA_ARCH__)
     __syncthreads(); /* every thread's loads before the store (host) */
     #endif

@@ -14,7 +14,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
         v5[mt_e] = (mt_b0_0 + (mt_e / 4) * 512 + mt_e % 4);
 #line 10 "tests/golden/cuda/kernels/softmax.py"
     int v6 = ((int)(((unsigned)v4) * ((unsigned)stride)));
-    float* v7 = (x + v6);
+    float* v7 = mt_base_ptr(x + v6);
     float* v8[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)
@@ -92,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* out, flo
     for (int mt_e = 0; mt_e < 8; ++mt_e)
         v12[mt_e] = mt_expf(v11[mt_e]);
 #line 13 "tests/golden/cuda/kernels/softmax.py"
-    float* v14 = (out + v6);
+    float* v14 = mt_base_ptr(out + v6);
     float* v15[8];
     #pragma unroll
     for (int mt_e = 0; mt_e < 8; ++mt_e)

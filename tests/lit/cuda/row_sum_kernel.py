@@ -14,7 +14,7 @@
 # CHECK: __syncthreads();
 # CHECK: __syncthreads();
 # CHECK: {{^}}#line {{[0-9]+}} "{{.*}}row_sum_kernel.py"
-# CHECK: float* v[[P:[0-9]+]] = (out + v{{[0-9]+}});
+# CHECK: float* v[[P:[0-9]+]] = mt_base_ptr(out + v{{[0-9]+}});
 # CHECK-NEXT: #pragma unroll
 # CHECK-NEXT: for (int mt_e = 0; mt_e < 1; ++mt_e)
 # CHECK-NEXT: if (mt_b0_0 < 8 && v{{[0-9]+}}[0]) *v[[P]] = v{{[0-9]+}};
