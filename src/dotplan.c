@@ -370,7 +370,7 @@ static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, DType db
 }
 
 /* The dot's form-independent facts: the register tile and the buffers.
- * The tiled form with at most 32 results a thread (a_as_loaded) stores A
+ * The tiled form with at most 64 results a thread (a_as_loaded) stores A
  * as loaded, [BM][BK + pad], as Triton's FMA dot does: per 4 k every
  * thread reads 4 consecutive k of each of its E0 rows of A, then E1
  * values of each of 4 rows of B, all as float4; A's tile can then be
@@ -382,7 +382,10 @@ static void plan_mma_tiles(DotPlan *p, int BM, int BK, int BN, DType d, DType db
  * pad], so a thread's rows of A at one k are consecutive: per k every
  * thread reads E0 values of A and E1 of B as float4; 4 k of A's 8 rows
  * as loaded held 96 operand registers beside 128 accumulators, and the
- * 128 x 128 tiles fell from 1.07 to 0.97 of Triton at 4096^3 (H100).
+ * 128 x 128 tiles of 4 warps fell from 1.07 to 0.97 of Triton at 4096^3
+ * (H100); with 64 results (128 x 64 on 4 warps, 128 x 128 on 8) the
+ * as-loaded form takes Triton's registers (168 and 185, no spill) and
+ * the old form 175 with A through registers and st.shared.
  * Padding there: a warp reads one k row at a time (no row conflicts), but
  * the transposed write has tpw[1] of A's load layout rows in flight at
  * once; the Version 18 rule on those rows, in units of one float4 so rows
@@ -418,7 +421,7 @@ static void plan_tiles(Func *f, DotPlan *p) {
                lr->shape[1] == rt.shape[1] && BK % 4 == 0; /* k read 4 at a time */
     if (p->tiled) {
         int per_thread = (int)((int64_t)rt.shape[0] * rt.shape[1] / (32 * f->num_warps));
-        p->a_as_loaded = per_thread <= 32;
+        p->a_as_loaded = per_thread <= 64;
         if (p->a_as_loaded) {
             p->A = (SharedBuffer){"dot_lhs", BM, BK, DT_F32, (4 - BK % 8 + 8) % 8, stages, 0, 0};
         } else {

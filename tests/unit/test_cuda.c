@@ -1062,8 +1062,14 @@ static void test_run_dot_tiled(void **state) {
     MMOpts o2 = {true, 128, 128, 8, 8, 0, 1, false, false, false, false, true, false};
     run_matmul(&o2, 131, 130, 21, &s);
     assert_non_null(strstr(s, "*(const float4*)(v"));
-    /* 64 results a thread: A stays transposed, read one k at a time */
-    assert_non_null(strstr(s, "mt_fa[8], mt_fb[8]"));
+    /* 64 results a thread: A as loaded too, 4 k of its 8 rows at a time */
+    assert_non_null(strstr(s, "float mt_fa[32];"));
+    assert_null(strstr(s, "mt_fa[8], mt_fb[8]"));
+    free(s);
+    /* 128 results a thread: A stays transposed, read one k at a time */
+    MMOpts o4 = {true, 128, 128, 8, 4, 0, 1, false, false, false, false, true, false};
+    run_matmul(&o4, 131, 130, 21, &s);
+    assert_non_null(strstr(s, "float mt_fa[8], mt_fb[16];"));
     free(s);
     MMOpts o3 = {true, 64, 128, 8, 4, 0, 1, false, false, true, false, true, false};
     run_matmul(&o3, 64, 128, 16, &s); /* single-stage fallback loop */

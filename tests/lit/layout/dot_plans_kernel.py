@@ -1,5 +1,6 @@
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,0,False' --emit ssa-layout | %FileCheck %s
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32:16,*fp32:16,*fp32:16,*i32,i32:16,i32:16,i32:16,128,64,16,0,False' --emit ssa-layout | %FileCheck %s --check-prefix=HINT
+# RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32:16,*fp32:16,*fp32:16,*i32,i32:16,i32:16,i32:16,128,128,16,0,False' --emit ssa-layout | %FileCheck %s --check-prefix=WIDE
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,16,16,16,0,False' --num-warps 1 --emit ssa-layout | %FileCheck %s --check-prefix=SCALAR
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,0,True' --emit ssa-layout | %FileCheck %s --check-prefix=TWO
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,16,False' --emit ssa-layout | %FileCheck %s --check-prefix=SINGLE
@@ -30,14 +31,20 @@
 #
 # With 16-byte hints the operand pointers are contiguous, aligned and
 # hinted (vector loads); 128 x 64 on 4 warps leaves 4 blocks per SM, and
-# with 64 results a thread A stays transposed (not a-as-loaded).
+# with 64 results a thread A is as loaded too (Triton's form and its 168
+# registers); 128 x 128 on 4 warps, 128 results a thread, keeps A
+# transposed.
 # HINT: values:
 # HINT: axis contig=16 div=16 const=1
 # HINT: #{{[0-9]+}} axis contig=64 div=16 const=1 hinted
 # HINT: dots:
-# HINT-NEXT: pipelined loop %{{[0-9]+}} tiled min-blocks=4 in-place
-# HINT-NEXT: shared 25088 bytes
-# HINT-NEXT: dot_lhs +0: dot [16 x 128] f32 pad 4 stages 2 = 16896 bytes
+# HINT-NEXT: pipelined loop %{{[0-9]+}} tiled a-as-loaded min-blocks=4 in-place
+# HINT-NEXT: shared 28672 bytes
+# HINT-NEXT: dot_lhs +0: dot [128 x 16] f32 pad 4 stages 2 = 20480 bytes
+# WIDE: dots:
+# WIDE-NEXT: pipelined loop %{{[0-9]+}} tiled min-blocks=2 in-place
+# WIDE-NEXT: shared 33280 bytes
+# WIDE-NEXT: dot_lhs +0: dot [16 x 128] f32 pad 4 stages 2 = 16896 bytes
 #
 # 16 x 16 on one warp: no register tile (the scalar form, A padded by
 # one float), still pipelined.
