@@ -600,15 +600,92 @@ static bool prefetch_cannot_fault(Emit *e, const DotPlan *plan, Op *const direct
  * it).  The trip count is unsigned, so no index past the bounds is formed
  * by signed overflow.  Emits the body; the caller adds the yields and
  * closes the loop. */
+/* The C text of a pipelined loop's index: its type, the unsigned type of
+ * its trip count, its start and step, and the stage count. */
+typedef struct LoopText {
+    const char *it, *ut, *lo, *step;
+    int S;
+} LoopText;
+
+/* The prologue: tiles 0 .. S - 2 into stages 0 .. S - 2, the other
+ * carried values advanced to each tile's before it. */
+static int emit_pipeline_prologue(Emit *e, Op *loop, const DotPlan *plan, DotGen *g,
+                                  Op *const direct[4], const LoopText *x, bool async) {
+    ce_unroll(e);
+    ce_line(e, "for (int mt_pj = 0; mt_pj < %d; ++mt_pj) {", x->S - 1);
+    e->indent++;
+    e->name[loop->index] = "k_base";
+    if (x->S > 2) {
+        ce_line(e, "if (mt_pj > 0 && (%s)mt_pj < mt_trips) {", x->ut);
+        e->indent++;
+        ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)(mt_pj - 1) * (%s)%s);", x->it, x->it,
+                x->ut, x->lo, x->ut, x->ut, x->step);
+        Op *none[4] = {NULL, NULL, NULL, NULL};
+        if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
+            return -1;
+        emit_next_values(e, loop, plan);
+        take_next_values(e, loop, plan);
+        e->indent--;
+        ce_line(e, "}");
+    }
+    ce_line(e, "if ((%s)mt_pj < mt_trips) {", x->ut);
+    e->indent++;
+    ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)mt_pj * (%s)%s);", x->it, x->it, x->ut,
+            x->lo, x->ut, x->ut, x->step);
+    if (fetch_tile(e, plan, g, direct, "mt_pj", true) < 0)
+        return -1;
+    e->indent--;
+    ce_line(e, "}");
+    if (async)
+        ce_line(e, "mt_cp_async_commit();");
+    e->indent--;
+    ce_line(e, "}");
+    return 0;
+}
+
+/* The prefetch of tile t + S - 1 into stage mt_wstage, in a block of its
+ * own (its names shadow the loop's): behind `if (mt_more)`, or, guarded,
+ * issued by every thread with mt_more in each copy's predicate. */
+static int emit_prefetch(Emit *e, Op *loop, const DotPlan *plan, DotGen *g,
+                         Op *const direct[4], const LoopText *x, bool guarded) {
+    Func *f = e->f;
+    ce_line(e, guarded ? "{" : "if (mt_more) {");
+    e->indent++;
+    ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", x->it, x->it, x->ut,
+            x->S - 1, x->ut, x->step);
+    const char **saved = arena_alloc(f->arena, sizeof(char *) * (size_t)(loop->nres + 1));
+    if (!saved)
+        return diag_error(e->c, loop->loc, MT_ERR_NOMEM, "out of memory");
+    e->name[loop->index] = "mt_k_next";
+    for (int k = 0; k < loop->nres; k++) {
+        saved[k] = e->name[loop->iters[k]];
+        if (k != plan->acc_iter)
+            e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
+    }
+    e->tile_guard = guarded ? "mt_more" : NULL;
+    e->drain_cp_async |= guarded;
+    int fetched = fetch_tile(e, plan, g, direct, "mt_wstage", false);
+    e->tile_guard = NULL;
+    if (fetched < 0)
+        return -1;
+    for (int k = 0; k < loop->nres; k++)
+        e->name[loop->iters[k]] = saved[k];
+    e->indent--;
+    ce_line(e, "}");
+    return 0;
+}
+
 static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     Func *f = e->f;
     Op *dot = plan->dot;
     ValId acc = loop->iters[plan->acc_iter];
-    int S = plan->A.stage_count; /* S - 1 tiles in flight */
     Type xt = val_type(f, loop->index);
-    const char *it = ce_ctype(e, xt), *ut = dtype_ctype(xt.dtype == DT_I64 ? DT_U64 : DT_U32);
-    const char *lo = ce_vname(e, loop->args[0]), *hi = ce_vname(e, loop->args[1]);
-    const char *step = ce_vname(e, loop->args[2]);
+    LoopText x = {ce_ctype(e, xt), dtype_ctype(xt.dtype == DT_I64 ? DT_U64 : DT_U32),
+                  ce_vname(e, loop->args[0]), ce_vname(e, loop->args[2]),
+                  plan->A.stage_count /* S - 1 tiles in flight */};
+    int S = x.S;
+    const char *it = x.it, *ut = x.ut, *lo = x.lo, *step = x.step;
+    const char *hi = ce_vname(e, loop->args[1]);
     DotGen g;
     dot_prepare(e, dot, &g);
     Op *direct[4];
@@ -625,35 +702,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
             ce_tile_offsets(e, direct[k], k ? &g.B : &g.A, k ? "mt_so1" : "mt_so0");
     ce_line(e, "const %s mt_trips = %s < %s ? ((%s)%s - (%s)%s - 1u) / (%s)%s + 1u : 0u;", ut,
             lo, hi, ut, hi, ut, lo, ut, step);
-    ce_unroll(e);
-    ce_line(e, "for (int mt_pj = 0; mt_pj < %d; ++mt_pj) {", S - 1);
-    e->indent++;
-    e->name[loop->index] = "k_base";
-    if (S > 2) {
-        ce_line(e, "if (mt_pj > 0 && (%s)mt_pj < mt_trips) {", ut);
-        e->indent++;
-        ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)(mt_pj - 1) * (%s)%s);", it, it, ut, lo,
-                ut, ut, step);
-        Op *none[4] = {NULL, NULL, NULL, NULL};
-        if (emit_ops(e, plan->advance, plan->nadvance, none) < 0)
-            return -1;
-        emit_next_values(e, loop, plan);
-        take_next_values(e, loop, plan);
-        e->indent--;
-        ce_line(e, "}");
-    }
-    ce_line(e, "if ((%s)mt_pj < mt_trips) {", ut);
-    e->indent++;
-    ce_line(e, "const %s k_base = (%s)((%s)%s + (%s)mt_pj * (%s)%s);", it, it, ut, lo, ut, ut,
-            step);
-    if (fetch_tile(e, plan, &g, direct, "mt_pj", true) < 0)
+    if (emit_pipeline_prologue(e, loop, plan, &g, direct, &x, async) < 0)
         return -1;
-    e->indent--;
-    ce_line(e, "}");
-    if (async)
-        ce_line(e, "mt_cp_async_commit();");
-    e->indent--;
-    ce_line(e, "}");
 
     ce_line(e, "int dot_stage = 0;");
     ce_line(e, "for (%s mt_t = 0; mt_t < mt_trips; ++mt_t) {", ut);
@@ -674,9 +724,9 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     emit_next_values(e, loop, plan);
     for (int k = 0; k < 2; k++)
         if (!direct[k]) {
-            ValId x = dot->args[k];
-            ce_line(e, "%s %s[%d];", ce_ctype(e, type_elem(val_type(f, x))),
-                    k ? "mt_nb" : "mt_na", e->dist[x].nE);
+            ValId v = dot->args[k];
+            ce_line(e, "%s %s[%d];", ce_ctype(e, type_elem(val_type(f, v))),
+                    k ? "mt_nb" : "mt_na", e->dist[v].nE);
         }
     if (S == 2)
         ce_line(e, "const int mt_wstage = dot_stage ^ 1;");
@@ -699,29 +749,8 @@ static int emit_carried_pipeline(Emit *e, Op *loop, const DotPlan *plan) {
     if (late && pipelined_step(e, plan, acc, &g) < 0)
         return -1;
     bool guarded = cp_async_only && prefetch_cannot_fault(e, plan, direct);
-    ce_line(e, guarded ? "{" : "if (mt_more) {");
-    e->indent++;
-    ce_line(e, "const %s mt_k_next = (%s)((%s)k_base + %du * (%s)%s);", it, it, ut, S - 1, ut,
-            step);
-    const char **saved = arena_alloc(f->arena, sizeof(char *) * (size_t)(loop->nres + 1));
-    if (!saved)
-        return diag_error(e->c, loop->loc, MT_ERR_NOMEM, "out of memory");
-    e->name[loop->index] = "mt_k_next";
-    for (int k = 0; k < loop->nres; k++) {
-        saved[k] = e->name[loop->iters[k]];
-        if (k != plan->acc_iter)
-            e->name[loop->iters[k]] = ce_fmt(e, "mt_n%d", loop->res[k]);
-    }
-    e->tile_guard = guarded ? "mt_more" : NULL;
-    e->drain_cp_async |= guarded;
-    int fetched = fetch_tile(e, plan, &g, direct, "mt_wstage", false);
-    e->tile_guard = NULL;
-    if (fetched < 0)
+    if (emit_prefetch(e, loop, plan, &g, direct, &x, guarded) < 0)
         return -1;
-    for (int k = 0; k < loop->nres; k++)
-        e->name[loop->iters[k]] = saved[k];
-    e->indent--;
-    ce_line(e, "}");
     if (async)
         ce_line(e, "mt_cp_async_commit();");
     e->name[loop->index] = "k_base";
