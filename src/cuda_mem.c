@@ -233,10 +233,6 @@ int ce_emit_vector_load(Emit *e, Op *op) {
     return 1;
 }
 
-/* Whether load `ld` can go straight into the 16-byte groups of the shared
- * tile sbuf (ce_emit_load_to_tile): its elements are the tile's, its
- * `other` is zero (the zero fill), its pointer allows 16-byte vectors,
- * every slot is owned, and the tile's rows keep 16-byte groups aligned. */
 /* The shared address of element mt_s of dot tile sbuf (A's or B's, in
  * either's view: dot_lhs_h is dot_lhs), from the prologue's mt_sa_lhs or
  * mt_sa_rhs. */
@@ -247,6 +243,10 @@ static const char *tile_address(Emit *e, const SharedBuffer *sbuf) {
                   dtype_info[sbuf->elem].bytes);
 }
 
+/* Whether load `ld` can go straight into the 16-byte groups of the shared
+ * tile sbuf (ce_emit_load_to_tile): its elements are the tile's, its
+ * `other` is zero (the zero fill), its pointer allows 16-byte vectors,
+ * every slot is owned, and the tile's rows keep 16-byte groups aligned. */
 bool ce_load_to_tile_ok(Emit *e, const Op *ld, const SharedBuffer *sbuf) {
     Func *f = e->f;
     if (ld->code != OP_LOAD || ld->attr[0] == MEM_VOLATILE || e->ptr_base)
@@ -329,6 +329,8 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
     ce_line(e, "const int %s = mt_g;", CE_SLOT);
     ce_line(e, "const int mt_s = %s;", sb_str(&addr));
     const char *full = predicated ? a[1] : "1";
+    /* a guarded prefetch takes only loads with no element-wise fallback
+     * (ce_load_to_tile_async_only), so the guard is the copy's alone */
     if (e->tile_guard)
         full = predicated ? ce_fmt(e, "%s && %s", e->tile_guard, a[1]) : e->tile_guard;
     ce_line(e, "mt_cp_async16(&%s[mt_s], %s, %s, %s);", sbuf->name, tile_address(e, sbuf), a[0],

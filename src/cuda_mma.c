@@ -297,8 +297,10 @@ static void wgmma_compute(Emit *e, const DotPlan *p, const Dist *r, const char *
     ce_line(e, "}");
 }
 
-/* After a loop that kept a wgmma group in flight: its last group
- * retired, the accumulator pinned, before anything reads it. */
+/* After a pipelined loop: the zero-filled copies of a predicated
+ * prefetch drained (Emit.drain_cp_async); after one that kept a wgmma
+ * group in flight, its last group retired and the accumulator pinned,
+ * before anything reads it. */
 void ce_end_pipelined_loop(Emit *e) {
     if (e->drain_cp_async) /* the zero fills past the last tile */
         ce_line(e, "mt_cp_async_wait_group(0);");

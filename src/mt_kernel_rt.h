@@ -994,7 +994,7 @@ MT_RT void mt_cp_async_wait_group(int n) { (void)n; }
  * element's address (sign extension, add, shift and add an element,
  * where Triton's GEPs of i32 indices keep one mul.wide and one add from
  * the row's base: tutorial 05's forward, 512 SASS instructions against
- * 480).  The round trip through the global window keeps plain accesses
+ * 488).  The round trip through the global window keeps plain accesses
  * ld.global / st.global (an opaque generic pointer gives generic ones);
  * it assumes nothing, so a null base is no undefined behaviour.
  * Elsewhere the pointer itself. */
