@@ -337,14 +337,15 @@ static void test_dot_forms(void **state) {
     assert_ptr_equal(nth_op(p.f, OP_FOR, 0)->plan, d);
     done(&p);
     /* a loop that does not start at 0: not Version 18's canonical loop,
-     * the general pipeline (match_carried_pipeline), two stages */
+     * the general pipeline (match_carried_pipeline), Triton's three stages
+     * by default */
     d = plan_of(&p, "BK", "", mm_sig, 4);
     assert_int_equal(d->form, DOT_PIPELINED);
     assert_true(d->carried);
     assert_int_equal(d->acc_iter, 0);
     assert_int_equal(d->nadvance, 0);
     assert_true(d->nprefetch > 0);
-    assert_int_equal(d->A.stage_count, 2);
+    assert_int_equal(d->A.stage_count, 3);
     assert_ptr_equal(nth_op(p.f, OP_FOR, 0)->plan, d);
     done(&p);
     /* "tf32": TF32 tensor-core tiles and the mma accumulator layout */

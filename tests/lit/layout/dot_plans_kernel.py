@@ -4,6 +4,7 @@
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,16,16,16,0,False' --num-warps 1 --emit ssa-layout | %FileCheck %s --check-prefix=SCALAR
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,0,True' --emit ssa-layout | %FileCheck %s --check-prefix=TWO
 # RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,16,False' --emit ssa-layout | %FileCheck %s --check-prefix=SINGLE
+# RUN: %mytriton compile %s --kernel matmul_kernel --signature '*fp32,*fp32,*fp32,*i32,i32,i32,i32,64,64,16,16,False' --num-stages 2 --emit ssa-layout | %FileCheck %s --check-prefix=SINGLE2
 # RUN: %mytriton compile %s --kernel one_dot_kernel --signature '*fp32,*fp32,*fp32,32,32,16' --emit ssa-layout | %FileCheck %s --check-prefix=ONE
 # RUN: %mytriton compile %s --kernel default_dot_kernel --signature '*fp32,*fp32,*fp32,32,32,16' --emit ssa-layout | %FileCheck %s --check-prefix=TF32
 # The three dot plans of one K loop, chosen by constexprs: START = 0 and
@@ -68,12 +69,18 @@
 #
 # --emit ssa-layout: a K loop that does not start at 0 is not canonical
 # for the Version 18 plans, but the general software pipeline takes it
-# (match_carried_pipeline: any start, a stage counter), two stages.
+# (match_carried_pipeline: any start, a stage counter), three stages as
+# Triton's default num_stages asks; two when the kernel asks for two.
 # SINGLE: dots:
 # SINGLE-NEXT: %{{[0-9]+}}: pipelined loop %{{[0-9]+}} tiled a-as-loaded min-blocks=5 in-place
-# SINGLE-NEXT: shared 18432 bytes (budget 49152)
-# SINGLE-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
-# SINGLE-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
+# SINGLE-NEXT: shared 27648 bytes (budget 49152)
+# SINGLE-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 3 = 15360 bytes
+# SINGLE-NEXT: dot_rhs +15360: dot [16 x 64] f32 stages 3 = 12288 bytes
+# SINGLE2: dots:
+# SINGLE2-NEXT: %{{[0-9]+}}: pipelined loop %{{[0-9]+}} tiled a-as-loaded min-blocks=5 in-place
+# SINGLE2-NEXT: shared 18432 bytes (budget 49152)
+# SINGLE2-NEXT: dot_lhs +0: dot [64 x 16] f32 pad 4 stages 2 = 10240 bytes
+# SINGLE2-NEXT: dot_rhs +10240: dot [16 x 64] f32 stages 2 = 8192 bytes
 #
 # A dot outside any loop, 32 x 32 on 4 warps: too few outputs per thread
 # for the register tile.
