@@ -572,17 +572,18 @@ static PtxasUse ptxas_use(const char *log) {
     return u;
 }
 
-/* The one argument of the kernel's __launch_bounds__ (threads), or 0 when
- * it has a second (a pipelined dot's blocks per SM, cuda.c: that kernel's
- * register budget is chosen already) or none. */
-static int single_launch_bound(const char *src) {
+/* The kernel's __launch_bounds__: its threads, and its blocks per SM (0
+ * where it names none).  False when the text has none. */
+static bool launch_bounds(const char *src, int *threads, int *blocks) {
     const char *p = strstr(src, "__launch_bounds__(");
+    *threads = *blocks = 0;
     if (!p)
-        return 0;
-    int threads = 0, used = 0;
-    if (sscanf(p, "__launch_bounds__(%d)%n", &threads, &used) != 1 || used == 0)
-        return 0;
-    return threads;
+        return false;
+    int used = 0;
+    if (sscanf(p, "__launch_bounds__(%d, %d)%n", threads, blocks, &used) == 2 && used > 0)
+        return true;
+    *blocks = 0;
+    return sscanf(p, "__launch_bounds__(%d)%n", threads, &used) == 1 && used > 0;
 }
 
 /* The SM's limits for occupancy, from sm_XY (0 threads: not known). */
@@ -633,25 +634,26 @@ int occupancy_register_cap(const char *arch, int threads, size_t shared_bytes, i
     return cap;
 }
 
-/* src with its `__launch_bounds__(threads)` given a second argument, the
- * blocks per SM: ptxas ignores --maxrregcount alone for a kernel whose
- * launch bounds name its threads (.maxntid), but honours .minnctapersm;
- * with both, it spills less (tutorial 02's softmax at N = 2048 with its
- * next row ahead: 4 bytes of spill with the blocks alone, none with the
- * cap too; ptxas 13.0). */
-static char *with_min_blocks(const char *src, int blocks) {
+/* src with its launch bounds rewritten to `__launch_bounds__(threads,
+ * blocks)`, or `(threads)` for blocks 0.  ptxas ignores --maxrregcount
+ * alone for a kernel whose launch bounds name its threads (.maxntid), but
+ * honours .minnctapersm; with both, it spills less (tutorial 02's softmax
+ * at N = 2048 with its next row ahead: 4 bytes of spill with the blocks
+ * alone, none with the cap too; ptxas 13.0). */
+static char *with_blocks(const char *src, int threads, int blocks) {
     const char *p = strstr(src, "__launch_bounds__(");
     const char *close = p ? strchr(p, ')') : NULL;
     if (!close)
         return NULL;
-    size_t head = (size_t)(close - src), tail = strlen(close);
-    char num[24];
-    int n = snprintf(num, sizeof num, ", %d", blocks);
+    char bounds[64];
+    int n = blocks > 0 ? snprintf(bounds, sizeof bounds, "__launch_bounds__(%d, %d", threads, blocks)
+                       : snprintf(bounds, sizeof bounds, "__launch_bounds__(%d", threads);
+    size_t head = (size_t)(p - src), tail = strlen(close);
     char *out = malloc(head + (size_t)n + tail + 1);
     if (!out)
         return NULL;
     memcpy(out, src, head);
-    memcpy(out + head, num, (size_t)n);
+    memcpy(out + head, bounds, (size_t)n);
     memcpy(out + head + n, close, tail + 1);
     return out;
 }
@@ -659,50 +661,77 @@ static char *with_min_blocks(const char *src, int blocks) {
 static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
                        const char *extra, StrBuf *ptx, StrBuf *cubin, PtxasUse *use);
 
-/* The kernel's cubin, and where ptxas left it a few registers above an
- * occupancy step (tutorial 02's softmax: 34 registers, 6 blocks of 256
- * threads where 32 fit 8), the same text again with the blocks per SM of
- * that step in its launch bounds and the step's cap (--maxrregcount),
- * kept only when ptxas builds it at all and without spilling.  Kernels whose launch bounds name blocks per SM already
- * (pipelined dots) are left as ptxas builds them. */
+/* Builds src with its launch bounds at (threads, blocks) and extra
+ * options; where ptxas builds it without spilling, with at most cap
+ * registers (0: any), the result replaces cubin and *regs.  A build that
+ * ptxas refuses outright stands aside for the one in hand: a cap can be
+ * too tight for a wgmma, which needs its accumulators and descriptors in
+ * registers at once (the fp8 64x64x32 tile: "Insufficient registers
+ * (56)", 58 needed).  Returns 1 when taken, 0 when not, -1 on error. */
+static int rebuild_bounded(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,
+                           int threads, int blocks, const char *extra, int cap, StrBuf *cubin,
+                           int *regs) {
+    char *bounded = with_blocks(src, threads, blocks);
+    if (!bounded)
+        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a kernel's text");
+    StrBuf built;
+    sb_init(&built);
+    PtxasUse use;
+    int rc = nvrtc_build(c, d, bounded, arch, fmad, extra, NULL, &built, &use);
+    free(bounded);
+    if (rc != 0) {
+        diag_clear(c);
+        rc = 0;
+    } else if (use.known && use.spill_bytes == 0 && (cap == 0 || use.regs <= cap)) {
+        *regs = use.regs;
+        sb_clear(cubin);
+        sb_putn(cubin, built.data, built.len);
+        rc = cubin->failed ? diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a cubin") : 1;
+    }
+    sb_free(&built);
+    return rc;
+}
+
+/* The kernel's cubin, its registers fitted to the SM's occupancy steps.
+ *
+ * A kernel of one launch bound that ptxas leaves a few registers above a
+ * step (tutorial 02's softmax: 34 registers, 6 blocks of 256 threads where
+ * 32 fit 8) is built again with that step's blocks per SM in its launch
+ * bounds and the step's cap (--maxrregcount), kept only when ptxas builds
+ * it without spilling.
+ *
+ * A pipelined dot names its blocks per SM already (dotplan.c's estimate of
+ * the registers its tile needs); where ptxas spills under that ask (the
+ * fp32 128x128x32 tile on 8 warps at 3 stages: 40 bytes, at 2 blocks of
+ * 128 registers), it is built with one block fewer at a time, down to
+ * none named, and the first build without spills is kept: Triton asks for
+ * no blocks per SM, and a spilling K loop reads local memory every step. */
 static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char *arch,
                               bool fmad, size_t shared_bytes, StrBuf *cubin, int *regs) {
     PtxasUse first;
     if (nvrtc_build(c, d, src, arch, fmad, NULL, NULL, cubin, &first) != 0)
         return -1;
     *regs = first.known ? first.regs : 0;
-    int threads = single_launch_bound(src);
-    if (!first.known || first.spill_bytes > 0 || threads == 0)
+    int threads, asked;
+    if (!first.known || !launch_bounds(src, &threads, &asked))
+        return 0;
+    if (asked > 0) {
+        int rc = 0;
+        for (int blocks = asked - 1; first.spill_bytes > 0 && blocks >= 0 && rc == 0; blocks--)
+            rc = rebuild_bounded(c, d, src, arch, fmad, threads, blocks > 1 ? blocks : 0, NULL,
+                                 0, cubin, regs);
+        return rc < 0 ? -1 : 0;
+    }
+    if (first.spill_bytes > 0)
         return 0;
     int blocks = 0;
     int cap = occupancy_register_cap(arch, threads, shared_bytes, first.regs, &blocks);
     if (cap == 0)
         return 0;
-    char *bounded = with_min_blocks(src, blocks);
-    if (!bounded)
-        return diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a kernel's text");
-    StrBuf fitted;
-    sb_init(&fitted);
-    PtxasUse second;
     char opt[40];
     snprintf(opt, sizeof opt, "--maxrregcount=%d", cap);
-    int rc = nvrtc_build(c, d, bounded, arch, fmad, opt, NULL, &fitted, &second);
-    free(bounded);
-    if (rc != 0) {
-        /* ptxas may refuse the cap outright: a wgmma needs its accumulators
-         * and descriptors in registers at once (the fp8 64x64x32 tile: "Insufficient
-         * registers (56)", 58 needed); the first build stands */
-        diag_clear(c);
-        rc = 0;
-    } else if (second.known && second.spill_bytes == 0 && second.regs <= cap) {
-        *regs = second.regs;
-        sb_clear(cubin);
-        sb_putn(cubin, fitted.data, fitted.len);
-        if (cubin->failed)
-            rc = diag_error(c, no_loc, MT_ERR_NOMEM, "out of memory for a cubin");
-    }
-    sb_free(&fitted);
-    return rc;
+    return rebuild_bounded(c, d, src, arch, fmad, threads, blocks, opt, cap, cubin, regs) < 0 ? -1
+                                                                                            : 0;
 }
 
 static int nvrtc_build(Ctx *c, CudaDriver *d, const char *src, const char *arch, bool fmad,

@@ -274,7 +274,9 @@ static bool match_carried_pipeline(Func *f, Op *loop, DotPlan *plan) {
  * max(2E, E + 64) (measured with ptxas -v on sm_90: 128x64 and 64x128 at
  * 4 warps and 128x128 at 8 warps fit 128 registers, 64x64 fits ~100,
  * without spills).  It lifts 128x64 / 4 warps from 3 to 4 blocks per SM.
- * A dot tile has no replication: E = BM * BN / threads. */
+ * A dot tile has no replication: E = BM * BN / threads.  An ask, not a
+ * promise: more stages, or A as loaded, can need more, and where ptxas
+ * spills under it the build asks for fewer blocks (cudart.c). */
 static int tile_min_blocks(Type rt, int num_warps) {
     int threads = 32 * num_warps;
     int nE = (int)(type_numel(rt) / threads);
