@@ -717,7 +717,8 @@ static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char
         return 0;
     if (asked > 0) {
         int rc = 0;
-        for (int blocks = asked - 1; first.spill_bytes > 0 && blocks >= 0 && rc == 0; blocks--)
+        /* one block per SM is no ask at all: the last build names none */
+        for (int blocks = asked - 1; first.spill_bytes > 0 && blocks >= 1 && rc == 0; blocks--)
             rc = rebuild_bounded(c, d, src, arch, fmad, threads, blocks > 1 ? blocks : 0, NULL,
                                  0, cubin, regs);
         return rc < 0 ? -1 : 0;
