@@ -577,13 +577,11 @@ static PtxasUse ptxas_use(const char *log) {
 static bool launch_bounds(const char *src, int *threads, int *blocks) {
     const char *p = strstr(src, "__launch_bounds__(");
     *threads = *blocks = 0;
-    if (!p)
-        return false;
     int used = 0;
-    if (sscanf(p, "__launch_bounds__(%d, %d)%n", threads, blocks, &used) == 2 && used > 0)
+    if (p && sscanf(p, "__launch_bounds__(%d, %d)%n", threads, blocks, &used) == 2 && used > 0)
         return true;
     *blocks = 0;
-    return sscanf(p, "__launch_bounds__(%d)%n", threads, &used) == 1 && used > 0;
+    return p && sscanf(p, "__launch_bounds__(%d)%n", threads, &used) == 1 && used > 0;
 }
 
 /* The SM's limits for occupancy, from sm_XY (0 threads: not known). */
@@ -715,15 +713,15 @@ static int nvrtc_build_fitted(Ctx *c, CudaDriver *d, const char *src, const char
     int threads, asked;
     if (!first.known || !launch_bounds(src, &threads, &asked))
         return 0;
-    if (asked > 0) {
+    if (first.spill_bytes > 0 && asked > 0) {
         int rc = 0;
         /* one block per SM is no ask at all: the last build names none */
-        for (int blocks = asked - 1; first.spill_bytes > 0 && blocks >= 1 && rc == 0; blocks--)
+        for (int blocks = asked - 1; blocks >= 1 && rc == 0; blocks--)
             rc = rebuild_bounded(c, d, src, arch, fmad, threads, blocks > 1 ? blocks : 0, NULL,
                                  0, cubin, regs);
         return rc < 0 ? -1 : 0;
     }
-    if (first.spill_bytes > 0)
+    if (first.spill_bytes > 0 || asked > 0)
         return 0;
     int blocks = 0;
     int cap = occupancy_register_cap(arch, threads, shared_bytes, first.regs, &blocks);
