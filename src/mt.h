@@ -1041,11 +1041,13 @@ struct SmemPlan {
     int64_t offset[SMEM_NARRAYS]; /* bytes, in declaration order */
     int64_t total;                /* bytes, what the budget checks */
     bool one_array;               /* the separate arrays would pass the
-                                     static budget: all in one array at the
-                                     offsets (dynamic past the budget) */
+                                     static budget, or a dot has three or
+                                     more stages and the scratch can lie
+                                     over its tiles: all in one array at
+                                     the offsets (dynamic past the budget) */
     /* -1, or the index in the body of the last top-level op holding a
      * dot when the scratch uses after it lie over the dead tiles (one
-     * array past the static budget): the emitter waits there for every
+     * array): the emitter waits there for every
      * thread before the first such use writes */
     int tiles_dead_after;
 };

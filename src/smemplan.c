@@ -23,8 +23,8 @@
  *     the old values at their row-major index, [1][numel].
  * Conversions and reductions share the scratch array mt_smem at offset 0:
  * each use ends with a barrier, so one use never overlaps the next and
- * the scratch is as large as the largest use.  Past the static budget
- * (one array), the uses after the last top-level op holding a dot (the
+ * the scratch is as large as the largest use.  Past the static budget,
+ * or with a dot pipelined over three or more stages (one array), the uses after the last top-level op holding a dot (the
  * epilogue of a K loop: its accumulator's conversion for a 16-byte
  * store) also lie over the dot tiles, dead by then, as Triton reuses its
  * pipeline's buffers: the tiles follow only the scratch of the earlier
@@ -231,6 +231,20 @@ static bool fewer_stages(Region *r) {
 
 static int plan_once(Func *f, Loc *over_loc);
 
+/* Whether a dot is pipelined over three or more stages (Triton's
+ * num_stages; the Version 18 paths, whose text is a contract, have one or
+ * two): such a kernel's epilogue scratch lies over its dead tiles even
+ * within the static budget, as Triton's does (tutorial 03's 32 x 64 f16
+ * tile on 2 warps at 5 stages: 35.8 KB, not 40.4).  Measured on an H100,
+ * the extra block per SM that buys there did not change its speed; the
+ * bytes are the point, for kernels that shared memory limits. */
+static bool deep_pipeline(const SmemPlan *p) {
+    for (int i = 0; i < p->nbufs; i++)
+        if (p->bufs[i].array != SMEM_SCRATCH && p->bufs[i].buf.stage_count >= 3)
+            return true;
+    return false;
+}
+
 static bool is_dot(const Op *op) { return op->code == OP_DOT; }
 
 /* Deep dot pipelines give up stages until everything fits. */
@@ -278,7 +292,8 @@ static int plan_once(Func *f, Loc *over_loc) {
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
     int64_t below = scratch; /* the scratch the tiles follow */
     p->tiles_dead_after = -1;
-    p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET;
+    p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET ||
+                   (deep_pipeline(p) && lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes);
     if (p->one_array) {
         /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
          * the static arrays do (vector and cp.async accesses) */

@@ -1,7 +1,8 @@
 extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* a, unsigned short* b, float* c, int M, int N, int K) {
-    __shared__ __align__(16) long long mt_smem[2304];
-    __shared__ __align__(1024) float dot_lhs[3072];
-    __shared__ __align__(1024) float dot_rhs[3072];
+    __shared__ __align__(1024) long long mt_smem_pool[3072];
+    long long *const mt_smem = mt_smem_pool;
+    float *const dot_lhs = (float *)((char *)mt_smem_pool + 0);
+    float *const dot_rhs = (float *)((char *)mt_smem_pool + 12288);
     unsigned short *const dot_lhs_h = (unsigned short *)dot_lhs;
     unsigned short *const dot_rhs_h = (unsigned short *)dot_rhs;
     int mt_lane = (int)threadIdx.x & 31;
@@ -397,6 +398,8 @@ extern "C" __global__ void __launch_bounds__(128) matmul_kernel(unsigned short* 
         asm volatile("" : "+f"(v21[mt_e]) :: "memory");
     #endif
     __syncthreads();
+    mt_cp_async_wait_group(0);
+    __syncthreads(); /* the dot tiles are dead: scratch over them */
 #line 28 "tests/golden/cuda/kernels/matmul.py"
     int mt_rc8[8];
     #pragma unroll
