@@ -1,6 +1,7 @@
-"""Bandwidth of Triton's own tutorial kernels, unmodified, under Triton and
-under mytriton in one run: the persistent fused softmax of tutorial 02 and
-the layer-norm forward and backward of tutorial 05, beside torch.
+"""Speed of Triton's own tutorial kernels, unmodified, under Triton and
+under mytriton in one run: the persistent fused softmax of tutorial 02,
+the layer-norm forward and backward of tutorial 05 (bandwidth), and the
+autotuned fp16 matmul of tutorial 03 (TFLOP/s), beside torch.
 
 Each tutorial file is run as a program (its own correctness checks run at
 import) once with `triton` being Triton and once with it being mytriton;
@@ -8,8 +9,9 @@ its benchmark tables are switched off (Mark.run), and the functions it
 defines (softmax, layer_norm) are timed here with Triton's do_bench
 (median, L2 flushed) on the sizes of the tutorials' own benchmarks.  Both
 implementations run the tutorials' wrappers, so both get the same launch
-configuration (the wrapper's heuristics).  GB/s are counted as the
-tutorials count them.
+configuration (the wrapper's heuristics; for 03, each side's own
+@triton.autotune over the tutorial's list, tuned on first use per size).
+GB/s and TFLOP/s are counted as the tutorials count them.
 
 Usage (on a GPU, with Triton's python/tutorials in DIR):
     PYTHONPATH=python python3 bench/tutorials.py DIR [--repeat R]
@@ -66,8 +68,26 @@ def layer_norm_rows(ns_tr, ns_mt, res):
             bwd.setdefault(name, []).append(3 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3))
 
 
+def matmul_rows(ns_tr, ns_mt, res):
+    """Adds one TFLOP/s sample per (size, impl): tutorial 03's matmul(a, b)
+    on fp16, each implementation's autotuner choosing from the tutorial's
+    configurations (the first call at a size tunes; it is not timed)."""
+    for n in (2048, 4096, 8192):
+        torch.manual_seed(n)
+        a = torch.randn((n, n), device="cuda", dtype=torch.float16)
+        b = torch.randn((n, n), device="cuda", dtype=torch.float16)
+        ref = torch.matmul(a, b)
+        cell = res.setdefault(("matmul fp16 (03), TFLOP/s", n, ""), {})
+        for name, fn in (("mt", ns_mt["matmul"]), ("tr", ns_tr["matmul"]),
+                         ("torch", torch.matmul)):
+            assert torch.allclose(fn(a, b), ref, atol=1e-2, rtol=1e-2), name
+            ms = do_bench(lambda: fn(a, b), return_mode="median")
+            cell.setdefault(name, []).append(2 * n ** 3 * 1e-12 / (ms * 1e-3))
+
+
 def main(tdir, repeat):
     files = {k: os.path.join(tdir, f) for k, f in (("02", "02-fused-softmax.py"),
+                                                   ("03", "03-matrix-multiplication.py"),
                                                    ("05", "05-layer-norm.py"))}
     ns_tr = {k: load(p) for k, p in files.items()}
     ns_mt = {k: load_as_mytriton(p) for k, p in files.items()}
@@ -75,8 +95,10 @@ def main(tdir, repeat):
     for _ in range(repeat):
         softmax_rows(ns_tr["02"], ns_mt["02"], res)
         layer_norm_rows(ns_tr["05"], ns_mt["05"], res)
-    print(f"\nGB/s, M = 4096, median of {repeat} run(s) of do_bench's median\n")
-    print("| kernel | N | mytriton GB/s | Triton GB/s | torch GB/s | mytriton / Triton |")
+        matmul_rows(ns_tr["03"], ns_mt["03"], res)
+    print(f"\nGB/s (M = 4096) or TFLOP/s (M = N = K), median of {repeat} run(s) of "
+          "do_bench's median\n")
+    print("| kernel | N | mytriton | Triton | torch | mytriton / Triton |")
     print("|---|---|---|---|---|---|")
     for (kernel, n, _), cell in res.items():
         m = {k: statistics.median(v) for k, v in cell.items()}
