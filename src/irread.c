@@ -431,7 +431,7 @@ static int typed_literal(IrReader *r, DType d, IrOperand *o) {
     r->p++; /* ( */
     rd_skip_space(r);
     const char *s = r->p;
-    while (*r->p && *r->p != ')' && *r->p != '\n')
+    while (rd_peek(r) > 0 && *r->p != ')' && *r->p != '\n') /* the text need not end in NUL */
         r->p++;
     char buf[MAX_NUMBER_TEXT];
     if (r->p - s >= MAX_NUMBER_TEXT || r->p == s)

@@ -553,6 +553,32 @@ static void test_embedded_nul(void **state) {
     t_free(&t);
 }
 
+/* A typed literal ends at srclen or at a NUL, not past them: the text
+ * need not be NUL-terminated (found by fuzz_irparse: a read past the
+ * buffer, which the ASan build of this test reports on the old reader:
+ * the text is a heap copy of exactly srclen bytes). */
+static void parse_exact_copy(const char *text, size_t n, const char *want) {
+    char *copy = malloc(n);
+    assert_non_null(copy);
+    memcpy(copy, text, n);
+    T t;
+    t_init(&t, NULL);
+    t.c.src = copy;
+    t.c.srclen = n;
+    assert_null(ir_parse(&t.c));
+    assert_non_null(strstr(sb_str(&t.c.err), want));
+    t_free(&t);
+    free(copy);
+}
+
+static void test_typed_literal_at_the_end(void **state) {
+    (void)state;
+    static const char text[] = "func @k(n: i32) {\n  %a = add n, i16(12";
+    parse_exact_copy(text, sizeof text - 1, "t.ir:2:21: error: expected ')'");
+    static const char nul[] = "func @k(n: i32) {\n  %a = add n, i16(12\0)\n}\n";
+    parse_exact_copy(nul, sizeof nul - 1, "t.ir:2:21: error: expected ')'");
+}
+
 /* tldebug.c's ops: their strings and operand counts. */
 static void test_debug_op_errors(void **state) {
     (void)state;
@@ -593,6 +619,7 @@ int main(void) {
         cmocka_unit_test(test_header_errors),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_embedded_nul),
+        cmocka_unit_test(test_typed_literal_at_the_end),
         cmocka_unit_test(test_debug_op_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
