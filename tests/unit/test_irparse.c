@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "mt.h"
 
@@ -554,12 +556,16 @@ static void test_embedded_nul(void **state) {
 }
 
 /* A typed literal ends at srclen or at a NUL, not past them: the text
- * need not be NUL-terminated (found by fuzz_irparse: a read past the
- * buffer, which the ASan build of this test reports on the old reader:
- * the text is a heap copy of exactly srclen bytes). */
+ * need not be NUL-terminated (found by fuzz_irparse: reads past the
+ * buffer).  The text is copied to end where an inaccessible page begins,
+ * so a read past it faults in any build. */
 static void parse_exact_copy(const char *text, size_t n, const char *want) {
-    char *copy = malloc(n);
-    assert_non_null(copy);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    assert_true(n <= page);
+    char *two = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(two != MAP_FAILED);
+    assert_int_equal(mprotect(two + page, page, PROT_NONE), 0);
+    char *copy = two + page - n;
     memcpy(copy, text, n);
     T t;
     t_init(&t, NULL);
@@ -568,7 +574,7 @@ static void parse_exact_copy(const char *text, size_t n, const char *want) {
     assert_null(ir_parse(&t.c));
     assert_non_null(strstr(sb_str(&t.c.err), want));
     t_free(&t);
-    free(copy);
+    munmap(two, 2 * page);
 }
 
 static void test_typed_literal_at_the_end(void **state) {
@@ -577,6 +583,9 @@ static void test_typed_literal_at_the_end(void **state) {
     parse_exact_copy(text, sizeof text - 1, "t.ir:2:21: error: expected ')'");
     static const char nul[] = "func @k(n: i32) {\n  %a = add n, i16(12\0)\n}\n";
     parse_exact_copy(nul, sizeof nul - 1, "t.ir:2:21: error: expected ')'");
+    /* a string's \xNN escape cut by the end of the text (sscanf read on) */
+    static const char esc[] = "func @k() {\n  print {prefix=\"a\\x4";
+    parse_exact_copy(esc, sizeof esc - 1, "t.ir:2:20: error: bad escape in a string");
 }
 
 /* tldebug.c's ops: their strings and operand counts. */
