@@ -1047,8 +1047,8 @@ struct SmemPlan {
                                      the offsets (dynamic past the budget) */
     /* -1, or the index in the body of the last top-level op holding a
      * dot when the scratch uses after it lie over the dead tiles (one
-     * array): the emitter waits there for every
-     * thread before the first such use writes */
+     * array): the emitter waits there for every thread before the first
+     * such use writes */
     int tiles_dead_after;
 };
 

@@ -24,12 +24,14 @@
  * Conversions and reductions share the scratch array mt_smem at offset 0:
  * each use ends with a barrier, so one use never overlaps the next and
  * the scratch is as large as the largest use.  Past the static budget,
- * or with a dot pipelined over three or more stages (one array), the uses after the last top-level op holding a dot (the
- * epilogue of a K loop: its accumulator's conversion for a 16-byte
- * store) also lie over the dot tiles, dead by then, as Triton reuses its
- * pipeline's buffers: the tiles follow only the scratch of the earlier
- * uses, and the emitter puts a barrier after that op (tiles_dead_after).  All dots share dot_lhs
- * and dot_rhs likewise (each dot addresses them through its own buffer);
+ * or with a dot pipelined over three or more stages (one array), the
+ * uses after the last top-level op holding a dot (the epilogue of a K
+ * loop: its accumulator's conversion for a 16-byte store) also lie over
+ * the dot tiles, dead by then, as Triton reuses its pipeline's buffers:
+ * the tiles follow only the scratch of the earlier uses, and the emitter
+ * puts a barrier after that op (tiles_dead_after).  All dots share
+ * dot_lhs and dot_rhs likewise (each dot addresses them through its own
+ * buffer);
  * they follow the scratch, which is rounded up to 8 bytes (it is declared
  * as long long).  While the total is over MT_SMEM_MAX, every dot pipelined
  * deeper than two stages (dotplan.c: Triton's num_stages) gives up one
@@ -295,8 +297,9 @@ static int plan_once(Func *f, Loc *over_loc) {
     p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET ||
                    (deep_pipeline(p) && lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes);
     if (p->one_array) {
-        /* one dynamic array (cuda.c): the tiles start 16-byte aligned, as
-         * the static arrays do (vector and cp.async accesses) */
+        /* one array (cuda.c; dynamic past the budget): the tiles start
+         * 16-byte aligned, as the separate arrays do (vector and cp.async
+         * accesses) */
         int64_t al = p->tile_align;
         if (lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes) {
             below = pl.before_bytes;
