@@ -13,7 +13,6 @@
  * (rd_close_scope). */
 #include "mt.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -616,10 +615,6 @@ static const struct AttrKey {
     {"pure", AV_INT, 1, AS_NONE},
 };
 
-static int hex_digit(int ch) {
-    return isdigit(ch) ? ch - '0' : tolower(ch) - 'a' + 10;
-}
-
 /* A string as ir_print_string writes it: "..." with \\, \" and \xNN. */
 static int string_value(IrReader *r, const char **out) {
     rd_skip_space(r);
@@ -641,10 +636,9 @@ static int string_value(IrReader *r, const char **out) {
             break;
         if (ch == '\\') {
             int e = rd_peek(r);
-            int hi = peek_at(r, 1), lo = peek_at(r, 2);
             /* the digits read through peek_at: the text need not end in NUL */
-            unsigned v = e == 'x' && hi > 0 && isxdigit(hi) && lo > 0 && isxdigit(lo)
-                             ? (unsigned)(hex_digit(hi) * 16 + hex_digit(lo)) : 0;
+            int hi = hex_value(peek_at(r, 1)), lo = hex_value(peek_at(r, 2));
+            unsigned v = e == 'x' && hi >= 0 && lo >= 0 ? (unsigned)(hi * 16 + lo) : 0;
             if (v) {
                 r->p += 3;
                 ch = (int)v;

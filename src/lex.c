@@ -136,16 +136,6 @@ static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
 static bool is_name_char(int c) { return is_name_start(c) || is_digit(c); }
 
-static int hex_value(int c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* ---- strings ---- */
 
 static size_t put_utf8(char *o, uint32_t cp) {

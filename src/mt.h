@@ -83,6 +83,8 @@ void sb_vline(StrBuf *sb, int indent, const char *fmt, va_list ap);
 const char *sb_str(StrBuf *sb);    /* NUL-terminated, never NULL */
 
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n); /* FNV-1a step */
+/* 0-15 for a hex digit character, -1 for any other value (EOF too). */
+int hex_value(int c);
 #define HASH_INIT 1469598103934665603ull
 
 /* Python repr() of an f32 value: shortest digits that round-trip through

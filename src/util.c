@@ -270,3 +270,13 @@ void format_f32(char buf[32], float v) {
 }
 
 void format_f64(char buf[40], double v) { format_repr(buf, v, false); }
+
+int hex_value(int c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
