@@ -294,14 +294,15 @@ static int plan_once(Func *f, Loc *over_loc) {
     int64_t lhs = array_bytes(&p->lhs), rhs = array_bytes(&p->rhs);
     int64_t below = scratch; /* the scratch the tiles follow */
     p->tiles_dead_after = -1;
-    p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET ||
-                   (deep_pipeline(p) && lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes);
+    /* the epilogue's scratch is larger than what the tiles must follow */
+    bool overlap = lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes;
+    p->one_array = scratch + lhs + rhs > MT_SMEM_BUDGET || (deep_pipeline(p) && overlap);
     if (p->one_array) {
         /* one array (cuda.c; dynamic past the budget): the tiles start
          * 16-byte aligned, as the separate arrays do (vector and cp.async
          * accesses) */
         int64_t al = p->tile_align;
-        if (lhs + rhs > 0 && pl.before_bytes < p->scratch_bytes) {
+        if (overlap) {
             below = pl.before_bytes;
             p->tiles_dead_after = last_dot;
         }
