@@ -179,19 +179,6 @@ static ValId cv_pyint(Elab *E, int64_t v) {
     return const_int(E->f, fits_i32(v) ? DT_I32 : DT_I64, v);
 }
 
-/* Default materialisation of a compile-time number. */
-int cv_materialise(Elab *E, CV v, Loc loc, ValId *out) {
-    switch (v.kind) {
-    case CV_TENSOR: *out = v.v; return 0;
-    case CV_INT: *out = cv_pyint(E, v.i); return 0;
-    case CV_FLOAT: *out = const_f32(E->f, v.f); return 0;
-    case CV_BOOL: *out = const_bool(E->f, v.i != 0); return 0;
-    default:
-        return elab_err(E, loc, MT_ERR_TYPE, "expected a number or a tensor, got %s",
-                        cv_kind_name(E, v));
-    }
-}
-
 /* Triton's type of a Python number next to a tensor (to_tensor_type). */
 static DType pynum_dtype(CV v) {
     if (v.kind == CV_BOOL)
@@ -230,6 +217,46 @@ static ValId number_const(Elab *E, CV v, DType d) {
     if (d == DT_I1)
         return const_bool(E->f, cv_num_f(v) != 0);
     return const_int(E->f, d, v.i);
+}
+
+/* A compile-time number made a tensor on its own, as Triton's to_tensor
+ * does (a store's value, an operand with no tensor beside it): an integer
+ * is i32, u32 or i64 by its range, a float f32 unless only f64 holds it. */
+int cv_materialise(Elab *E, CV v, Loc loc, ValId *out) {
+    if (v.kind == CV_TENSOR) {
+        *out = v.v;
+        return 0;
+    }
+    if (!cv_is_num(v))
+        return elab_err(E, loc, MT_ERR_TYPE, "expected a number or a tensor, got %s",
+                        cv_kind_name(E, v));
+    *out = number_const(E, v, pynum_dtype(v));
+    return 0;
+}
+
+/* Triton binds a Python number to a name as a tensor (code_generator's
+ * visit_Assign and visit_Return apply to_tensor): after `a = 2147483647`,
+ * `a + 1` wraps in i32, `x_f16 * s` with `s = 0.5` is f32, and a shape or
+ * a static_range needs a `: tl.constexpr` name.  Tuples and lists lift
+ * item by item; None, dtypes, tensors and the other compile-time objects
+ * (which Triton refuses to bind or passes through) stay as they are. */
+int cv_lift(Elab *E, CV v, Loc loc, CV *out) {
+    if (cv_is_num(v)) {
+        *out = cv_tensor(number_const(E, v, pynum_dtype(v)));
+        return 0;
+    }
+    *out = v;
+    if (v.kind != CV_TUPLE || !v.n)
+        return 0;
+    CV t = cv_tuple(E, v.n);
+    if (!t.items)
+        return elab_err(E, loc, MT_ERR_NOMEM, "out of memory");
+    t.is_list = v.is_list;
+    for (int i = 0; i < v.n; i++)
+        if (cv_lift(E, v.items[i], loc, &t.items[i]) < 0)
+            return -1;
+    *out = t;
+    return 0;
 }
 
 /* A compile-time number as a weak constant next to a tensor of dtype `like`

@@ -767,7 +767,7 @@ static int exec_stmt(Elab *E, Node *s) {
     }
     case ND_ASSIGN: {
         CV v;
-        if (elab_eval(E, s->rhs, &v) < 0)
+        if (elab_eval(E, s->rhs, &v) < 0 || cv_lift(E, v, s->rhs->loc, &v) < 0)
             return -1;
         for (int i = 0; i < s->nitems; i++)
             if (assign_target(E, s->items[i], v) < 0)
@@ -789,6 +789,8 @@ static int exec_stmt(Elab *E, Node *s) {
                             "'%s' is annotated tl.constexpr but its value is not a "
                             "compile-time constant",
                             t->name);
+        if (!is_constexpr_ann(s->lhs) && cv_lift(E, v, s->rhs->loc, &v) < 0)
+            return -1;
         return assign_target(E, t, v);
     }
     case ND_AUGASSIGN: {
@@ -798,7 +800,7 @@ static int exec_stmt(Elab *E, Node *s) {
             return elab_err(E, t ? t->loc : s->loc, MT_ERR_UNSUPPORTED,
                             "only assignment to names is supported in augmented assignment");
         if (lookup_name(E, t->name, t->loc, &cur) < 0 || elab_eval(E, s->rhs, &v) < 0 ||
-            cv_binop(E, s->op, cur, v, s->loc, &r) < 0)
+            cv_binop(E, s->op, cur, v, s->loc, &r) < 0 || cv_lift(E, r, s->loc, &r) < 0)
             return -1;
         elab_scope_set(E, t->name, r);
         return 0;
@@ -824,7 +826,7 @@ static int exec_stmt(Elab *E, Node *s) {
         if (s->rhs) {
             if (E->inline_depth == 0)
                 return elab_err(E, s->loc, MT_ERR_UNSUPPORTED, "a kernel cannot return a value");
-            if (elab_eval(E, s->rhs, &v) < 0)
+            if (elab_eval(E, s->rhs, &v) < 0 || cv_lift(E, v, s->rhs->loc, &v) < 0)
                 return -1;
         }
         E->returned = true;

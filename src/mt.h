@@ -1403,7 +1403,7 @@ Func *elaborate(Ctx *c, const ElabInput *in);
 
 /* A compile-time value: a Python value of the kernel language, or a
  * TENSOR, an SSA value.  Python values stay compile-time until they meet a
- * tensor. */
+ * tensor or are bound to a name (a number then becomes a tensor, cv_lift). */
 typedef enum CVKind {
     CV_NONE, CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_TUPLE, CV_DTYPE, CV_MODULE,
     CV_BUILTIN, CV_BOUND, CV_JITFN, CV_SLICE, CV_ELLIPSIS, CV_TENSOR,
@@ -1574,6 +1574,7 @@ int cv_need_int(Elab *E, CV v, Loc loc, const char *what, int64_t *out);
 /* Python truth of a compile-time value; a tensor is an error saying `what`. */
 int cv_truth(Elab *E, CV v, Loc loc, const char *what, bool *out);
 int cv_materialise(Elab *E, CV v, Loc loc, ValId *out);
+int cv_lift(Elab *E, CV v, Loc loc, CV *out); /* a name's value, as Triton binds it */
 /* A number next to a tensor of type `like` takes its dtype (weak constant). */
 int cv_materialise_like(Elab *E, CV v, Type like, Loc loc, ValId *out);
 int cv_convert(Elab *E, CV v, DType d, Loc loc, ValId *out); /* number -> d */

@@ -456,8 +456,17 @@ static void test_loop_variants(void **state) {
     static const char *const long_lines[] = {
         "for %0 in range(0, 100, 1) iter_args(%1 = 0) : i32 {", NULL};
     expect_lines(loops_src, "long_range", "*i32", long_lines);
-    /* short constant ranges and static_range unroll */
-    expect_ir(loops_src, "short_range", "*fp32,3", "store out, 93.0, none");
+    /* short constant ranges and static_range unroll; `acc = 0.0` binds an
+     * f32 tensor (Triton's visit_Assign), so the sum is ops the optimizer
+     * folds, not a number the elaborator computes */
+    expect_ir(loops_src, "short_range", "*fp32,3",
+              "%0 = add 0.0, 0.0 : f32\n"
+              "%1 = add %0, 1.0 : f32\n"
+              "%2 = add %1, 2.0 : f32\n"
+              "%3 = add %2, 10.0 : f32\n"
+              "%4 = add %3, 30.0 : f32\n"
+              "%5 = add %4, 50.0 : f32\n"
+              "store out, %5, none");
 }
 
 static const char misc_src[] =
@@ -639,8 +648,18 @@ static void test_loads_ordered_with_stores(void **state) {
 
 static void test_python_semantics(void **state) {
     (void)state;
-    /* 3.5 + -4 + 2 + 1024 + (3 + 5 + 4 + 3) + (3 + 2 + 1) + 1 + 5 */
-    expect_ir(misc_src, "pyvals", "*fp32,5", "store out, 1052.5, none");
+    /* 3.5 + -4 + 2 + 1024 + (3 + 5 + 4 + 3) + (3 + 2 + 1) + 1 + 5: each
+     * name's value is Python's, computed here; binding it made a scalar
+     * tensor (a = 3.5 an f32, b = -4 an i32), so the sum is f32 adds */
+    expect_ir(misc_src, "pyvals", "*fp32,5",
+              "%0 = add 3.5, -4 : f32\n"
+              "%1 = add %0, 2 : f32\n"
+              "%2 = add %1, 1024 : f32\n"
+              "%3 = add %2, 15 : f32\n"
+              "%4 = add %3, 6 : f32\n"
+              "%5 = add %4, 1 : f32\n"
+              "%6 = add %5, 5 : f32\n"
+              "store out, %6, none");
 }
 
 static void test_weak_scalars(void **state) {

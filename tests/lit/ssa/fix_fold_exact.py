@@ -69,7 +69,8 @@ def int_fold_kernel(out, n):
     tl.store(out + 2, tl.minimum(-7, 0) / 0)
     tl.store(out + 3, tl.maximum(2147483648, 0) + 1)
 # i32 arithmetic wraps; '/' is true division (cast to f32, then div);
-# division by zero is left in place (after its operands fold).
+# division by zero is left in place (after its operands fold).  A number
+# in [2**31, 2**32) on its own is u32, as Triton's to_tensor makes it.
 # INT: {{^}}store out, -2147483648, none
 # INT-NEXT: {{^}}%0 = addptr out, 1 : ptr<f32>
 # INT-NEXT: {{^}}store %0, -3.5, none
@@ -77,7 +78,7 @@ def int_fold_kernel(out, n):
 # INT-NEXT: {{^}}%2 = div -7.0, 0.0 : f32
 # INT-NEXT: {{^}}store %1, %2, none
 # INT-NEXT: {{^}}%3 = addptr out, 3 : ptr<f32>
-# INT-NEXT: {{^}}store %3, 2147483649, none
+# INT-NEXT: {{^}}store %3, u32(2147483649), none
 # INT-NOT: {{[^[:space:]]}}
 
 
