@@ -500,10 +500,14 @@ int elab_exec_for(Elab *E, Node *s) {
             bool had = old != NULL;
             CV oldv = had ? old->v : cv_none();
             int64_t i = start.i;
+            /* range's index is a tensor, as in Triton's loop (unrolling
+             * must not make it a Python int: `i * 2**30 * 2` wraps in i32);
+             * only tl.static_range's is a constexpr */
+            DType idx = fits_i32(start.i) && fits_i32(stop.i) && fits_i32(step.i) ? DT_I32 : DT_I64;
             E->loop_depth++;
             for (uint64_t k = 0; k < trip; k++) {
                 E->unrolled++;
-                elab_scope_set(E, iname, cv_int(i));
+                elab_scope_set(E, iname, is_static ? cv_int(i) : cv_tensor(const_int(E->f, idx, i)));
                 if (elab_exec_block(E, s->body, s->nbody) < 0) {
                     E->loop_depth--;
                     return -1;

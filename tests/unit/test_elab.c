@@ -458,11 +458,13 @@ static void test_loop_variants(void **state) {
     expect_lines(loops_src, "long_range", "*i32", long_lines);
     /* short constant ranges and static_range unroll; `acc = 0.0` binds an
      * f32 tensor (Triton's visit_Assign), so the sum is ops the optimizer
-     * folds, not a number the elaborator computes */
+     * folds, not a number the elaborator computes.  range's index is an
+     * i32 tensor (the adds of 0, 1, 2 promote it), static_range's a
+     * constexpr (10, 30, 50 adopt f32) */
     expect_ir(loops_src, "short_range", "*fp32,3",
-              "%0 = add 0.0, 0.0 : f32\n"
-              "%1 = add %0, 1.0 : f32\n"
-              "%2 = add %1, 2.0 : f32\n"
+              "%0 = add 0.0, 0 : f32\n"
+              "%1 = add %0, 1 : f32\n"
+              "%2 = add %1, 2 : f32\n"
               "%3 = add %2, 10.0 : f32\n"
               "%4 = add %3, 30.0 : f32\n"
               "%5 = add %4, 50.0 : f32\n"

@@ -4,7 +4,8 @@ to_tensor's type, so later arithmetic is the tensor's, not Python's: i32
 and u32 wrap, f32 overflows, `//` and `%` truncate as C does, and an f16
 block times a bound float is f32.  A `: tl.constexpr` name stays Python's.
 A number passed straight to tl.store is to_tensor's type too (1e300 is
-f64)."""
+f64).  A short range() loop's index is a tensor too, however the
+compiler runs the loop (mytriton unrolls it)."""
 import torch
 import triton
 import triton.language as tl
@@ -54,11 +55,22 @@ def floats(out32, out64, x16, y16, BLOCK: tl.constexpr):
     tl.store(y16 + offs, y * 3.0)
 
 
+@triton.jit
+def range_index(out):
+    for i in range(3):
+        tl.store(out + i, i * 1073741824 * 2)
+    for j in range(3, 6):
+        tl.store(out + j, j // -2)
+
+
 def run(device):
     res = {}
     out = torch.zeros(10, dtype=torch.int64, device=device)
     ints[(1,)](out)
     res["ints"] = out
+    out = torch.zeros(6, dtype=torch.int64, device=device)
+    range_index[(1,)](out)
+    res["range_index"] = out
     out32 = torch.zeros(1 + 16, dtype=torch.float32, device=device)
     out64 = torch.zeros(2, dtype=torch.float64, device=device)
     x16 = torch.linspace(-3, 3, 16, dtype=torch.float32).to(torch.float16).to(device)
