@@ -1014,9 +1014,13 @@ Func *elaborate(Ctx *c, const ElabInput *in) {
         Type t = se->kind == SIG_PTR ? type_ptr(se->dtype) : type_scalar(se->dtype);
         ValId v = func_add_param(E.f, pname, t);
         val(E.f, v)->divisibility = se->hint;
-        /* Triton's ":1" on an integer: the argument is 1 (still passed) */
-        if (se->kind != SIG_PTR && se->hint == 1 && dtype_is_int(se->dtype))
-            v = const_int(E.f, se->dtype, 1);
+        /* Triton's ":1" on an integer: the argument is 1 (still passed),
+         * and the kernel sees the constexpr 1, Python's int, as Triton's
+         * specialisation makes it (`n // -2` is -1, `x_i8 + n` is i8) */
+        if (se->kind != SIG_PTR && se->hint == 1 && dtype_is_int(se->dtype)) {
+            elab_scope_set(&E, pname, cv_int(1));
+            continue;
+        }
         CV pv = cv_tensor(v);
         pv.ptr_const = se->kind == SIG_PTR && (se->is_const || is_const_ann(p->annotation));
         elab_scope_set(&E, pname, pv);

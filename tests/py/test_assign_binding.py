@@ -29,6 +29,8 @@ def test_bound_numbers_compute_as_triton_tensors(device):
     assert r["ints"].tolist() == [-2**31, 0, 0, -3, -1, 3 * 2**40, 0, -2147483296, 2**31,
                                   -2147483646]
     assert r["range_index"].tolist() == [0, -2**31, 0, -1, -2, -2]
+    assert r["int_arg1"].tolist() == [4294967294, -1, -128]  # the constexpr 1
+    assert r["int_arg2"].tolist() == [-4, -1, 129]  # an i32 argument
     assert r["floats32"][0].item() == float("inf")
     assert r["floats64"].tolist() == [1e300, 1e301]
     x = np.linspace(-3, 3, 16, dtype=np.float32).astype(np.float16)

@@ -81,7 +81,8 @@ ERRORS = [
 @pytest.mark.parametrize("which,needle,pattern", ERRORS)
 def test_located_errors(which, needle, pattern):
     x = torch.zeros(8)
-    err = assert_compile_error(bad_kernel, (x, x, 1), {"WHICH": which}, needle=needle,
+    # flag = 2: a runtime i32 (an integer 1 is Triton's constexpr 1)
+    err = assert_compile_error(bad_kernel, (x, x, 2), {"WHICH": which}, needle=needle,
                                pattern=pattern)
     if needle is None:  # in the helper, at its runtime if
         assert "if first:" in str(err), str(err)

@@ -283,16 +283,16 @@ def and_on_ints_kernel(out, a, b):
 
 
 def test_errors():
-    zeros = torch.zeros(4)
-    assert_compile_error(mismatched_branch_types_kernel, (zeros, 1), needle="x = 1.0",
+    zeros = torch.zeros(4)  # runtime integers: an integer 1 is Triton's constexpr 1
+    assert_compile_error(mismatched_branch_types_kernel, (zeros, 2), needle="x = 1.0",
                          pattern="'x' is .* in the then branch and .* in the else branch")
-    assert_compile_error(block_condition_kernel, (zeros, 1), needle="if tl.arange(0, 4) < n",
+    assert_compile_error(block_condition_kernel, (zeros, 2), needle="if tl.arange(0, 4) < n",
                          pattern="ambiguous")
-    assert_compile_error(return_in_loop_kernel, (zeros, 1), needle="if i > 3",
+    assert_compile_error(return_in_loop_kernel, (zeros, 2), needle="if i > 3",
                          pattern="'return' inside a loop")
-    assert_compile_error(endless_while_kernel, (zeros, 1), needle="while True",
+    assert_compile_error(endless_while_kernel, (zeros, 2), needle="while True",
                          pattern="never ends")
-    assert_compile_error(and_on_ints_kernel, (zeros, 1, 2), needle="(a and b)",
+    assert_compile_error(and_on_ints_kernel, (zeros, 3, 2), needle="(a and b)",
                          pattern="'and' needs bool")
 
 

@@ -124,5 +124,7 @@ def test_carried_pointers(device, rows):
     out = torch.empty(70, device=device)
     column_sums[(3,)](out, x, rows, 70, x.stride(0), BLOCK_R=8, BLOCK_C=32)
     torch.testing.assert_close(out.cpu(), x.cpu().sum(0), rtol=1e-5, atol=1e-5)
+    if rows == 1:  # Triton's constexpr 1: a loop of known bounds, unrolled
+        return
     ir = stages(column_sums, x, x, rows, 70, 70, BLOCK_R=8, BLOCK_C=32)["ssa-layout"]
     assert ir.count(" load ") == 2, ir

@@ -250,17 +250,17 @@ def test_if_carrying_rank3(device):
                            match=r"test_rank3_blocks.py:\d+:5: error: blocks of rank 3 are not "
                                  r"supported \(at most 2\): the CUDA lowering cannot slice this "
                                  r"if into blocks of rank 2\n    if neg:"):
-            if_rank3_kernel[(1,)](x.to(device), y, 1, 2, 4, 8)
+            if_rank3_kernel[(1,)](x.to(device), y, 3, 2, 4, 8)
         assert not y.any()
         return
-    if_rank3_kernel[(1,)](x, y, 1, 2, 4, 8)
+    if_rank3_kernel[(1,)](x, y, 3, 2, 4, 8)  # neg = 3: a runtime i32, not the constexpr 1
     assert torch.equal(y, -x)
 
 
 def test_cpu_compile_records_the_cuda_refusal():
     if CUDA_LOWERING:
         pytest.skip("the cpu backend's compile")
-    k = if_rank3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 1, 2, 4, 8)
+    k = if_rank3_kernel[(1,)](torch.zeros(2, 4, 8), torch.zeros(2, 4, 8), 3, 2, 4, 8)
     assert "mt_cpu" in k.asm["cpu"] or k.asm["cpu"]
     with pytest.raises(triton.CompilationError,
                        match=r"runs on the cpu backend only; the CUDA lowering refuses it:\n"

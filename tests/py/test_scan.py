@@ -201,7 +201,7 @@ def bad_scan_reverse(x, y, r):
 def test_scan_errors(kernel, needle, pattern):
     args = [torch.zeros(16), torch.zeros(16)]
     if kernel is bad_scan_reverse:
-        args.append(1)
+        args.append(2)  # a runtime i32 (an integer 1 is Triton's constexpr 1)
     assert_compile_error(kernel, args, needle=needle, pattern=pattern)
 
 

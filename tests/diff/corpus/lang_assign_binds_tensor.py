@@ -5,7 +5,9 @@ and u32 wrap, f32 overflows, `//` and `%` truncate as C does, and an f16
 block times a bound float is f32.  A `: tl.constexpr` name stays Python's.
 A number passed straight to tl.store is to_tensor's type too (1e300 is
 f64).  A short range() loop's index is a tensor too, however the
-compiler runs the loop (mytriton unrolls it)."""
+compiler runs the loop (mytriton unrolls it).  An integer argument equal
+to 1 is the other way round: Triton specialises it as the constexpr 1, so
+its arithmetic is Python's and it is weak next to an i8 block."""
 import torch
 import triton
 import triton.language as tl
@@ -63,6 +65,13 @@ def range_index(out):
         tl.store(out + j, j // -2)
 
 
+@triton.jit
+def int_arg(out, n, x8):
+    tl.store(out, n * 2147483647 * 2)
+    tl.store(out + 1, n // -2)
+    tl.store(out + 2, tl.load(x8) + n)
+
+
 def run(device):
     res = {}
     out = torch.zeros(10, dtype=torch.int64, device=device)
@@ -71,6 +80,11 @@ def run(device):
     out = torch.zeros(6, dtype=torch.int64, device=device)
     range_index[(1,)](out)
     res["range_index"] = out
+    x8 = torch.tensor([127], dtype=torch.int8, device=device)
+    for n in (1, 2):
+        out = torch.zeros(3, dtype=torch.int64, device=device)
+        int_arg[(1,)](out, n, x8)
+        res[f"int_arg{n}"] = out
     out32 = torch.zeros(1 + 16, dtype=torch.float32, device=device)
     out64 = torch.zeros(2, dtype=torch.float64, device=device)
     x16 = torch.linspace(-3, 3, 16, dtype=torch.float32).to(torch.float16).to(device)
