@@ -93,7 +93,7 @@ static int reduce_body(Elab *E, Call *c, CV *out, bool *parity) {
                 d = DT_I32;
             }
         } else if (!t.is_ptr && (d == DT_I1 || dtype_is_int(d)) && dtype_info[d].bits < 32) {
-            d = dtype_is_unsigned(d) ? DT_U32 : DT_I32;
+            d = d == DT_I1 || dtype_is_unsigned(d) ? DT_U32 : DT_I32; /* a bool is unsigned */
         }
         if (!t.is_ptr && d != t.dtype && elab_cast(E, x, d, c->loc, &x) < 0)
             return -1;

@@ -175,11 +175,25 @@ def test_reduction_rejects_scalar():
                          needle="tl.sum(tl.load(x)", pattern="block|tensor|scalar|vector")
 
 
+@triton.jit
+def bool_sum_minus_kernel(out):
+    offs = tl.arange(0, 4)
+    tl.store(out, tl.sum(offs < 3, axis=0) - 5)
+
+
 def test_sum_of_bools_counts(device):
-    # Triton sums types narrower than 32 bits in int32: a bool sum counts
+    # Triton sums types narrower than 32 bits in 32 bits: a bool sum counts
     out = torch.zeros(1, device=device)
     reduce_bool_kernel[(1,)](out)
     assert out.tolist() == [2.0]
+
+
+def test_sum_of_bools_is_unsigned(device):
+    # Triton's _pick_sum_dtype: a bool is an unsigned integer, so its sum is
+    # u32 (tl.static_print shows uint32[] under Triton 3.6) and 3 - 5 wraps
+    out = torch.zeros(1, dtype=torch.int64, device=device)
+    bool_sum_minus_kernel[(1,)](out)
+    assert out.tolist() == [2**32 - 2]
 
 
 PAIRS = [(float("nan"), 2.0), (2.0, float("nan")), (0.0, -0.0), (-0.0, 0.0), (3.0, 2.0),
