@@ -795,6 +795,20 @@ general:;
     }
     bool div_or_mod = op == OT_SLASH || op == OT_DSLASH || op == OT_PERCENT;
     bool ptr_eq = (a.kind == CV_TENSOR && ta.is_ptr) || (b.kind == CV_TENSOR && tb.is_ptr);
+    /* a comparison makes a number a tensor first (Triton's tensor.__eq__
+     * and the others call to_tensor): it is not weak there, so `h_f16 ==
+     * 0.1` compares in f32 and `u8 == -1` in i32 */
+    bool compare = op == OT_LT || op == OT_LE || op == OT_GT || op == OT_GE || op == OT_EQ ||
+                   op == OT_NE;
+    if (compare && !ptr_eq) {
+        for (CV *v = &a; v; v = v == &a ? &b : NULL)
+            if (v->kind != CV_TENSOR) {
+                ValId t;
+                if (cv_materialise(E, *v, loc, &t) < 0)
+                    return -1;
+                *v = cv_tensor(t);
+            }
+    }
     if (ptr_eq) { /* pointer == pointer: no promotion */
         if (cv_materialise(E, a, loc, &x) < 0 || cv_materialise(E, b, loc, &y) < 0)
             return -1;

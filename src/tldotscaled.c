@@ -219,7 +219,7 @@ static int fp4_to(Elab *E, CV code, DType d, Loc loc, CV *out) {
         cv_binop(E, OT_SHL, em, cv_int(mbits - 1), loc, &normal) < 0 ||
         cv_binop(E, OT_PLUS, normal, cv_int(half), loc, &normal) < 0 ||
         cv_binop(E, OT_STAR, em, cv_int(half), loc, &sub) < 0 ||
-        cv_compare(E, OT_LT, em, cv_int(2), loc, &small) < 0 ||
+        cv_compare(E, OT_LT, em, cv_tensor(const_int(E->f, DT_U16, 2)), loc, &small) < 0 ||
         where(E, small, sub, normal, loc, &r) < 0 ||
         cv_binop(E, OT_AMP, c, cv_int(8), loc, &sign) < 0 ||
         cv_binop(E, OT_SHL, sign, cv_int(12), loc, &sign) < 0 ||
@@ -297,7 +297,9 @@ static int scaled_operand(Elab *E, Operand *o, DType d, bool fast_math, Loc loc,
         *out = v;
         return 0;
     }
-    if (cv_compare(E, OT_EQ, s, cv_int(0xFF), loc, &nan_here) < 0)
+    /* in the scale's u8 (a plain 0xFF would compare in i32, Triton's rule
+     * for a number in a comparison) */
+    if (cv_compare(E, OT_EQ, s, cv_tensor(const_int(E->f, DT_U8, 0xFF)), loc, &nan_here) < 0)
         return -1;
     return where(E, nan_here, cv_float(NAN), v, loc, out);
 }

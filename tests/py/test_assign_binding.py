@@ -31,6 +31,8 @@ def test_bound_numbers_compute_as_triton_tensors(device):
     assert r["range_index"].tolist() == [0, -2**31, 0, -1, -2, -2]
     assert r["int_arg1"].tolist() == [4294967294, -1, -128]  # the constexpr 1
     assert r["int_arg2"].tolist() == [-4, -1, 129]  # an i32 argument
+    # f16(0.1) == 0.1 in f32 is False; 255 == -1 in i32; u32 2**32 - 1 == -1
+    assert r["compare_numbers"].tolist() == [0, 1, 0, 1, 1, 0, 0, 1]
     assert r["floats32"][0].item() == float("inf")
     assert r["floats64"].tolist() == [1e300, 1e301]
     x = np.linspace(-3, 3, 16, dtype=np.float32).astype(np.float16)

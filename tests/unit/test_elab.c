@@ -573,7 +573,7 @@ static void test_block_constructors(void **state) {
 static void test_where_maximum_cdiv(void **state) {
     (void)state;
     static const char *const lines[] = {
-        "%4 = cmp_lt %3, 0.0 : vector<8 x bool>",
+        "%4 = cmp_lt %3, 0 : vector<8 x bool>", /* 0 is an i32 tensor here: Triton compares in the promoted f32 */
         "%5 = select %4, 0.0, %3 : vector<8 x f32>",
         "%6 = maximum %5, 1.0 : vector<8 x f32>",
         "%7 = add n, 8 : i32\n%8 = sub %7, 1 : i32\n%9 = div %8, 8 : i32",

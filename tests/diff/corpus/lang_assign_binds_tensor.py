@@ -7,7 +7,9 @@ A number passed straight to tl.store is to_tensor's type too (1e300 is
 f64).  A short range() loop's index is a tensor too, however the
 compiler runs the loop (mytriton unrolls it).  An integer argument equal
 to 1 is the other way round: Triton specialises it as the constexpr 1, so
-its arithmetic is Python's and it is weak next to an i8 block."""
+its arithmetic is Python's and it is weak next to an i8 block.  A
+comparison makes its number a tensor first (tensor.__eq__ calls
+to_tensor): `h_f16 == 0.1` compares in f32, `u8 == -1` in i32."""
 import torch
 import triton
 import triton.language as tl
@@ -72,6 +74,21 @@ def int_arg(out, n, x8):
     tl.store(out + 2, tl.load(x8) + n)
 
 
+@triton.jit
+def compare_numbers(out, ph, pu8, pi32):
+    h = tl.load(ph)
+    tl.store(out, (h == 0.1).to(tl.int32))
+    tl.store(out + 1, (h < 0.1).to(tl.int32))
+    v = tl.load(pu8)
+    tl.store(out + 2, (v == -1).to(tl.int32))
+    tl.store(out + 3, (v != 300).to(tl.int32))
+    u = tl.load(pi32.to(tl.pointer_type(tl.uint32)))
+    tl.store(out + 4, (u == -1).to(tl.int32))
+    tl.store(out + 5, (u < -1).to(tl.int32))
+    tl.store(out + 6, (0.1 == h).to(tl.int32))
+    tl.store(out + 7, (0.1 > h).to(tl.int32))
+
+
 def run(device):
     res = {}
     out = torch.zeros(10, dtype=torch.int64, device=device)
@@ -85,6 +102,12 @@ def run(device):
         out = torch.zeros(3, dtype=torch.int64, device=device)
         int_arg[(1,)](out, n, x8)
         res[f"int_arg{n}"] = out
+    out = torch.zeros(8, dtype=torch.int32, device=device)
+    h = torch.tensor([0.1], dtype=torch.float16).to(device)
+    u8 = torch.tensor([255], dtype=torch.uint8).to(device)
+    u32 = torch.tensor([-1], dtype=torch.int32).to(device)  # read as u32: 2**32 - 1
+    compare_numbers[(1,)](out, h, u8, u32)
+    res["compare_numbers"] = out
     out32 = torch.zeros(1 + 16, dtype=torch.float32, device=device)
     out64 = torch.zeros(2, dtype=torch.float64, device=device)
     x16 = torch.linspace(-3, 3, 16, dtype=torch.float32).to(torch.float16).to(device)
