@@ -875,6 +875,13 @@ static int tensor_attr(Elab *E, CV obj, const char *name, Loc loc, CV *out) {
         *out = tup;
         return 0;
     }
+    if (!strcmp(name, "numel")) { /* a constexpr, as Triton's tensor.numel */
+        int64_t n = 1;
+        for (int i = 0; i < t.rank; i++)
+            n *= t.shape[i];
+        *out = cv_int(n);
+        return 0;
+    }
     if (!strcmp(name, "T")) /* as Triton's code generator: permute(x, (1, 0)) */
         return tl_shape_transpose(E, obj.v, loc, out);
     int b = find_builtin(IN_METHOD, name);

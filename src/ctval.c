@@ -835,8 +835,25 @@ general:;
         tx = val_type(E->f, x);
         ty = val_type(E->f, y);
     }
-    if (op == OT_SLASH) { /* true division: ints become f32 */
-        if (!type_is_numeric(tx) || !type_is_numeric(ty))
+    /* bool with bool: Triton computes in int1, where + - * // % << >> wrap
+     * at one bit (1 + 1 is 0); the IR has no bool arithmetic, so this
+     * computes in i32 and keeps bit 0 (`/` divides in f32 below) */
+    bool bool_arith = op == OT_PLUS || op == OT_MINUS || op == OT_STAR || op == OT_DSLASH ||
+                      op == OT_PERCENT || op == OT_SHL || op == OT_SHR;
+    if (!ptr_eq && type_is_bool(tx) && type_is_bool(ty) && bool_arith) {
+        CV wide;
+        ValId one = const_int(E->f, DT_I32, 1);
+        if (elab_cast(E, x, DT_I32, loc, &x) < 0 || elab_cast(E, y, DT_I32, loc, &y) < 0 ||
+            tensor_binop(E, op, cv_tensor(x), cv_tensor(y), loc, &wide) < 0 ||
+            tensor_binop(E, OT_AMP, wide, cv_tensor(one), loc, &wide) < 0 ||
+            elab_cast(E, wide.v, DT_I1, loc, &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    if (op == OT_SLASH) { /* true division: ints and bools become f32 */
+        if ((!type_is_numeric(tx) && !type_is_bool(tx)) ||
+            (!type_is_numeric(ty) && !type_is_bool(ty)))
             return elab_err(E, loc, MT_ERR_TYPE, "cannot divide %s by %s",
                             elab_type_text(E, tx), elab_type_text(E, ty));
         DType fd = dtype_is_float(d) ? d : DT_F32;
@@ -913,8 +930,10 @@ int cv_unary(Elab *E, OpTok op, CV v, Loc loc, CV *out) {
             *out = v;
             return 0;
         case OT_MINUS:
-            if (type_is_bool(t))
-                return elab_err(E, loc, MT_ERR_TYPE, "cannot negate bool");
+            if (type_is_bool(t)) { /* Triton's 0 - x in int1: x itself */
+                *out = v;
+                return 0;
+            }
             if (elab_emit(E, OP_NEG, loc, &v.v, 1, 0, 0, &r) < 0)
                 return -1;
             break;

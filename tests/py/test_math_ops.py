@@ -250,3 +250,27 @@ def test_float_remainder_keeps_the_dividends_sign(device):
     out = torch.full((6,), float("nan"), device=device)
     float_rem_kernel[(1,)](x, y, out, 6, BLOCK=8)
     assert torch.equal(out.cpu(), torch.fmod(x, y).cpu())
+
+
+@triton.jit
+def bool_arith_kernel(out):
+    t = tl.full((), 1, tl.int1)
+    z = tl.full((), 0, tl.int1)
+    tl.store(out + 0, (t + t).to(tl.int32))
+    tl.store(out + 1, (t + z).to(tl.int32))
+    tl.store(out + 2, (z - t).to(tl.int32))
+    tl.store(out + 3, (t * t).to(tl.int32))
+    tl.store(out + 4, (t // t).to(tl.int32))
+    tl.store(out + 5, (t % t).to(tl.int32))
+    tl.store(out + 6, (t >> z).to(tl.int32))
+    tl.store(out + 7, (-t).to(tl.int32))
+    tl.store(out + 8, (t / t * 3).to(tl.int32))
+
+
+def test_bool_arithmetic_wraps_at_one_bit(device):
+    # Triton computes bool + bool in int1 (1 + 1 is 0, 0 - 1 is 1, -x is
+    # x) and bool / bool in f32; the values are Triton 3.6's folded TTIR
+    # constants for this kernel (sm_90, compiled offline)
+    out = torch.zeros(9, dtype=torch.int32, device=device)
+    bool_arith_kernel[(1,)](out)
+    assert out.tolist() == [0, 1, 1, 1, 1, 0, 1, 1, 3]

@@ -827,8 +827,6 @@ static const BadCase bad_cases[] = {
      "k.py:13:9: error: pointer offset must be an integer, got f32"},
     {"out, x", "*fp32,fp32", "    p = out + x\n", MT_ERR_TYPE,
      "k.py:13:9: error: pointer offset must be an integer, got f32"},
-    {"out, n", "*fp32,i32", "    m = -(n > 0)\n", MT_ERR_TYPE,
-     "k.py:13:9: error: cannot negate bool"},
     {"out, n", "*fp32,i32", "    X: tl.constexpr = n + 1\n", MT_ERR_TYPE,
      "k.py:13:23: error: 'X' is annotated tl.constexpr but its value is not a compile-time"},
     {"out, B: tl.constexpr", "*fp32,3", "    assert B % 2 == 0, \"B must be even\"\n",
