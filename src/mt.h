@@ -1657,6 +1657,7 @@ int h_where(Elab *E, Call *c, CV *out);
 int h_reduce(Elab *E, Call *c, CV *out);
 int h_fill(Elab *E, Call *c, CV *out);
 int h_cdiv(Elab *E, Call *c, CV *out);
+int h_tl_cdiv(Elab *E, Call *c, CV *out);
 int h_dot(Elab *E, Call *c, CV *out);
 /* tldotscaled.c: tl.dot_scaled, decomposed into upcasts, scaling and tl.dot */
 int h_dot_scaled(Elab *E, Call *c, CV *out);

@@ -161,6 +161,9 @@ static int widened(Elab *E, ValId x, Loc loc, ValId *out) {
 static int min_max(Elab *E, Call *c, bool is_max, bool all, ValId *x, CV *out) {
     if (to_tensors(E, c, 2, x) < 0)
         return -1;
+    /* of two bools (Triton's maxui/minui on int1): or, and */
+    if (type_is_bool(val_type(E->f, x[0])) && type_is_bool(val_type(E->f, x[1])))
+        return emit(E, is_max ? OP_OR : OP_AND, c->loc, x, 2, out);
     for (int i = 0; i < 2; i++)
         if (widened(E, x[i], c->locs[i], &x[i]) < 0)
             return -1;

@@ -281,6 +281,10 @@ int h_abs(Elab *E, Call *c, CV *out) {
     CV x = c->a[0];
     switch (x.kind) {
     case CV_TENSOR:
+        if (type_is_bool(cv_type(E, x))) { /* |b| is b (Triton's int1 abs) */
+            *out = x;
+            return 0;
+        }
         return h_elementwise(E, c, out);
     case CV_INT:
         if (x.i == INT64_MIN)
@@ -342,6 +346,14 @@ int h_cdiv(Elab *E, Call *c, CV *out) {
         cv_binop(E, OT_MINUS, s, cv_int(1), c->loc, &t) < 0)
         return -1;
     return cv_binop(E, OT_DSLASH, t, d, c->loc, out);
+}
+
+/* tl.cdiv is a @jit function of Triton's standard library, and what a
+ * @jit function returns is a tensor (visit_Return's to_tensor): on two
+ * numbers the quotient is Python's, then a tensor (`a_i8 + tl.cdiv(7, 2)`
+ * is i32); triton.cdiv, a plain Python function, stays a number. */
+int h_tl_cdiv(Elab *E, Call *c, CV *out) {
+    return h_cdiv(E, c, out) < 0 ? -1 : cv_lift(E, *out, c->loc, out);
 }
 
 /* input_precision, or the older allow_tf32, as the dot's attribute; with

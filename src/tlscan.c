@@ -564,6 +564,9 @@ static int with_indices(Elab *E, Call *c, bool is_max, int ti, int ki, ValId rs[
                         "%s() with indices needs an integer axis, got None", fn);
     if (t.dtype == DT_BF16 && elab_cast(E, xs[0], DT_F32, c->loc, &xs[0]) < 0)
         return -1;
+    /* bools in i8, which orders them alike (false < true) */
+    if (t.dtype == DT_I1 && elab_cast(E, xs[0], DT_I8, c->loc, &xs[0]) < 0)
+        return -1;
     t = val_type(E->f, xs[0]);
     int64_t ax;
     Combiner cb;

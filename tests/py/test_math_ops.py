@@ -35,13 +35,6 @@ def promote_kernel(x, out, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def bool_maximum_kernel(out, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    mask = offs < 2
-    tl.store(out + offs, tl.maximum(mask, mask))
-
-
-@triton.jit
 def neg_exp_kernel(x, out, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out + offs, tl.exp(-tl.load(x + offs)))
@@ -128,11 +121,6 @@ def test_i32_f32_promotion():
     x = torch.zeros(4, dtype=torch.int32)
     ssa = stages(promote_kernel, x, torch.zeros(4), BLOCK=4)["ssa-opt"]
     assert re.search(r"= maximum %\d+, 2\.5 : vector<4 x f32>", ssa), ssa
-
-
-def test_bool_extremum_rejected():
-    assert_compile_error(bool_maximum_kernel, (torch.zeros(4),), dict(BLOCK=4),
-                         needle="tl.maximum(mask, mask)", pattern="bool")
 
 
 def test_neg_exp_codegen():
@@ -274,3 +262,23 @@ def test_bool_arithmetic_wraps_at_one_bit(device):
     out = torch.zeros(9, dtype=torch.int32, device=device)
     bool_arith_kernel[(1,)](out)
     assert out.tolist() == [0, 1, 1, 1, 1, 0, 1, 1, 3]
+
+
+@triton.jit
+def bool_reduce_kernel(x, out):
+    r = tl.arange(0, 8)
+    m = tl.load(x + r) > 0
+    tl.store(out, tl.argmax(m, 0))
+    tl.store(out + 1, tl.argmin(m, 0))
+    tl.store(out + 2, tl.sum(tl.maximum(m, r < 2).to(tl.int32)))
+    tl.store(out + 3, tl.sum(tl.minimum(m, r < 2).to(tl.int32)))
+    tl.store(out + 4, tl.sum(tl.abs(m).to(tl.int32)))
+
+
+def test_bool_blocks_in_argmax_minimum_maximum_abs(device):
+    # Triton takes int1 in these (argmax of a mask: its first True; maximum
+    # and minimum of two masks: or, and; abs: the mask)
+    x = torch.tensor([0, 0, 1, 0, 1, 1, 0, 0], dtype=torch.int32, device=device)
+    out = torch.zeros(5, dtype=torch.int32, device=device)
+    bool_reduce_kernel[(1,)](x, out)
+    assert out.tolist() == [2, 0, 5, 0, 3]
