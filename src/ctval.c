@@ -242,7 +242,10 @@ int cv_materialise(Elab *E, CV v, Loc loc, ValId *out) {
  * (which Triton refuses to bind or passes through) stay as they are. */
 int cv_lift(Elab *E, CV v, Loc loc, CV *out) {
     if (cv_is_num(v)) {
-        *out = cv_tensor(number_const(E, v, pynum_dtype(v)));
+        ValId t;
+        if (cv_materialise(E, v, loc, &t) < 0)
+            return -1;
+        *out = cv_tensor(t);
         return 0;
     }
     *out = v;
@@ -716,6 +719,83 @@ static int binary_operands(Elab *E, CV a, CV b, bool div_or_mod, const char *opn
 /* A Python operator with a tensor operand, as an IR op: pointer + int is
  * addptr, / is true division (int tensors are cast to f32, as in Triton),
  * // on floats and ** have no IR op and are refused. */
+/* Triton's tensor.__eq__ and the other comparisons call to_tensor on a
+ * number first: it is not weak there, so `h_f16 == 0.1` compares in f32
+ * and `u8 == -1` in i32. */
+static bool is_comparison(OpTok op) {
+    return op == OT_LT || op == OT_LE || op == OT_GT || op == OT_GE || op == OT_EQ ||
+           op == OT_NE;
+}
+
+/* The operators Triton applies to two bools in int1, wrapping at one bit
+ * (1 + 1 is 0); `/` divides them in f32 like integers. */
+static bool wraps_in_int1(OpTok op) {
+    return op == OT_PLUS || op == OT_MINUS || op == OT_STAR || op == OT_DSLASH ||
+           op == OT_PERCENT || op == OT_SHL || op == OT_SHR;
+}
+
+static int tensor_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out);
+
+/* x op y on two bools: the IR has no bool arithmetic, so in i32, then its
+ * bit 0. */
+static int bool_binop(Elab *E, OpTok op, ValId x, ValId y, Loc loc, CV *out) {
+    CV wide;
+    ValId one = const_int(E->f, DT_I32, 1), r;
+    if (elab_cast(E, x, DT_I32, loc, &x) < 0 || elab_cast(E, y, DT_I32, loc, &y) < 0 ||
+        tensor_binop(E, op, cv_tensor(x), cv_tensor(y), loc, &wide) < 0 ||
+        tensor_binop(E, OT_AMP, wide, cv_tensor(one), loc, &wide) < 0 ||
+        elab_cast(E, wide.v, DT_I1, loc, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    return 0;
+}
+
+/* pointer + integer, integer + pointer, pointer - integer: 1 when a and b
+ * are no such pair (none is a pointer, or the operator is == or !=). */
+static int pointer_binop(Elab *E, OpTok op, CV a, CV b, Type ta, Type tb, Loc loc, CV *out) {
+    bool aptr = a.kind == CV_TENSOR && ta.is_ptr;
+    bool bptr = b.kind == CV_TENSOR && tb.is_ptr;
+    if (!aptr && !bptr)
+        return 1;
+    if (aptr && bptr)
+        return elab_err(E, loc, MT_ERR_TYPE, "cannot apply '%s' to two pointers",
+                        optok_str(op));
+    if (op == OT_EQ || op == OT_NE)
+        return 1;
+    if (!(op == OT_PLUS || (op == OT_MINUS && aptr)))
+        return elab_err(E, loc, MT_ERR_TYPE,
+                        "unsupported operator '%s' on a pointer", optok_str(op));
+    CV base = aptr ? a : b, off = aptr ? b : a;
+    ValId o;
+    if (off.kind != CV_TENSOR) {
+        if (off.kind == CV_FLOAT)
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "pointer offset must be an integer, got f32");
+        int64_t k = off.i;
+        if (op == OT_MINUS) {
+            if (k == INT64_MIN)
+                return ct_overflow(E, loc);
+            k = -k;
+        }
+        o = cv_pyint(E, k);
+    } else {
+        o = off.v;
+        Type to = val_type(E->f, o);
+        if (!type_is_int(to))
+            return elab_err(E, loc, MT_ERR_TYPE,
+                            "pointer offset must be an integer, got %s",
+                            elab_type_text(E, to));
+        if (op == OT_MINUS && elab_emit(E, OP_NEG, loc, &o, 1, 0, 0, &o) < 0)
+            return -1;
+    }
+    ValId pa[2] = {base.v, o}, r;
+    if (elab_emit(E, OP_ADDPTR, loc, pa, 2, 0, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(r);
+    out->ptr_const = base.ptr_const;
+    return 0;
+}
+
 static int tensor_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
     ValId x, y, r;
     Type ta = a.kind == CV_TENSOR ? cv_type(E, a) : type_scalar(DT_VOID);
@@ -724,49 +804,10 @@ static int tensor_binop(Elab *E, OpTok op, CV a, CV b, Loc loc, CV *out) {
         return elab_err(E, loc, MT_ERR_TYPE,
                         "unsupported operand types for %s: '%s' and '%s'",
                         optok_str(op), cv_kind_name(E, a), cv_kind_name(E, b));
-    /* pointer arithmetic */
-    if ((a.kind == CV_TENSOR && ta.is_ptr) || (b.kind == CV_TENSOR && tb.is_ptr)) {
-        bool aptr = a.kind == CV_TENSOR && ta.is_ptr;
-        bool bptr = b.kind == CV_TENSOR && tb.is_ptr;
-        if (aptr && bptr)
-            return elab_err(E, loc, MT_ERR_TYPE, "cannot apply '%s' to two pointers",
-                            optok_str(op));
-        if (op == OT_EQ || op == OT_NE)
-            goto general;
-        if (!(op == OT_PLUS || (op == OT_MINUS && aptr)))
-            return elab_err(E, loc, MT_ERR_TYPE,
-                            "unsupported operator '%s' on a pointer", optok_str(op));
-        CV base = aptr ? a : b, off = aptr ? b : a;
-        ValId o;
-        if (off.kind != CV_TENSOR) {
-            if (off.kind == CV_FLOAT)
-                return elab_err(E, loc, MT_ERR_TYPE,
-                                "pointer offset must be an integer, got f32");
-            int64_t k = off.i;
-            if (op == OT_MINUS) {
-                if (k == INT64_MIN)
-                    return ct_overflow(E, loc);
-                k = -k;
-            }
-            o = cv_pyint(E, k);
-        } else {
-            o = off.v;
-            Type to = val_type(E->f, o);
-            if (!type_is_int(to))
-                return elab_err(E, loc, MT_ERR_TYPE,
-                                "pointer offset must be an integer, got %s",
-                                elab_type_text(E, to));
-            if (op == OT_MINUS && elab_emit(E, OP_NEG, loc, &o, 1, 0, 0, &o) < 0)
-                return -1;
-        }
-        ValId pa[2] = {base.v, o};
-        if (elab_emit(E, OP_ADDPTR, loc, pa, 2, 0, 0, &r) < 0)
-            return -1;
-        *out = cv_tensor(r);
-        out->ptr_const = base.ptr_const;
-        return 0;
-    }
-general:;
+    /* pointer arithmetic; == and != on pointers go on below */
+    int pr = pointer_binop(E, op, a, b, ta, tb, loc, out);
+    if (pr <= 0)
+        return pr;
     if (op == OT_DSTAR)
         return elab_err(E, loc, MT_ERR_UNSUPPORTED,
                         "'**' is only supported on compile-time values");
@@ -795,20 +836,9 @@ general:;
     }
     bool div_or_mod = op == OT_SLASH || op == OT_DSLASH || op == OT_PERCENT;
     bool ptr_eq = (a.kind == CV_TENSOR && ta.is_ptr) || (b.kind == CV_TENSOR && tb.is_ptr);
-    /* a comparison makes a number a tensor first (Triton's tensor.__eq__
-     * and the others call to_tensor): it is not weak there, so `h_f16 ==
-     * 0.1` compares in f32 and `u8 == -1` in i32 */
-    bool compare = op == OT_LT || op == OT_LE || op == OT_GT || op == OT_GE || op == OT_EQ ||
-                   op == OT_NE;
-    if (compare && !ptr_eq) {
-        for (CV *v = &a; v; v = v == &a ? &b : NULL)
-            if (v->kind != CV_TENSOR) {
-                ValId t;
-                if (cv_materialise(E, *v, loc, &t) < 0)
-                    return -1;
-                *v = cv_tensor(t);
-            }
-    }
+    if (!ptr_eq && is_comparison(op) &&
+        (cv_lift(E, a, loc, &a) < 0 || cv_lift(E, b, loc, &b) < 0))
+        return -1;
     if (ptr_eq) { /* pointer == pointer: no promotion */
         if (cv_materialise(E, a, loc, &x) < 0 || cv_materialise(E, b, loc, &y) < 0)
             return -1;
@@ -835,22 +865,8 @@ general:;
         tx = val_type(E->f, x);
         ty = val_type(E->f, y);
     }
-    /* bool with bool: Triton computes in int1, where + - * // % << >> wrap
-     * at one bit (1 + 1 is 0); the IR has no bool arithmetic, so this
-     * computes in i32 and keeps bit 0 (`/` divides in f32 below) */
-    bool bool_arith = op == OT_PLUS || op == OT_MINUS || op == OT_STAR || op == OT_DSLASH ||
-                      op == OT_PERCENT || op == OT_SHL || op == OT_SHR;
-    if (!ptr_eq && type_is_bool(tx) && type_is_bool(ty) && bool_arith) {
-        CV wide;
-        ValId one = const_int(E->f, DT_I32, 1);
-        if (elab_cast(E, x, DT_I32, loc, &x) < 0 || elab_cast(E, y, DT_I32, loc, &y) < 0 ||
-            tensor_binop(E, op, cv_tensor(x), cv_tensor(y), loc, &wide) < 0 ||
-            tensor_binop(E, OT_AMP, wide, cv_tensor(one), loc, &wide) < 0 ||
-            elab_cast(E, wide.v, DT_I1, loc, &r) < 0)
-            return -1;
-        *out = cv_tensor(r);
-        return 0;
-    }
+    if (!ptr_eq && type_is_bool(tx) && type_is_bool(ty) && wraps_in_int1(op))
+        return bool_binop(E, op, x, y, loc, out);
     if (op == OT_SLASH) { /* true division: ints and bools become f32 */
         if ((!type_is_numeric(tx) && !type_is_bool(tx)) ||
             (!type_is_numeric(ty) && !type_is_bool(ty)))
