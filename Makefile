@@ -14,7 +14,7 @@ LDLIBS  = -ldl -lpthread -lm
 # Library sources in pipeline order.
 SRC = src/util.c src/diag.c src/lex.c src/parse.c src/parseexpr.c src/parsestmt.c src/ast.c src/type.c \
       src/sig.c src/ir.c src/ctext.c src/irprint.c src/irread.c src/irparse.c src/typerules.c src/verify.c \
-      src/ctval.c src/builtins.c src/pybuiltins.c src/tlops.c src/tlblockptr.c src/tldesc.c src/tlscan.c src/tlmath.c src/tlrandom.c src/dtypeval.c src/elab.c src/elabflow.c src/opt.c \
+      src/ctval.c src/builtins.c src/pybuiltins.c src/tlops.c src/tlblockptr.c src/tldesc.c src/tlscan.c src/tlmath.c src/libdevice.c src/tlrandom.c src/dtypeval.c src/elab.c src/elabflow.c src/opt.c \
       src/widenfp8.c src/unbatch.c src/memorder.c src/layout.c src/axis.c src/smem.c src/dotplan.c src/smemplan.c src/layoutprint.c \
       src/cuda_dist.c src/cuda_dot.c src/cuda_mma.c src/cuda_scan.c src/cuda_mem.c src/cuda.c src/pipeline.c src/cudart.c src/fiber.c src/host.c src/cache.c src/api.c
 SRC += src/tlshape.c src/cuda_shape.c
@@ -34,7 +34,7 @@ SRC += src/pipeload.c
 SRC += src/cpu.c src/cpu_ops.c
 # While stages land one by one, build those present.
 SRC := $(filter $(wildcard src/*.c),$(SRC))
-HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def
+HDR = include/mytriton.h src/mt.h src/mt_host.h src/ops.def src/libdevice.def
 
 B = build
 # Tests and examples keep their compiled kernels inside the build tree.
@@ -72,8 +72,10 @@ src/mt_host_h.inc: src/mt_host.h tools/embed.sh
 $(B)/obj/host.o $(B)/asan/host.o $(B)/obj/cudart.o $(B)/asan/cudart.o: src/mt_kernel_rt_h.inc
 # The constant folder calls the runtime's math functions (tlmath.c's ops).
 $(B)/obj/ctext.o $(B)/asan/ctext.o: src/mt_kernel_rt.h
-src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h tools/embed.sh
-	sh tools/embed.sh mt_kernel_rt_header < src/mt_kernel_rt.h > $@
+# libdevice's functions (mt_libdevice_rt.h) travel in the same text.
+src/mt_kernel_rt_h.inc: src/mt_kernel_rt.h src/mt_libdevice_rt.h tools/embed.sh
+	{ cat src/mt_kernel_rt.h; echo '#line 1 "mt_libdevice_rt.h"'; cat src/mt_libdevice_rt.h; } | \
+	  sh tools/embed.sh mt_kernel_rt_header > $@
 # The cpu backend's run-time support for its generated C (issue 18).
 $(B)/obj/host.o $(B)/asan/host.o: src/mt_cpu_rt_h.inc
 src/mt_cpu_rt_h.inc: src/mt_cpu_rt.h tools/embed.sh
@@ -132,6 +134,8 @@ $(B)/tests/test_kernel_rt $(B)/tests-asan/test_kernel_rt: src/mt_kernel_rt.h tes
 $(B)/tests/test_random $(B)/tests-asan/test_random: src/mt_kernel_rt.h
 # test_int_rt checks the runtime's integer // % << >> against Triton's record (issue 15).
 $(B)/tests/test_int_rt $(B)/tests-asan/test_int_rt: src/mt_kernel_rt.h tests/unit/data/triton_int_edges.txt
+# test_libdevice_rt checks the host bodies of libdevice's functions.
+$(B)/tests/test_libdevice_rt $(B)/tests-asan/test_libdevice_rt: src/mt_kernel_rt.h src/mt_libdevice_rt.h
 
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

@@ -319,9 +319,28 @@ static const Builtin builtins[] = {
     LDF(fast_sinf, OP_SIN, 1, "(arg0): sine") LDF(fast_cosf, OP_COS, 1, "(arg0): cosine")
     LDF(fast_tanf, OP_TAN, 1, "(arg0): tangent") LDF(fast_tanhf, OP_TANH, 1, "(arg0): tanh")
     LDF(fast_powf, OP_POW, 2, "(arg0, arg1): arg0 ** arg1")
+#define ARGS4 {ANY("arg0"), ANY("arg1"), ANY("arg2"), ANY("arg3")}
+#define USAGE1 "(arg0)"
+#define USAGE2 "(arg0, arg1)"
+#define USAGE3 "(arg0, arg1, arg2)"
+#define USAGE4 "(arg0, arg1, arg2, arg3)"
+#define S(sym, ...) " __nv_" #sym
+#define Z S
+#define FN(name, n, to_bool, ...)                                                      \
+    {"libdevice." #name, IN_LIBDEVICE, h_libdevice_call, OP_LIBDEVICE, n, ARGS##n,       \
+     #name USAGE##n ": libdevice's" __VA_ARGS__},
+#include "libdevice.def"
+#undef FN
+#undef S
+#undef Z
+#undef USAGE1
+#undef USAGE2
+#undef USAGE3
+#undef USAGE4
 #undef ARGS1
 #undef ARGS2
 #undef ARGS3
+#undef ARGS4
 #undef LD
 #undef LD1
 #undef LD2

@@ -223,9 +223,9 @@ static const char *fused_elem(CpuEmit *e, ValId v, const char *const *c) {
         return cpu_elem(e, op->args[1], oc);
     }
     bool offset = op->code == OP_ADDPTR;
-    const char *a[4] = {NULL, NULL, NULL, NULL};
-    Type at[4];
-    for (int i = 0; i < op->nargs && i < 4; i++) {
+    const char *a[MT_ELEM_OPERANDS] = {NULL, NULL, NULL, NULL};
+    Type at[MT_ELEM_OPERANDS];
+    for (int i = 0; i < op->nargs && i < MT_ELEM_OPERANDS; i++) {
         if (!op->args[i])
             continue;
         at[i] = val_type(f, op->args[i]);
@@ -235,7 +235,7 @@ static const char *fused_elem(CpuEmit *e, ValId v, const char *const *c) {
         a[i] = cpu_elem(e, op->args[i], oc);
         e->exact -= offset && i == 1;
     }
-    return ctext_expand(f->arena, op->code, a, at, op->nargs, rt);
+    return ctext_expand_op(f->arena, op, a, at, op->nargs, rt);
 }
 
 const char *cpu_elem(CpuEmit *e, ValId v, const char *const *c) {
@@ -259,7 +259,8 @@ static bool fusable_op(const Op *op) {
     if (op->code == OP_ARANGE || op->code == OP_ZEROS || op->code == OP_EMPTY ||
         op->code == OP_EXPAND_DIMS)
         return true;
-    return oi->kind == K_ELEMENTWISE && (oi->flags & F_PURE) && oi->text && op->nres == 1;
+    return oi->kind == K_ELEMENTWISE && (oi->flags & F_PURE) && op->nres == 1 &&
+           op_has_text(op);
 }
 
 /* Cheap enough to recompute at every reader: index and mask arithmetic. */
@@ -1021,7 +1022,7 @@ static int emit_op(CpuEmit *e, Op *op, Region *r) {
         return cpu_emit_debug(e, op);
     if (oi->kind == K_ASM)
         return asm_only_on_gpu(e->c, op->loc, "cpu");
-    if (op->nres == 1 && (fusable_op(op) || oi->text))
+    if (op->nres == 1 && (fusable_op(op) || op_has_text(op)))
         return emit_computed(e, op, r);
     return cpu_unsupported(e, op, NULL);
 }

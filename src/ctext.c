@@ -68,6 +68,18 @@ const char *op_ctext(int code, Type rt) {
     return oi->text;
 }
 
+const char *op_template(const Op *op, Type rt) {
+    if (op->code == OP_LIBDEVICE) {
+        const LibdeviceSym *s = libdevice_sym(op->attr[0]);
+        return s ? s->tmpl : NULL;
+    }
+    return op_ctext(op->code, rt);
+}
+
+bool op_has_text(const Op *op) {
+    return op->code == OP_LIBDEVICE || (op->code < OP_COUNT && op_info[op->code].text);
+}
+
 /* The type comparisons compute in: bool for two bools, else promoted. */
 static DType common_dtype(Type a, Type b) {
     if (a.dtype == DT_I1 && b.dtype == DT_I1 && !a.is_ptr && !b.is_ptr)
@@ -248,9 +260,22 @@ static const char *placeholder(const Expand *x, char how, int i) {
     return s;
 }
 
+static const char *expand(Arena *a, const char *tmpl, int code, const char *const *args,
+                          const Type *at, int nargs, Type rt);
+
 const char *ctext_expand(Arena *a, int code, const char *const *args, const Type *at,
                          int nargs, Type rt) {
-    const char *tmpl = op_ctext(code, rt);
+    return expand(a, op_ctext(code, rt), code, args, at, nargs, rt);
+}
+
+const char *ctext_expand_op(Arena *a, const Op *op, const char *const *args,
+                            const Type *at, int nargs, Type rt) {
+    return expand(a, op_template(op, rt), op->code, args, at, nargs, rt);
+}
+
+/* tmpl expanded for op `code` (whose flags say how operands convert) */
+static const char *expand(Arena *a, const char *tmpl, int code, const char *const *args,
+                          const Type *at, int nargs, Type rt) {
     if (!tmpl)
         return NULL;
     Expand x = {a, args, at, nargs, rt, false, false, rt.dtype == DT_F64 && !rt.is_ptr};

@@ -280,8 +280,8 @@ int ce_check_arith(Emit *e, Op *op) {
     bool index = e->index_arith[res];
     if (!divisor && !index)
         return 0;
-    const char *a[3];
-    Type at[3];
+    const char *a[MT_ELEM_OPERANDS];
+    Type at[MT_ELEM_OPERANDS];
     Dist r;
     const char *elem = "-1";
     if (rt.rank) {

@@ -538,18 +538,19 @@ const char *ce_elementwise_expr(Emit *e, Op *op, const Dist *r) {
  * right-aligned. */
 static const char *recompute_text(Emit *e, ValId x, const Dist *t, Loc loc) {
     Op *op = val(e->f, x)->def;
-    const char *a[3];
-    Type at[3];
+    const char *a[MT_ELEM_OPERANDS];
+    Type at[MT_ELEM_OPERANDS];
     ce_operand_texts(e, op, t, loc, a, at);
     return ce_op_text(e, op, a, at, t);
 }
 
 void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
-                      const char *a[3], Type at[3]) {
+                      const char *a[MT_ELEM_OPERANDS], Type at[MT_ELEM_OPERANDS]) {
     Func *f = e->f;
     bool shape = op_info[op->code].kind == K_SHAPE;
-    a[0] = a[1] = a[2] = NULL;
-    for (int i = 0; i < op->nargs && i < 3; i++) {
+    for (int i = 0; i < MT_ELEM_OPERANDS; i++)
+        a[i] = NULL;
+    for (int i = 0; i < op->nargs && i < MT_ELEM_OPERANDS; i++) {
         if (!op->args[i])
             continue;
         at[i] = val_type(f, op->args[i]);
@@ -631,5 +632,5 @@ const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
     }
     if (op_info[op->code].kind == K_REDUCE)
         return NULL; /* a reduce's text combines partials, see emit_reduce */
-    return ctext_expand(f->arena, op->code, a, at, op->nargs, rt);
+    return ctext_expand_op(f->arena, op, a, at, op->nargs, rt);
 }

@@ -136,7 +136,7 @@ static const char *group_pointer(Emit *e, const char *ptr, Type pt) {
  * fallback of a vector load); NULL when op has none. */
 static const char *group_scalar(Emit *e, Op *op, const char **a, const Type *at,
                                 const Dist *r) {
-    const char *g[3] = {group_pointer(e, a[0], at[0]), a[1], a[2]};
+    const char *g[MT_ELEM_OPERANDS] = {group_pointer(e, a[0], at[0]), a[1], a[2], a[3]};
     return ce_op_text(e, op, g, at, r);
 }
 
@@ -160,8 +160,8 @@ int ce_emit_vector_load(Emit *e, Op *op) {
     VecPlan vp;
     if (op->attr[0] == MEM_VOLATILE || !vector_plan(e, op->args[0], &r, false, &vp))
         return 0;
-    const char *a[3];
-    Type at[3];
+    const char *a[MT_ELEM_OPERANDS];
+    Type at[MT_ELEM_OPERANDS];
     ce_operand_texts(e, op, &r, op->loc, a, at);
     const char *scalar = ce_op_text(e, op, a, at, &r);
     if (!scalar)
@@ -308,8 +308,8 @@ int ce_emit_load_to_tile(Emit *e, Op *ld, const SharedBuffer *sbuf, const char *
     VecPlan vp;
     if (!vector_plan(e, ld->args[0], &r, false, &vp))
         return ce_unsupported(e, ld);
-    const char *a[3];
-    Type at[3];
+    const char *a[MT_ELEM_OPERANDS];
+    Type at[MT_ELEM_OPERANDS];
     ce_operand_texts(e, ld, &r, ld->loc, a, at);
     StrBuf addr;
     sb_init(&addr);

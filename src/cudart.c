@@ -155,7 +155,8 @@ struct CudaModules {
 static const Loc no_loc = {0, 0};
 
 /* mt_kernel_rt_header: src/mt_kernel_rt.h, the dtype conversions the
- * generated code calls; the prelude includes it, so every kernel has them.
+ * generated code calls, then src/mt_libdevice_rt.h, libdevice's functions;
+ * the prelude includes them, so every kernel has them.
  * (A long string: ISO C only promises 4095 characters, every compiler
  * this builds with takes more.) */
 #if defined(__GNUC__)

@@ -61,6 +61,7 @@ const AttrInfo attr_info[AS_COUNT] = {
     [AS_ASSERT] = {0, {0, 0}, NULL, 0, 0, {"msg", "func"}, 0},
     [AS_ASM] = {2, {"pack", "pure"}, NULL, 0, 0, {"asm", "constraints"}, 0},
     [AS_STAGES] = {1, {"num_stages", 0}, NULL, 0, 1, {0, 0}, 0},
+    [AS_LIBDEVICE] = {1, {"fn", 0}, libdevice_symbol_names, LIBDEVICE_NSYMS, 0, {0, 0}, 0},
 };
 
 Func *func_new(Ctx *c, const char *name) {

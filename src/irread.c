@@ -613,6 +613,7 @@ static const struct AttrKey {
     {"constraints", AV_STR, 1, AS_NONE},
     {"pack", AV_INT, 0, AS_NONE},
     {"pure", AV_INT, 1, AS_NONE},
+    {"fn", AV_ENUM, 0, AS_LIBDEVICE}, /* libdevice's symbol (libdevice.c) */
 };
 
 /* A string as ir_print_string writes it: "..." with \\, \" and \xNN. */

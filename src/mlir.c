@@ -678,6 +678,9 @@ static int emit_op(MEmit *m, Op *op) {
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.inline_asm_elementwise");
     if (op->code == OP_GATHER)
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.gather");
+    if (op->code == OP_LIBDEVICE)
+        return MLIR_ERR(m, op->loc, "MLIR backend does not run libdevice's %s",
+                        libdevice_sym(op->attr[0]) ? libdevice_sym(op->attr[0])->symbol : "?");
     if (oi->kind == K_MAP)
         return MLIR_ERR(m, op->loc, "MLIR backend does not run tl.map_elementwise");
     if (oi->kind == K_GATHER)

@@ -370,6 +370,8 @@ typedef struct DTypeInfo {
 extern const DTypeInfo dtype_info[DT_COUNT];
 
 #define MT_MAX_RANK 16
+/* the operands an elementwise op's template reads (libdevice's norm4d: 4) */
+#define MT_ELEM_OPERANDS 4
 
 /* A scalar, a pointer to a scalar, or a block (rank >= 1) of either. */
 typedef struct Type {
@@ -452,6 +454,7 @@ enum {
     R_HINT, /* tlblockptr.c's compiler hints */
     R_PRINT, R_ASSERT, /* tldebug.c: device_print, device_assert */
     R_ASM, /* tlasm.c: tl.inline_asm_elementwise */
+    R_LIBDEVICE, /* libdevice.c: a libdevice symbol's argument and result dtypes */
     R_COUNT
 };
 enum {
@@ -477,6 +480,7 @@ typedef enum AttrSchema {
     AS_ASSERT, /* tldebug.c: Op.str[0] message, Op.str[1] function */
     AS_ASM, /* tlasm.c: Op.str[0] asm, Op.str[1] constraints; attr[0] pack, attr[1] pure */
     AS_STAGES, /* for: attr[0] = tl.range's num_stages (0: not given; pipeload.c) */
+    AS_LIBDEVICE, /* libdevice: attr[0] = the symbol (libdevice.c's table) */
     AS_COUNT
 } AttrSchema;
 /* The values of AS_MEMHINT (load and store): attr[0] is Triton's cache
@@ -705,12 +709,20 @@ typedef struct CScalar {
 /* The template of op `code` for a result of type rt: its f32 or bool
  * variant when it has one, else its text; NULL when the op has none. */
 const char *op_ctext(int code, Type rt);
+/* The template of op itself: op_ctext of its code, or for a libdevice op
+ * the call of its symbol (libdevice.c); NULL when it has none. */
+const char *op_template(const Op *op, Type rt);
+/* Whether op has a template (for some result type). */
+bool op_has_text(const Op *op);
 /* C text of op `code`'s template (op_ctext) for a result of type rt:
  * args[i] is the C text of operand i, at[i] its type; conversions as
  * ctext_convert writes them; narrow floats computed in f32 and F_WRAP
  * ops in unsigned arithmetic (ops.def).  NULL when the op has no text. */
 const char *ctext_expand(Arena *a, int code, const char *const *args,
                          const Type *at, int nargs, Type rt);
+/* The same for op's own template (op_template). */
+const char *ctext_expand_op(Arena *a, const Op *op, const char *const *args,
+                            const Type *at, int nargs, Type rt);
 /* x (a register of type from) converted to the element type of `to` as
  * Triton's cast converts: x itself when they agree, "(x != 0)" to bool,
  * the runtime's conversions (mt_kernel_rt.h) for narrow floats and float
@@ -1199,10 +1211,11 @@ Access ce_operand(Emit *e, ValId x, const Dist *r, const int *xmap, Loc loc);
 const char *ce_elem(Emit *e, ValId x, const Dist *r, Loc loc);
 const char *ce_cast(Emit *e, const char *x, Type from, Type to);
 const char *ce_elementwise_expr(Emit *e, Op *op, const Dist *r);
-/* The element texts a (NULL: absent) and types at of op's first three
- * operands for slot CE_SLOT of t, materialising conversions in order. */
+/* The element texts a (NULL: absent) and types at of op's first
+ * MT_ELEM_OPERANDS operands for slot CE_SLOT of t, materialising
+ * conversions in order. */
 void ce_operand_texts(Emit *e, Op *op, const Dist *t, Loc loc,
-                      const char *a[3], Type at[3]);
+                      const char *a[MT_ELEM_OPERANDS], Type at[MT_ELEM_OPERANDS]);
 const char *ce_op_text(Emit *e, Op *op, const char **a, const Type *at,
                        const Dist *r);
 /* The intrinsic (__ldcg, __stcs, ...) of a load's or store's memory
@@ -1719,6 +1732,26 @@ int h_softmax(Elab *E, Call *c, CV *out);
 int h_libdevice(Elab *E, Call *c, CV *out);
 int h_libdevice_f32(Elab *E, Call *c, CV *out);
 int h_libdevice_pow(Elab *E, Call *c, CV *out);
+int h_libdevice_call(Elab *E, Call *c, CV *out);
+
+/* libdevice.c: the libdevice functions that are calls of the runtime's
+ * mt_nv_* (libdevice.def, mt_libdevice_rt.h).  A symbol's index is the
+ * libdevice op's attr[0]. */
+#define LIBDEVICE_NSYMS 228
+#define LIBDEVICE_MAX_ARGS 4
+typedef struct LibdeviceSym {
+    const char *symbol;   /* libdevice's name, "__nv_clzll" */
+    const char *tmpl;     /* its C template, "mt_nv_clzll(%0)" */
+    DType ret;
+    int nargs;
+    DType args[LIBDEVICE_MAX_ARGS];
+} LibdeviceSym;
+extern const char *const libdevice_symbol_names[LIBDEVICE_NSYMS];
+/* symbol `index`; NULL when there is none */
+const LibdeviceSym *libdevice_sym(int64_t index);
+/* Triton function `name`'s symbols: the index of its first, and their
+ * number (0: no such function); *to_bool: its result converts to int1. */
+int libdevice_fn(const char *name, int *first, bool *to_bool);
 /* An attribute of tl.PropagateNan or tl.extra[.cuda]; 1: no such name. */
 int tlmath_module_attr(Elab *E, CV obj, const char *name, CV *out);
 /* tl.<name>(pos..., kw=kwv) through the builtin table, as Triton's @jit

@@ -293,6 +293,55 @@ static int libdevice(Elab *E, Call *c, bool f64, bool powi, CV *out) {
     return emit(E, c->b->op, c->loc, x, n, out);
 }
 
+/* A libdevice function of libdevice.def: the symbol whose argument dtypes
+ * are the arguments' (Python numbers as to_tensor types them), as
+ * Triton's extern_elementwise picks it; the operands broadcast. */
+int h_libdevice_call(Elab *E, Call *c, CV *out) {
+    const char *name = strrchr(c->b->display, '.') + 1;
+    int first = 0, n = c->b->nreq;
+    bool to_bool = false;
+    int nsyms = libdevice_fn(name, &first, &to_bool);
+    ValId x[LIBDEVICE_MAX_ARGS];
+    if (to_tensors(E, c, n, x) < 0)
+        return -1;
+    for (int k = first; k < first + nsyms; k++) {
+        const LibdeviceSym *s = libdevice_sym(k);
+        bool ok = true;
+        for (int i = 0; i < n; i++) {
+            Type t = val_type(E->f, x[i]);
+            ok &= !t.is_ptr && t.dtype == s->args[i];
+        }
+        if (!ok)
+            continue;
+        ValId r;
+        if (elab_emit(E, OP_LIBDEVICE, c->loc, x, n, k, 0, &r) < 0)
+            return -1;
+        if (to_bool && elab_cast(E, r, DT_I1, c->loc, &r) < 0)
+            return -1;
+        *out = cv_tensor(r);
+        return 0;
+    }
+    StrBuf got, want;
+    sb_init(&got);
+    sb_init(&want);
+    for (int i = 0; i < n; i++) {
+        Type t = val_type(E->f, x[i]);
+        sb_printf(&got, "%s%s", i ? ", " : "", t.is_ptr ? "pointer" : triton_name((DType)t.dtype));
+    }
+    for (int k = first; k < first + nsyms; k++) {
+        const LibdeviceSym *s = libdevice_sym(k);
+        sb_puts(&want, k > first ? ", (" : "(");
+        for (int i = 0; i < n; i++)
+            sb_printf(&want, "%s%s", i ? ", " : "", triton_name(s->args[i]));
+        sb_puts(&want, ")");
+    }
+    int rc = elab_err(E, c->loc, MT_ERR_TYPE, "%s() has no variant for (%s): it takes %s",
+                      c->b->display, sb_str(&got), sb_str(&want));
+    sb_free(&got);
+    sb_free(&want);
+    return rc;
+}
+
 int h_libdevice(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, false, out); }
 int h_libdevice_f32(Elab *E, Call *c, CV *out) { return libdevice(E, c, false, false, out); }
 int h_libdevice_pow(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, true, out); }

@@ -726,6 +726,28 @@ static int rule_scan(const RuleIn *in, Type *out, char *msg) {
     return 0;
 }
 
+/* libdevice.c: attr[0] is a symbol, whose argument dtypes the operands
+ * have exactly (scalars or blocks that broadcast together), and whose
+ * result dtype the result has. */
+static int rule_libdevice(const RuleIn *in, Type *out, char *msg) {
+    const LibdeviceSym *s = libdevice_sym(in->attr[0]);
+    if (!s)
+        return fail(msg, "libdevice: no symbol %lld", (long long)in->attr[0]);
+    if (in->nargs != s->nargs)
+        return fail(msg, "%s takes %d operands, got %d", s->symbol, s->nargs, in->nargs);
+    Type shape = val_type(in->f, in->args[0]);
+    for (int i = 0; i < in->nargs; i++) {
+        Type t = val_type(in->f, in->args[i]);
+        if (t.is_ptr || t.dtype != s->args[i])
+            return fail(msg, "%s operand %d must be %s, got %s", s->symbol, i,
+                        dtype_name(s->args[i]), type_text(t).s);
+        if (bcast(shape, t, &shape, msg) < 0)
+            return -1;
+    }
+    *out = with_dtype(shape, s->ret);
+    return 0;
+}
+
 /* tldebug.c: print reads any number of values (numbers, bools,
  * pointers; scalars or blocks); attr[0] (hex) is 0 or 1. */
 static int rule_print(const RuleIn *in, Type *out, char *msg) {
@@ -784,6 +806,7 @@ static const struct {
     [R_MAP] = {rule_combine, false, -1}, /* verify_map */
     [R_HINT] = {rule_hint, false, 1},
     [R_PRINT] = {rule_print, false, 0},   [R_ASSERT] = {rule_assert, false, 0},
+    [R_LIBDEVICE] = {rule_libdevice, false, 1},
 };
 
 bool op_has_result(OpCode code) {

@@ -8,8 +8,9 @@ A kernel `tl.static_print(EXPR)` is compiled once per expression and the
 first line it prints (a type such as `int8[constexpr[4]]`, or a value) is
 the expression's result; a compile error is "ERR".
 
-    python3 tools/typeprobe.py record   # under Triton 3.6 (any machine: it
-                                        # compiles for sm_90, runs nothing)
+    python3 tools/typeprobe.py record [--missing]  # under Triton 3.6 (any
+                    # machine: it compiles for sm_90, runs nothing); --missing:
+                    # only the expressions triton.txt has no result for
     python3 tools/typeprobe.py check BUILD_DIR   # mytriton's CLI
 
 `record` writes tests/diff/types/triton.txt ("EXPR => RESULT" lines).
@@ -74,21 +75,36 @@ def result(cmd):
     return out[0].strip() if p.returncode == 0 and out else "ERR"
 
 
-def probe_all(run):
-    """run(path) -> result, for each expression's kernel file."""
+def probe_all(run, skip=None):
+    """run(path) -> result, for each expression's kernel file; skip maps
+    expressions to results already known."""
     with tempfile.TemporaryDirectory() as tmp:
         for i, e in enumerate(expressions()):
+            if skip and e in skip:
+                yield e, skip[e]
+                continue
             path = os.path.join(tmp, f"probe{i}.py")
             with open(path, "w") as f:
                 f.write(PRELUDE.replace("EXPR", e))
             yield e, run(path)
 
 
-def record():
+def recorded():
+    path = os.path.join(TYPES, "triton.txt")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return dict(line.rstrip("\n").split(" => ", 1) for line in f if " => " in line)
+
+
+def record(missing_only=False):
     # a cached kernel skips the front end, and with it static_print
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"
-    lines = [f"{e} => {r}" for e, r in probe_all(
-        lambda p: result([sys.executable, "-c", TRITON_COMPILE, p, SIGNATURE]))]
+    have = recorded() if missing_only else {}
+
+    def compile_one(path):
+        return result([sys.executable, "-c", TRITON_COMPILE, path, SIGNATURE])
+    lines = [f"{e} => {r}" for e, r in probe_all(compile_one, skip=have)]
     with open(os.path.join(TYPES, "triton.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return 0
@@ -96,17 +112,13 @@ def record():
 
 # expressions Triton types and mytriton refuses, each with why; one that
 # starts to agree must come off the list (check says so)
-KNOWN_GAPS = {
-    "tl.extra.cuda.libdevice.ffs(a32)":
-        "libdevice's integer functions (ffs, popc, clz, brev) are not implemented",
-}
+KNOWN_GAPS = {}
 
 
 def mismatches(build):
     """Each expression whose mytriton result differs from Triton's (where
     Triton has one), and each known gap that no longer differs."""
-    with open(os.path.join(TYPES, "triton.txt")) as f:
-        want = dict(line.rstrip("\n").split(" => ", 1) for line in f if " => " in line)
+    want = recorded()
     cli = os.path.join(build, "mytriton")
     bad = []
     for e, got in probe_all(lambda p: result([cli, "compile", p, "--kernel", "probe",
@@ -128,7 +140,7 @@ def check(build):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["record"]:
-        sys.exit(record())
+        sys.exit(record(missing_only=sys.argv[2:] == ["--missing"]))
     if sys.argv[1:2] == ["check"] and len(sys.argv) == 3:
         sys.exit(check(sys.argv[2]))
     sys.exit(__doc__)

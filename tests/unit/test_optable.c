@@ -90,7 +90,8 @@ static void test_table_rows_consistent(void **state) {
             fail_msg("'%s': an identity belongs to reductions", oi->name);
         if ((reduce || oi->kind == K_SHAPE) && oi->attrs != AS_AXIS)
             fail_msg("'%s': reductions and shapes take an axis", oi->name);
-        if ((oi->kind == K_ELEMENTWISE || reduce) && !oi->text)
+        /* libdevice's text is its symbol's (test_libdevice_templates) */
+        if ((oi->kind == K_ELEMENTWISE || reduce) && !oi->text && code != OP_LIBDEVICE)
             fail_msg("'%s': elementwise and reduce rows need a C text",
                      oi->name);
         if ((oi->kind == K_REGION) != ((oi->flags & F_REGION) != 0))
@@ -109,6 +110,42 @@ static void test_table_rows_consistent(void **state) {
     for (int a = 0; a < AS_COUNT; a++)
         for (int i = 0; i < attr_info[a].nattr; i++)
             assert_non_null(attr_info[a].names[i]);
+}
+
+/* Every libdevice symbol's template calls its runtime function on each
+ * operand once and expands completely; the folder never evaluates one. */
+static void test_libdevice_templates(void **state) {
+    (void)state;
+    const char *texts[LIBDEVICE_MAX_ARGS] = {"A", "B", "C", "D"};
+    Arena *a = arena_new();
+    assert_non_null(a);
+    for (int k = 0; k < LIBDEVICE_NSYMS; k++) {
+        const LibdeviceSym *s = libdevice_sym(k);
+        assert_non_null(s);
+        assert_string_equal(s->symbol, libdevice_symbol_names[k]);
+        Type at[LIBDEVICE_MAX_ARGS];
+        CScalar args[LIBDEVICE_MAX_ARGS];
+        for (int i = 0; i < s->nargs; i++) {
+            at[i] = sc(s->args[i]);
+            args[i] = (CScalar){(uint8_t)s->args[i], 1, 1.0};
+        }
+        Op op = {.code = OP_LIBDEVICE, .attr = {k, 0}};
+        const char *x = ctext_expand_op(a, &op, texts, at, s->nargs, sc(s->ret));
+        char want[128];
+        int n = snprintf(want, sizeof want, "mt_nv_%s", s->symbol + 5);
+        if (!x || strncmp(x, want, (size_t)n) || strchr(x, '%'))
+            fail_msg("%s: template \"%s\" expands to \"%s\"", s->symbol, s->tmpl,
+                     x ? x : "(null)");
+        for (int i = 0; i < s->nargs; i++)
+            if (!strchr(x, texts[i][0]))
+                fail_msg("%s: operand %d missing from \"%s\"", s->symbol, i, x);
+        CScalar out;
+        if (ctext_eval(s->tmpl, args, s->nargs, s->ret, &out) == 0)
+            fail_msg("%s: template folds", s->symbol);
+    }
+    assert_null(libdevice_sym(LIBDEVICE_NSYMS));
+    assert_null(libdevice_sym(-1));
+    arena_free(a);
 }
 
 /* A missing operand is an error exactly where the optional mask says it
@@ -386,6 +423,7 @@ static void test_fold_equals_emitted_code(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_rows_consistent),
+        cmocka_unit_test(test_libdevice_templates),
         cmocka_unit_test_setup_teardown(test_table_optional_operands, setup,
                                         teardown),
         cmocka_unit_test(test_table_reduce_identity),
