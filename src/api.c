@@ -245,8 +245,9 @@ static const Loc no_loc = {0, 0};
  * predicated vector loads.  cg15: registers fitted to an occupancy step.
  * cg16: reductions in Triton's order; tl.reduce along a rank-3 batch dim.
  * cg17: tl.range(num_stages=) loops load one iteration ahead.  cg18:
- * libdevice's functions (mt_libdevice_rt.h). */
-#define MT_CODEGEN_VERSION "cg18"
+ * libdevice's functions (mt_libdevice_rt.h).  cg19: libdevice's fp32
+ * functions flush subnormals (mt_ftzf). */
+#define MT_CODEGEN_VERSION "cg19"
 
 
 /* Every field is length-prefixed, so no two option sets share a text. */

@@ -288,6 +288,8 @@ static const Builtin builtins[] = {
 #define LD(name, fn, op, n, doc) \
     {"libdevice." #name, IN_LIBDEVICE, fn, op, n, ARGS##n, #name doc},
 #define LD1(name, op, what) LD(name, h_libdevice, op, 1, "(arg0): " what " (fp32, fp64)")
+/* no flush to zero: Triton's PTX of these has no .ftz form (tlmath.c) */
+#define LDX(name, op, n, what) LD(name, h_libdevice_exact, op, n, what " (fp32, fp64)")
 #define LD2(name, op, what) LD(name, h_libdevice, op, 2, "(arg0, arg1): " what " (fp32, fp64)")
 #define LDF(name, op, n, what) LD(name, h_libdevice_f32, op, n, what " (fp32)")
     LD1(exp, OP_EXP_RN, "e**x") LD1(exp2, OP_EXP2, "2**x") LD1(expm1, OP_EXPM1, "e**x - 1")
@@ -300,13 +302,13 @@ static const Builtin builtins[] = {
     LD1(atan, OP_ATAN, "arc tangent") LD1(sinh, OP_SINH, "hyperbolic sine")
     LD1(cosh, OP_COSH, "hyperbolic cosine") LD1(tanh, OP_TANH, "hyperbolic tangent")
     LD1(erf, OP_ERF, "error function") LD1(erfc, OP_ERFC, "1 - erf(x)")
-    LD1(floor, OP_FLOOR, "floor") LD1(ceil, OP_CEIL, "ceiling") LD1(trunc, OP_TRUNC, "toward zero")
-    LD1(rint, OP_RINT, "to nearest, ties to even")
-    LD1(nearbyint, OP_RINT, "to nearest, ties to even")
+    LD1(floor, OP_FLOOR, "floor") LD1(ceil, OP_CEIL, "ceiling") LDX(trunc, OP_TRUNC, 1, "(arg0): toward zero")
+    LDX(rint, OP_RINT, 1, "(arg0): to nearest, ties to even")
+    LDX(nearbyint, OP_RINT, 1, "(arg0): to nearest, ties to even")
     LD1(round, OP_ROUND, "to nearest, ties away from zero") LD1(fabs, OP_ABS, "absolute value")
-    LD1(isnan, OP_ISNAN, "-> bool, x is NaN") LD1(isinf, OP_ISINF, "-> bool, x is infinite")
+    LDX(isnan, OP_ISNAN, 1, "(arg0): -> bool, x is NaN") LDX(isinf, OP_ISINF, 1, "(arg0): -> bool, x is infinite")
     LD2(atan2, OP_ATAN2, "arc tangent of arg0 / arg1") LD2(hypot, OP_HYPOT, "sqrt(x*x + y*y)")
-    LD2(copysign, OP_COPYSIGN, "arg0 with the sign of arg1")
+    LDX(copysign, OP_COPYSIGN, 2, "(arg0, arg1): arg0 with the sign of arg1")
     LD2(fmod, OP_FMOD, "remainder with the sign of arg0")
     LD2(div_rn, OP_DIV_RN, "arg0 / arg1, correctly rounded")
     LD(fma, h_libdevice, OP_FMA, 3,
@@ -344,6 +346,7 @@ static const Builtin builtins[] = {
 #undef LD
 #undef LD1
 #undef LD2
+#undef LDX
 #undef LDF
     /* random numbers (issue 9, tlrandom.c) */
 #define RAND(name, off, what)                                                          \

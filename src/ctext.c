@@ -508,6 +508,7 @@ static const CFunc funcs[] = {
     {"mt_expf", FN_F1, false, mt_expf, 0, mt_exp, 0, 0, 0},
     {"mt_divf", FN_F2, true, 0, mt_divf, 0, mt_div, 0, 0},
     {"mt_sqrtf", FN_F1, false, mt_sqrtf, 0, mt_sqrt, 0, 0, 0},
+    {"mt_ftzf", FN_F1, false, mt_ftzf, 0, mt_ftz, 0, 0, 0},
     {"mt_fmaxnumf", FN_F2, false, 0, mt_fmaxnumf, 0, mt_fmaxnum, 0, 0},
     {"mt_fminnumf", FN_F2, false, 0, mt_fminnumf, 0, mt_fminnum, 0, 0},
     {"mt_umulhi", FN_UMULHI, false, 0, 0, 0, 0, 0, 0},

@@ -1730,6 +1730,7 @@ int h_clamp(Elab *E, Call *c, CV *out);
 int h_sigmoid(Elab *E, Call *c, CV *out);
 int h_softmax(Elab *E, Call *c, CV *out);
 int h_libdevice(Elab *E, Call *c, CV *out);
+int h_libdevice_exact(Elab *E, Call *c, CV *out);
 int h_libdevice_f32(Elab *E, Call *c, CV *out);
 int h_libdevice_pow(Elab *E, Call *c, CV *out);
 int h_libdevice_call(Elab *E, Call *c, CV *out);

@@ -763,6 +763,16 @@ MT_RT unsigned long long mt_umulhi64(unsigned long long a, unsigned long long b)
     return ah * bh + (ah * bl >> 32) + (mid >> 32);
 }
 #endif
+/* ---- flush to zero ----
+ * Triton links libdevice with __CUDA_FTZ set: its f32 functions take a
+ * subnormal operand or give a subnormal result as a zero of its sign (the
+ * ftz op around them, tlmath.c; mt_libdevice_rt.h's _ftz forms).  f64 is
+ * never flushed: mt_ftz is the identity, for the template's double name. */
+MT_RT float mt_ftzf(float x) {
+    unsigned b = mt_rt_fbits(x);
+    return (b & 0x7f800000u) ? x : mt_rt_ffrom(b & 0x80000000u);
+}
+MT_RT double mt_ftz(double x) { return x; }
 /* ---- Triton's approximate fp32 exp, division and square root ----
  * tl.exp on fp32 is ex2.approx.f32 of x * log2(e), the product rounded to
  * f32 first; `/` on floats computed in f32 (fp16 and bf16 too, widened) is

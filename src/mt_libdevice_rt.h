@@ -746,34 +746,30 @@ MT_LR_F1(normcdfinv)
  * the .ftz instruction exactly; for a special function it flushes what
  * enters and leaves, not its inner steps.  libdevice.def's Z rows are the
  * symbols whose PTX -ftz=true changes (nvcc 13.0, sm_90). */
-MT_RT float mt_lr_ftz(float x) {
-    unsigned b = mt_rt_fbits(x);
-    return (b & 0x7f800000u) ? x : mt_rt_ffrom(b & 0x80000000u);
-}
 #define MT_LR_Z1(N)                                                                    \
-    MT_RT float mt_nv_##N##_ftz(float a) { return mt_lr_ftz(mt_nv_##N(mt_lr_ftz(a))); }
+    MT_RT float mt_nv_##N##_ftz(float a) { return mt_ftzf(mt_nv_##N(mt_ftzf(a))); }
 #define MT_LR_Z2(N)                                                                    \
     MT_RT float mt_nv_##N##_ftz(float a, float b) {                                    \
-        return mt_lr_ftz(mt_nv_##N(mt_lr_ftz(a), mt_lr_ftz(b)));                       \
+        return mt_ftzf(mt_nv_##N(mt_ftzf(a), mt_ftzf(b)));                       \
     }
 #define MT_LR_Z3(N)                                                                    \
     MT_RT float mt_nv_##N##_ftz(float a, float b, float c) {                           \
-        return mt_lr_ftz(mt_nv_##N(mt_lr_ftz(a), mt_lr_ftz(b), mt_lr_ftz(c)));         \
+        return mt_ftzf(mt_nv_##N(mt_ftzf(a), mt_ftzf(b), mt_ftzf(c)));         \
     }
 #define MT_LR_Z4(N)                                                                    \
     MT_RT float mt_nv_##N##_ftz(float a, float b, float c, float d) {                  \
-        return mt_lr_ftz(mt_nv_##N(mt_lr_ftz(a), mt_lr_ftz(b), mt_lr_ftz(c), mt_lr_ftz(d))); \
+        return mt_ftzf(mt_nv_##N(mt_ftzf(a), mt_ftzf(b), mt_ftzf(c), mt_ftzf(d))); \
     }
 #define MT_LR_ZD(N)                                                                    \
-    MT_RT float mt_nv_##N##_ftz(double a) { return mt_lr_ftz(mt_nv_##N(a)); }
+    MT_RT float mt_nv_##N##_ftz(double a) { return mt_ftzf(mt_nv_##N(a)); }
 #define MT_LR_ZI(N)                                                                    \
-    MT_RT int mt_nv_##N##_ftz(float a) { return mt_nv_##N(mt_lr_ftz(a)); }
+    MT_RT int mt_nv_##N##_ftz(float a) { return mt_nv_##N(mt_ftzf(a)); }
 #define MT_LR_ZL(N)                                                                    \
-    MT_RT long long mt_nv_##N##_ftz(float a) { return mt_nv_##N(mt_lr_ftz(a)); }
+    MT_RT long long mt_nv_##N##_ftz(float a) { return mt_nv_##N(mt_ftzf(a)); }
 #define MT_LR_ZNF(N)                                                                   \
-    MT_RT float mt_nv_##N##_ftz(int n, float a) { return mt_lr_ftz(mt_nv_##N(n, mt_lr_ftz(a))); }
+    MT_RT float mt_nv_##N##_ftz(int n, float a) { return mt_ftzf(mt_nv_##N(n, mt_ftzf(a))); }
 #define MT_LR_ZFN(N)                                                                   \
-    MT_RT float mt_nv_##N##_ftz(float a, int n) { return mt_lr_ftz(mt_nv_##N(mt_lr_ftz(a), n)); }
+    MT_RT float mt_nv_##N##_ftz(float a, int n) { return mt_ftzf(mt_nv_##N(mt_ftzf(a), n)); }
 MT_LR_Z1(fabsf) MT_LR_Z1(saturatef) MT_LR_Z1(frcp_rn) MT_LR_Z1(frcp_rz) MT_LR_Z1(frcp_rd)
 MT_LR_Z1(frcp_ru) MT_LR_Z1(fsqrt_rz) MT_LR_Z1(fsqrt_rd) MT_LR_Z1(fsqrt_ru)
 MT_LR_Z1(fast_exp10f) MT_LR_Z1(frsqrt_rn) MT_LR_Z1(sinpif) MT_LR_Z1(cospif)

@@ -259,11 +259,25 @@ int h_softmax(Elab *E, Call *c, CV *out) {
 
 /* ------------------------------------------------------------ libdevice */
 
+/* An f32 value flushed to zero (a subnormal is a zero of its sign); any
+ * other value as it is. */
+static ValId flush_f32(Elab *E, ValId x, Loc loc) {
+    Type t = val_type(E->f, x);
+    ValId r;
+    if (t.is_ptr || t.dtype != DT_F32 || elab_emit(E, OP_FTZ, loc, &x, 1, 0, 0, &r) < 0)
+        return x;
+    return r;
+}
+
 /* A libdevice function: the argument dtypes must be one of its table's
  * tuples, (fp32, ...) or (fp64, ...) with every argument alike, fp32 only
  * for the fast_ ones; pow also takes an int32 exponent (powi), computed
- * here as the float power of its exact float value. */
-static int libdevice(Elab *E, Call *c, bool f64, bool powi, CV *out) {
+ * here as the float power of its exact float value.  ftz: on fp32, its
+ * operands and result flushed to zero, as Triton's libdevice (linked with
+ * __CUDA_FTZ) computes every fp32 function but trunc, rint, nearbyint,
+ * copysign and the predicates (their PTX has no .ftz form: checked on
+ * Triton 3.6's sm_90 PTX). */
+static int libdevice(Elab *E, Call *c, bool f64, bool powi, bool ftz, CV *out) {
     int n = op_info[c->b->op].nargs;
     ValId x[3];
     DType d[3] = {DT_VOID, DT_VOID, DT_VOID};
@@ -290,7 +304,14 @@ static int libdevice(Elab *E, Call *c, bool f64, bool powi, CV *out) {
     }
     if (powi && d[1] == DT_I32 && elab_cast(E, x[1], d[0], c->loc, &x[1]) < 0)
         return -1;
-    return emit(E, c->b->op, c->loc, x, n, out);
+    ftz &= d[0] == DT_F32;
+    for (int i = 0; ftz && i < n; i++)
+        x[i] = flush_f32(E, x[i], c->loc);
+    ValId r;
+    if (elab_emit(E, c->b->op, c->loc, x, n, 0, 0, &r) < 0)
+        return -1;
+    *out = cv_tensor(ftz ? flush_f32(E, r, c->loc) : r);
+    return 0;
 }
 
 /* A libdevice function of libdevice.def: the symbol whose argument dtypes
@@ -342,9 +363,12 @@ int h_libdevice_call(Elab *E, Call *c, CV *out) {
     return rc;
 }
 
-int h_libdevice(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, false, out); }
-int h_libdevice_f32(Elab *E, Call *c, CV *out) { return libdevice(E, c, false, false, out); }
-int h_libdevice_pow(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, true, out); }
+int h_libdevice(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, false, true, out); }
+int h_libdevice_exact(Elab *E, Call *c, CV *out) {
+    return libdevice(E, c, true, false, false, out);
+}
+int h_libdevice_f32(Elab *E, Call *c, CV *out) { return libdevice(E, c, false, false, true, out); }
+int h_libdevice_pow(Elab *E, Call *c, CV *out) { return libdevice(E, c, true, true, true, out); }
 
 /* The attributes of tl.PropagateNan, the tl.extra packages and libdevice
  * modules: 1 when `name` is none of them. */

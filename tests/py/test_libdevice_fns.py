@@ -449,3 +449,42 @@ def test_refused_dtype_tuples(which, needle, msg):
     y = torch.zeros(1, dtype=torch.int32)
     assert_compile_error(refused_kernel, (x, y, torch.zeros(1)), {"WHICH": which},
                          needle=needle, pattern=msg)
+
+
+@triton.jit
+def ftz_kernel(x_ptr, d_ptr, out, out_d, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    d = tl.load(d_ptr + offs)
+    tl.store(out + 0 * BLOCK + offs, libdevice.exp(x))
+    tl.store(out + 1 * BLOCK + offs, libdevice.sqrt_rn(x))
+    tl.store(out + 2 * BLOCK + offs, libdevice.floor(x))
+    tl.store(out + 3 * BLOCK + offs, libdevice.trunc(x))
+    tl.store(out + 4 * BLOCK + offs, libdevice.fma(x, x, x))
+    tl.store(out + 5 * BLOCK + offs, libdevice.add_rz(x, x))
+    tl.store(out + 6 * BLOCK + offs, tl.exp(x))
+    tl.store(out_d + offs, libdevice.exp(d))
+
+
+def test_fp32_functions_flush_subnormals(device):
+    """Triton links libdevice with __CUDA_FTZ: its fp32 functions take a
+    subnormal operand, and give a subnormal result, as a zero of its sign
+    (floor(-1e-40) is -0.0, not -1); trunc, rint and the like have no flush
+    form, tl.exp is not libdevice, and fp64 is never flushed."""
+    sub = 1e-40
+    x = torch.tensor([-100.0, sub, -sub, 2.0], device=device)
+    d = torch.tensor([-720.0, 1e-310, -1e-310, 2.0], dtype=torch.float64, device=device)
+    out = torch.full((7 * 4,), 7.0, device=device)
+    out_d = torch.zeros(4, dtype=torch.float64, device=device)
+    ftz_kernel[(1,)](x, d, out, out_d, BLOCK=4)
+    got = [[float(v) for v in row] for row in out.cpu().view(7, 4)]
+    signs = [[is_neg(v) for v in row] for row in got]
+    assert got[0][0] == 0.0 and got[0][1:3] == [1.0, 1.0]  # exp(-100) flushed
+    assert got[1][1:3] == [0.0, 0.0] and signs[1][1:3] == [False, True]
+    assert got[2][:3] == [-100.0, 0.0, 0.0] and signs[2][2]  # floor(-sub) = -0.0
+    assert got[3][2] == 0.0 and signs[3][2]
+    assert got[4][1:3] == [0.0, 0.0]  # sub * sub + sub: sub flushed first
+    assert got[5][1:3] == [0.0, 0.0] and signs[5][1:3] == [False, True]
+    assert 0 < got[6][0] < 2.0 ** -126  # tl.exp keeps the subnormal
+    dd = out_d.cpu().tolist()
+    assert 0 < dd[0] < 2.0 ** -1022 and dd[1:3] == [1.0, 1.0]
