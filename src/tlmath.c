@@ -269,6 +269,15 @@ static ValId flush_f32(Elab *E, ValId x, Loc loc) {
     return r;
 }
 
+/* The operands' dtypes as Triton names them, "fp32, int32" (a pointer:
+ * "pointer"), for a libdevice function's refusal. */
+static void put_dtypes(Elab *E, StrBuf *sb, const ValId *x, int n) {
+    for (int i = 0; i < n; i++) {
+        Type t = val_type(E->f, x[i]);
+        sb_printf(sb, "%s%s", i ? ", " : "", t.is_ptr ? "pointer" : triton_name((DType)t.dtype));
+    }
+}
+
 /* A libdevice function: the argument dtypes must be one of its table's
  * tuples, (fp32, ...) or (fp64, ...) with every argument alike, fp32 only
  * for the fast_ ones; pow also takes an int32 exponent (powi), computed
@@ -291,16 +300,16 @@ static int libdevice(Elab *E, Call *c, bool f64, bool powi, bool ftz, CV *out) {
     for (int i = 1; i < n; i++)
         ok &= d[i] == d[0] || (powi && i == 1 && d[i] == DT_I32);
     if (!ok) {
-        char got[96] = "";
-        for (int i = 0; i < n; i++) {
-            size_t used = strlen(got);
-            snprintf(got + used, sizeof got - used, "%s%s", i ? ", " : "",
-                     d[i] == DT_VOID ? "pointer" : triton_name(d[i]));
-        }
-        return elab_err(E, c->loc, MT_ERR_TYPE,
-                        "%s() has no variant for (%s): it takes %s%s", c->b->display, got,
-                        f64 ? "fp32 or fp64" : "fp32", powi ? " (and an int32 exponent)"
-                        : n > 1 ? " operands of one dtype" : "");
+        StrBuf got;
+        sb_init(&got);
+        put_dtypes(E, &got, x, n);
+        int rc = elab_err(E, c->loc, MT_ERR_TYPE,
+                          "%s() has no variant for (%s): it takes %s%s", c->b->display,
+                          sb_str(&got), f64 ? "fp32 or fp64" : "fp32",
+                          powi ? " (and an int32 exponent)"
+                          : n > 1 ? " operands of one dtype" : "");
+        sb_free(&got);
+        return rc;
     }
     if (powi && d[1] == DT_I32 && elab_cast(E, x[1], d[0], c->loc, &x[1]) < 0)
         return -1;
@@ -345,10 +354,7 @@ int h_libdevice_call(Elab *E, Call *c, CV *out) {
     StrBuf got, want;
     sb_init(&got);
     sb_init(&want);
-    for (int i = 0; i < n; i++) {
-        Type t = val_type(E->f, x[i]);
-        sb_printf(&got, "%s%s", i ? ", " : "", t.is_ptr ? "pointer" : triton_name((DType)t.dtype));
-    }
+    put_dtypes(E, &got, x, n);
     for (int k = first; k < first + nsyms; k++) {
         const LibdeviceSym *s = libdevice_sym(k);
         sb_puts(&want, k > first ? ", (" : "(");
